@@ -1,0 +1,83 @@
+import path from 'node:path';
+import { SITE_VARIANTS, type SiteVariant } from '@portal/shared';
+
+/** Every setting comes from an environment variable; README.md lists each with its default. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** `postgres://...` selects PostgreSQL; otherwise SQLite at `${dataDir}/portal.sqlite3`. */
+  databaseUrl: string | undefined;
+  publicUrl: string;
+  siteVariant: SiteVariant;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  /** Directory of the built web app; the server answers API calls only when it is missing. */
+  webDist: string;
+  logLevel: string;
+  /** Fastify's trustProxy: false, a number of proxy hops, or the proxies' addresses / CIDRs. */
+  trustProxy: boolean | number | string;
+  rateLimits: RateLimits;
+}
+
+export interface RateLimit {
+  max: number;
+  timeWindowMs: number;
+}
+
+export interface RateLimits {
+  login: RateLimit;
+  register: RateLimit;
+  mail: RateLimit;
+  captcha: RateLimit;
+}
+
+export const defaultRateLimits: RateLimits = {
+  login: { max: 10, timeWindowMs: 60_000 },
+  register: { max: 10, timeWindowMs: 3_600_000 },
+  mail: { max: 10, timeWindowMs: 3_600_000 },
+  captcha: { max: 60, timeWindowMs: 60_000 },
+};
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+
+export class ConfigError extends Error {}
+
+/**
+ * Trusting every hop would let a client choose its own address (X-Forwarded-For) and with it its
+ * rate-limit key: only a count of hops or the proxies' own addresses are accepted.
+ */
+function parseTrustProxy(value: string | undefined): boolean | number | string {
+  if (!value || value === 'false' || value === '0') return false;
+  if (value === 'true') return 1;
+  if (/^\d+$/.test(value)) return Number(value);
+  if (/^[0-9a-fA-F.:/,\s]+$/.test(value)) return value.replace(/\s+/g, '');
+  throw new ConfigError(`TRUST_PROXY must be false, a number of proxy hops, or the proxies' addresses, not ${value}`);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = Number(env.PORT ?? 8000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT is not a port number: ${env.PORT}`);
+  const siteVariant = (env.SITE_VARIANT ?? 'portal') as SiteVariant;
+  if (!SITE_VARIANTS.includes(siteVariant)) {
+    throw new ConfigError(`SITE_VARIANT must be one of ${SITE_VARIANTS.join(', ')}, not ${env.SITE_VARIANT}`);
+  }
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be a postgres:// URL; leave it unset for the embedded SQLite database');
+  }
+  return {
+    port,
+    host: env.HOST ?? 'localhost',
+    dataDir: path.resolve(env.DATA_DIR ?? path.join(repoRoot, 'var')),
+    databaseUrl,
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    siteVariant,
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM ?? 'Three Poles Data Portal <noreply@localhost>',
+    webDist: path.resolve(env.WEB_DIST ?? path.join(repoRoot, 'packages/web/dist')),
+    logLevel: env.LOG_LEVEL ?? 'info',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    rateLimits: defaultRateLimits,
+  };
+}

@@ -1,0 +1,88 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import {
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  type Migration,
+  type MigrationProvider,
+  type SqliteDatabase,
+} from 'kysely';
+import pg from 'pg';
+import * as accounts from './migrations/0001-accounts.js';
+import type { Database } from './schema.js';
+
+export type Db = Kysely<Database>;
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface DbHandle {
+  db: Db;
+  dialect: Dialect;
+}
+
+/** Migrations are listed in code so they run the same from TypeScript sources and from a bundle. */
+const migrations: Record<string, Migration> = {
+  '0001-accounts': accounts,
+};
+
+class ListedMigrations implements MigrationProvider {
+  async getMigrations() {
+    return migrations;
+  }
+}
+
+export function openDatabase(options: { databaseUrl?: string; dataDir: string }): DbHandle {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+  }
+  fs.mkdirSync(options.dataDir, { recursive: true });
+  const sqlite = new SQLite(path.join(options.dataDir, 'portal.sqlite3'));
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  // SQLite's lower() folds ASCII only; PostgreSQL's folds all of Unicode. The same for both, so that
+  // searching 'émile' finds 'Émile' everywhere. (Usernames are ASCII, so their index is unaffected.)
+  sqlite.function('lower', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }), dialect: 'sqlite' };
+}
+
+/**
+ * Kysely prepares every query anew, and preparing was the largest single cost of a request
+ * (bench/account-validate.ts). Kysely's queries are parameterised, so their texts repeat: keep the
+ * prepared statements of the most recent texts. One connection, queries one at a time: a statement
+ * is never run twice at once.
+ */
+function withStatementCache(database: SQLite.Database, capacity = 500): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(sqlText: string) {
+      let statement = statements.get(sqlText);
+      if (statement) {
+        // Most recently used last, so the oldest is the first to go.
+        statements.delete(sqlText);
+      } else {
+        statement = database.prepare(sqlText);
+        if (statements.size >= capacity) statements.delete(statements.keys().next().value!);
+      }
+      statements.set(sqlText, statement);
+      return statement;
+    },
+  };
+}
+
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: new ListedMigrations() });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error;
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Unique-constraint violations of either database, to answer 'already exists' instead of 500. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

@@ -1,0 +1,45 @@
+/**
+ * One error type with a stable code, mapped to an HTTP status in one handler (plugins/errors.ts).
+ * `messageKey` is a key of the shared catalogues, translated into the caller's language there;
+ * `fields` carries per-field message keys for form errors (DRF style: `{field: [message]}`).
+ */
+export type ErrorCode =
+  | 'VALIDATION_FAILED'
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'RATE_LIMITED'
+  | 'CSRF_FAILED';
+
+const statusOf: Record<ErrorCode, number> = {
+  VALIDATION_FAILED: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  RATE_LIMITED: 429,
+  CSRF_FAILED: 403,
+};
+
+export class AppError extends Error {
+  readonly status: number;
+  readonly fields?: Record<string, string>;
+  /** Extra members of the reply body, e.g. the `status` code of /account/change/. */
+  readonly extra?: Record<string, unknown>;
+  /** Values for the placeholders of the message. */
+  readonly params?: Record<string, string | number>;
+
+  constructor(
+    readonly code: ErrorCode,
+    readonly messageKey: string,
+    options: Pick<AppError, 'fields' | 'extra' | 'params'> = {},
+  ) {
+    super(messageKey);
+    this.status = statusOf[code];
+    Object.assign(this, options);
+  }
+}
+
+export const fieldError = (field: string, messageKey: string) =>
+  new AppError('VALIDATION_FAILED', messageKey, { fields: { [field]: messageKey } });

@@ -1,0 +1,181 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/index.js';
+import type { AccountLinkTable, UserTable } from '../../db/schema.js';
+
+export type UserRow = UserTable;
+export type NewUser = Omit<UserTable, 'last_login'>;
+export type UserChanges = Partial<Omit<UserTable, 'id' | 'date_joined'>>;
+
+/** The only SQL of the account feature. */
+export class AccountRepo {
+  constructor(private readonly db: Db) {}
+
+  findUserById(id: string) {
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** By username (any case) or by e-mail address. */
+  findUserByLogin(login: string) {
+    const lowered = login.toLowerCase();
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where((eb) => eb.or([eb(sql<string>`lower(username)`, '=', lowered), eb('email', '=', lowered)]))
+      .executeTakeFirst();
+  }
+
+  findUserByEmail(email: string) {
+    return this.db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+  }
+
+  /**
+   * Whether another account already holds this username (any case) or e-mail. A username may hold
+   * `@`, and login takes either: a username equal to another account's e-mail (or the reverse)
+   * would make that login ambiguous, so it counts as taken too.
+   */
+  async isTaken(username: string | undefined, email: string | undefined, exceptUserId?: string): Promise<boolean> {
+    if (!username && !email) return false;
+    let query = this.db
+      .selectFrom('users')
+      .select('id')
+      .where((eb) => {
+        const either = [];
+        for (const login of [username, email]) {
+          if (!login) continue;
+          either.push(eb(sql<string>`lower(username)`, '=', login.toLowerCase()), eb('email', '=', login.toLowerCase()));
+        }
+        return eb.or(either);
+      });
+    if (exceptUserId) query = query.where('id', '!=', exceptUserId);
+    return (await query.executeTakeFirst()) !== undefined;
+  }
+
+  async insertUser(user: NewUser): Promise<void> {
+    await this.db.insertInto('users').values({ ...user, last_login: null }).execute();
+  }
+
+  async deleteUser(id: string): Promise<void> {
+    await this.db.deleteFrom('users').where('id', '=', id).execute();
+  }
+
+  async updateUser(id: string, changes: UserChanges): Promise<void> {
+    if (Object.keys(changes).length === 0) return;
+    await this.db.updateTable('users').set(changes).where('id', '=', id).execute();
+  }
+
+  async countUsers(search: string | undefined): Promise<number> {
+    const row = await this.searchUsers(search)
+      .select((eb) => eb.fn.countAll().as('count'))
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  listUsers(search: string | undefined, offset: number, limit: number) {
+    return this.searchUsers(search).selectAll().orderBy('date_joined', 'desc').orderBy('id').offset(offset).limit(limit).execute();
+  }
+
+  private searchUsers(search: string | undefined) {
+    let query = this.db.selectFrom('users');
+    if (search) {
+      const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      query = query.where((eb) =>
+        eb.or(
+          (['username', 'realname', 'email', 'affiliation'] as const).map((column) =>
+            eb(sql<string>`lower(${sql.ref(column)})`, 'like', sql<string>`${pattern} escape '\\'`),
+          ),
+        ),
+      );
+    }
+    return query;
+  }
+
+  // Tokens: only their SHA-256 is stored.
+  async insertToken(keyHash: string, userId: string, now: string): Promise<void> {
+    await this.db.insertInto('auth_tokens').values({ key_hash: keyHash, user_id: userId, created_at: now, last_used_at: now }).execute();
+  }
+
+  findActiveUserByToken(keyHash: string) {
+    return this.db
+      .selectFrom('auth_tokens')
+      .innerJoin('users', 'users.id', 'auth_tokens.user_id')
+      .selectAll('users')
+      .select('auth_tokens.last_used_at as token_last_used_at')
+      .where('auth_tokens.key_hash', '=', keyHash)
+      .where('users.is_active', '=', 1)
+      .executeTakeFirst();
+  }
+
+  async touchToken(keyHash: string, now: string): Promise<void> {
+    await this.db.updateTable('auth_tokens').set({ last_used_at: now }).where('key_hash', '=', keyHash).execute();
+  }
+
+  async deleteToken(keyHash: string): Promise<void> {
+    await this.db.deleteFrom('auth_tokens').where('key_hash', '=', keyHash).execute();
+  }
+
+  async deleteTokensOfUser(userId: string): Promise<void> {
+    await this.db.deleteFrom('auth_tokens').where('user_id', '=', userId).execute();
+  }
+
+  // Single-use links (activation, password reset): only their SHA-256 is stored.
+  async insertLink(link: Omit<AccountLinkTable, 'used_at'>): Promise<void> {
+    await this.db.insertInto('account_links').values({ ...link, used_at: null }).execute();
+  }
+
+  /** Marks a live link used and returns its user id, in one statement so that it works once only. */
+  async consumeLink(keyHash: string, purpose: AccountLinkTable['purpose'], now: string): Promise<string | undefined> {
+    const row = await this.db
+      .updateTable('account_links')
+      .set({ used_at: now })
+      .where('key_hash', '=', keyHash)
+      .where('purpose', '=', purpose)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .returning('user_id')
+      .executeTakeFirst();
+    return row?.user_id;
+  }
+
+  async findLiveLink(keyHash: string, purpose: AccountLinkTable['purpose'], now: string) {
+    return this.db
+      .selectFrom('account_links')
+      .select('user_id')
+      .where('key_hash', '=', keyHash)
+      .where('purpose', '=', purpose)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+  }
+
+  /** A new link replaces the older ones of the same purpose. */
+  async expireLinksOfUser(userId: string, purpose: AccountLinkTable['purpose'], now: string): Promise<void> {
+    await this.db
+      .updateTable('account_links')
+      .set({ used_at: now })
+      .where('user_id', '=', userId)
+      .where('purpose', '=', purpose)
+      .where('used_at', 'is', null)
+      .execute();
+  }
+
+  // Captchas: kept in the database so that any instance can check them.
+  async insertCaptcha(id: string, answer: string, expiresAt: string, now: string): Promise<void> {
+    await this.db.deleteFrom('captchas').where('expires_at', '<=', now).execute();
+    await this.db.insertInto('captchas').values({ id, answer, expires_at: expiresAt }).execute();
+  }
+
+  /** Returns the answer of a live captcha and deletes it: every captcha is tried once. */
+  async takeCaptcha(id: string, now: string): Promise<string | undefined> {
+    const row = await this.db
+      .deleteFrom('captchas')
+      .where('id', '=', id)
+      .where('expires_at', '>', now)
+      .returning('answer')
+      .executeTakeFirst();
+    return row?.answer;
+  }
+
+  transaction<T>(work: (repo: AccountRepo) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work(new AccountRepo(trx)));
+  }
+}

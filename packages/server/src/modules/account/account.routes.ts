@@ -1,0 +1,149 @@
+import type { FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { CHANGE_RESULT, languagePrefix } from '@portal/shared';
+import {
+  changeSchema,
+  forgotSchema,
+  loginSchema,
+  registerSchema,
+  resetSchema,
+  sendSchema,
+} from '@portal/shared/contracts/account';
+import type { RateLimits } from '../../config.js';
+import { pagingQuery, toPage } from '../../http/paging.js';
+import { ensureCsrfCookie } from '../../plugins/csrf.js';
+import type { AccountService } from './account.service.js';
+
+const CAPTCHA_COOKIE = 'captcha_key';
+
+const changeMessages: Record<number, string> = {
+  [CHANGE_RESULT.success]: 'account.changeSuccess',
+  [CHANGE_RESULT.passwordChanged]: 'account.passwordChanged',
+};
+
+/** Account calls of spec section 7. Thin: schema, access, one service call. */
+export async function accountRoutes(
+  parent: FastifyInstance,
+  { accounts, rateLimits }: { accounts: AccountService; rateLimits: RateLimits },
+) {
+  // The zod compilers are set in this scope only: plugins with JSON schemas stay untouched.
+  const app = parent.withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const limit = (name: keyof RateLimits) => ({
+    rateLimit: { max: rateLimits[name].max, timeWindow: rateLimits[name].timeWindowMs },
+  });
+
+  // No HEAD twins for these two: a HEAD must not draw a captcha or use up an activation link.
+  app.get('/account/jpgcode', { exposeHeadRoute: false, config: { access: 'public', ...limit('captcha') } }, async (_request, reply) => {
+    const { id, image } = await accounts.createCaptcha();
+    reply.setCookie(CAPTCHA_COOKIE, id, { path: '/account/', httpOnly: true, sameSite: 'lax', maxAge: 600 });
+    reply.header('cache-control', 'no-store');
+    return reply.type('image/jpeg').send(image);
+  });
+
+  app.post(
+    '/account/register/',
+    { schema: { body: registerSchema }, config: { access: 'public', ...limit('register') } },
+    async (request, reply) => {
+      const user = await accounts.register(request.body, request.cookies[CAPTCHA_COOKIE], request.language);
+      reply.clearCookie(CAPTCHA_COOKIE, { path: '/account/' });
+      return reply.status(201).send({
+        status: 1,
+        msg: `${request.t('account.registerSuccess')} ${request.t('account.registerMailSent', { email: user.email })}`,
+        email: user.email,
+      });
+    },
+  );
+
+  app.get(
+    '/account/activate/:key/',
+    { exposeHeadRoute: false, schema: { params: z.object({ key: z.string().max(100) }) }, config: { access: 'public' } },
+    async (request, reply) => {
+      const result = await accounts.activate(request.params.key);
+      const language = result?.language ?? request.language;
+      const state = result ? 'activated=1' : 'activation=invalid';
+      return reply.redirect(`${languagePrefix(language)}/personal/#/login?${state}`);
+    },
+  );
+
+  app.post(
+    '/account/profile-login/',
+    { schema: { body: loginSchema }, config: { access: 'public', ...limit('login') } },
+    async (request, reply) => {
+      const user = await accounts.login(request.body.username, request.body.password);
+      ensureCsrfCookie(request, reply);
+      return { ...user, msg: request.t('account.loginSuccess') };
+    },
+  );
+
+  app.get('/account/validate/', { config: { access: 'user' } }, async (request, reply) => {
+    ensureCsrfCookie(request, reply);
+    return { ...request.user!, token: request.tokenKey! };
+  });
+
+  app.post('/account/logout/', { config: { access: 'user' } }, async (request, reply) => {
+    await accounts.logout(request.tokenKey!);
+    return reply.status(204).send();
+  });
+
+  app.post(
+    '/account/forgot/',
+    { schema: { body: forgotSchema }, config: { access: 'public', ...limit('mail') } },
+    async (request) => {
+      await accounts.forgot(request.body.email, request.language);
+      return { status: 1, msg: request.t('account.forgotSent', { email: request.body.email }) };
+    },
+  );
+
+  app.post(
+    '/account/send/',
+    { schema: { body: sendSchema }, config: { access: 'public', ...limit('mail') } },
+    async (request) => {
+      await accounts.resendActivation(request.body.username, request.language);
+      return { status: 1, msg: request.t('account.sendDone') };
+    },
+  );
+
+  app.post(
+    '/account/reset/',
+    { schema: { body: resetSchema }, config: { access: 'public', ...limit('mail') } },
+    async (request) => {
+      await accounts.reset(request.body.key, request.body.password);
+      return { status: 1, msg: request.t('account.resetSuccess') };
+    },
+  );
+
+  app.post(
+    '/account/change/',
+    { schema: { body: changeSchema }, config: { access: 'user', ...limit('login') } },
+    async (request) => {
+      const status = await accounts.change(request.user!, request.body);
+      return { status, msg: request.t(changeMessages[status]!) };
+    },
+  );
+
+  app.post(
+    '/account/ptpe-account/',
+    {
+      schema: { body: z.object({ username: sendSchema.shape.username }) },
+      config: { access: 'user', ...limit('login') },
+    },
+    async (request) => ({ s: (await accounts.isProgrammeAccount(request.body.username)) ? 1 : 0 }),
+  );
+
+  app.get(
+    '/api/account/account/',
+    {
+      schema: { querystring: pagingQuery.extend({ search: z.string().trim().max(100).optional() }) },
+      config: { access: 'staff' },
+    },
+    async (request) => {
+      const { page, pageSize, search } = request.query;
+      const { count, results } = await accounts.listUsers(search || undefined, page, pageSize);
+      return toPage(request, { page, pageSize }, count, results);
+    },
+  );
+}

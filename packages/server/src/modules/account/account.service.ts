@@ -1,0 +1,326 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import argon2 from 'argon2';
+import {
+  CAPTCHA_LIFETIME_MINUTES,
+  CHANGE_RESULT,
+  LINK_LIFETIME_HOURS,
+  languagePrefix,
+  translate,
+  type Language,
+  type SiteVariant,
+  type User,
+} from '@portal/shared';
+import type { z } from 'zod';
+import type { changeSchema, registerSchema } from '@portal/shared/contracts/account';
+import { isUniqueViolation } from '../../db/index.js';
+import { AppError } from '../../errors.js';
+import type { Mailer } from '../../mail/mailer.js';
+import type { AccountRepo, UserChanges, UserRow } from './account.repo.js';
+import { drawCaptcha } from './captcha.js';
+
+export type AuthenticatedUser = User;
+type RegisterData = z.output<typeof registerSchema>;
+type ChangeData = z.output<typeof changeSchema>;
+
+const ARGON2_OPTIONS = { type: argon2.argon2id } as const;
+/** Touch a token's last-used time at most this often, to keep reads free of writes. */
+const TOKEN_TOUCH_MS = 5 * 60_000;
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+const newKey = () => randomBytes(20).toString('hex');
+const isoIn = (ms: number) => new Date(Date.now() + ms).toISOString();
+
+export function toPublicUser(row: UserRow): User {
+  return {
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    realname: row.realname,
+    name: row.realname,
+    phone: row.phone,
+    address: row.address,
+    affiliation: row.affiliation,
+    zipcode: row.zipcode,
+    specialty: row.specialty,
+    is_staff: row.is_staff === 1,
+    is_project: row.is_project,
+    date_joined: row.date_joined,
+    last_login: row.last_login,
+    profile: { real_name: row.realname },
+  };
+}
+
+export interface AccountServiceOptions {
+  publicUrl: string;
+  siteVariant: SiteVariant;
+}
+
+/** Account rules (spec sections 4, 5, 6, 8). Knows nothing of HTTP. */
+export class AccountService {
+  /** Verified against when the user is unknown, so both failures take the same time. */
+  private dummyHash: Promise<string>;
+
+  constructor(
+    private readonly repo: AccountRepo,
+    private readonly mailer: Mailer,
+    private readonly options: AccountServiceOptions,
+  ) {
+    this.dummyHash = argon2.hash(newKey(), ARGON2_OPTIONS);
+  }
+
+  async authenticate(key: string): Promise<User | null> {
+    const keyHash = sha256(key);
+    const row = await this.repo.findActiveUserByToken(keyHash);
+    if (!row) return null;
+    if (Date.now() - Date.parse(row.token_last_used_at) > TOKEN_TOUCH_MS) {
+      await this.repo.touchToken(keyHash, new Date().toISOString());
+    }
+    return toPublicUser(row);
+  }
+
+  async createCaptcha(): Promise<{ id: string; image: Buffer }> {
+    const { text, image } = await drawCaptcha();
+    const id = newKey();
+    const now = new Date().toISOString();
+    await this.repo.insertCaptcha(id, text.toLowerCase(), isoIn(CAPTCHA_LIFETIME_MINUTES * 60_000), now);
+    return { id, image };
+  }
+
+  private async checkCaptcha(captchaId: string | undefined, answer: string): Promise<void> {
+    const expected = captchaId ? await this.repo.takeCaptcha(captchaId, new Date().toISOString()) : undefined;
+    if (!expected || expected !== answer.trim().toLowerCase()) {
+      throw new AppError('VALIDATION_FAILED', 'account.captchaError', { fields: { captcha: 'account.captchaError' } });
+    }
+  }
+
+  async register(data: RegisterData, captchaId: string | undefined, language: Language): Promise<User> {
+    await this.checkCaptcha(captchaId, data.captcha);
+    if (await this.repo.isTaken(data.username, data.email)) throw duplicateError();
+    const row: UserRow = {
+      id: randomUUID(),
+      username: data.username,
+      email: data.email,
+      password_hash: await argon2.hash(data.password, ARGON2_OPTIONS),
+      realname: data.realname,
+      phone: data.phone,
+      address: data.address,
+      affiliation: data.affiliation,
+      zipcode: data.zipcode,
+      specialty: data.specialty,
+      is_staff: 0,
+      is_project: 0,
+      is_active: 0,
+      language,
+      date_joined: new Date().toISOString(),
+      last_login: null,
+    };
+    let key: string;
+    try {
+      key = await this.repo.transaction(async (repo) => {
+        await repo.insertUser(row);
+        return this.createLink(repo, row.id, 'activate');
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw duplicateError();
+      throw error;
+    }
+    // The mail goes out after the commit (no lock held while a mail server answers); an account
+    // whose mail could not be sent is removed again, so that the person can simply retry.
+    try {
+      await this.mailActivation(row, key, language);
+    } catch (error) {
+      await this.repo.deleteUser(row.id);
+      throw error;
+    }
+    return toPublicUser(row);
+  }
+
+  /** A new single-use link; it replaces the user's older links of the same purpose. */
+  private async createLink(repo: AccountRepo, userId: string, purpose: 'activate' | 'reset'): Promise<string> {
+    const now = new Date().toISOString();
+    const key = newKey();
+    await repo.expireLinksOfUser(userId, purpose, now);
+    await repo.insertLink({
+      key_hash: sha256(key),
+      user_id: userId,
+      purpose,
+      created_at: now,
+      expires_at: isoIn(LINK_LIFETIME_HOURS[purpose] * 3_600_000),
+    });
+    return key;
+  }
+
+  private mailActivation(user: UserRow, key: string, language: Language) {
+    const link = `${this.options.publicUrl}/account/activate/${key}/`;
+    return this.mail(user, language, 'activate', { link, hours: LINK_LIFETIME_HOURS.activate });
+  }
+
+  private async mail(user: UserRow, language: Language, kind: 'activate' | 'reset', params: Record<string, string | number>) {
+    const site = translate(language, `site.${this.options.siteVariant}.title`);
+    const all = { ...params, site, name: user.realname || user.username, username: user.username };
+    await this.mailer.send({
+      to: user.email,
+      subject: translate(language, `mail.${kind}Subject`, all),
+      text: translate(language, `mail.${kind}Body`, all),
+    });
+  }
+
+  /** Activates the account of a live link; answers the language to continue in, or undefined. */
+  async activate(key: string): Promise<{ language: Language } | undefined> {
+    const user = await this.repo.transaction(async (repo) => {
+      const userId = await repo.consumeLink(sha256(key), 'activate', new Date().toISOString());
+      if (!userId) return undefined;
+      await repo.updateUser(userId, { is_active: 1 });
+      return repo.findUserById(userId);
+    });
+    if (!user) return undefined;
+    return { language: user.language === 'en' ? 'en' : 'zh-hans' };
+  }
+
+  async login(login: string, password: string): Promise<User & { token: string }> {
+    const user = await this.repo.findUserByLogin(login.trim());
+    // Same work and the same reply for an unknown user and a wrong password.
+    const valid = await argon2.verify(user?.password_hash ?? (await this.dummyHash), password);
+    if (!user || !valid) throw new AppError('VALIDATION_FAILED', 'account.badCredentials');
+    if (user.is_active !== 1) throw new AppError('FORBIDDEN', 'account.notActive');
+    const token = newKey();
+    const now = new Date().toISOString();
+    await this.repo.transaction(async (repo) => {
+      await repo.insertToken(sha256(token), user.id, now);
+      await repo.updateUser(user.id, { last_login: now });
+    });
+    return { ...toPublicUser({ ...user, last_login: now }), token };
+  }
+
+  async logout(tokenKey: string): Promise<void> {
+    await this.repo.deleteToken(sha256(tokenKey));
+  }
+
+  async forgot(email: string, language: Language): Promise<void> {
+    const user = await this.repo.findUserByEmail(email);
+    if (!user) throw new AppError('NOT_FOUND', 'account.emailNotRegistered', { fields: { email: 'account.emailNotRegistered' } });
+    const key = await this.repo.transaction((repo) => this.createLink(repo, user.id, 'reset'));
+    const link = `${this.options.publicUrl}${languagePrefix(language)}/personal/#/reset?key=${key}`;
+    await this.mail(user, language, 'reset', { link, hours: LINK_LIFETIME_HOURS.reset });
+  }
+
+  /** Sends the verification e-mail again to an account that is not active yet. */
+  async resendActivation(login: string, language: Language): Promise<void> {
+    const user = await this.repo.findUserByLogin(login.trim());
+    if (!user) throw new AppError('NOT_FOUND', 'account.userNotExists', { fields: { username: 'account.userNotExists' } });
+    if (user.is_active === 1) throw new AppError('CONFLICT', 'account.alreadyActive');
+    const key = await this.repo.transaction((repo) => this.createLink(repo, user.id, 'activate'));
+    await this.mailActivation(user, key, language);
+  }
+
+  async reset(key: string, password: string): Promise<void> {
+    const passwordHash = await argon2.hash(password, ARGON2_OPTIONS);
+    await this.repo.transaction(async (repo) => {
+      const userId = await repo.consumeLink(sha256(key), 'reset', new Date().toISOString());
+      if (!userId) throw new AppError('VALIDATION_FAILED', 'account.linkTimeout');
+      // Reading the mail proves the address: a reset also activates a pending account.
+      await repo.updateUser(userId, { password_hash: passwordHash, is_active: 1 });
+      await repo.deleteTokensOfUser(userId);
+    });
+  }
+
+  /**
+   * /account/change/ (spec section 4): 1 changed, 0 username or e-mail taken, -1 wrong current
+   * password, 2 password changed (every token is revoked: log in again).
+   */
+  async change(current: User, data: ChangeData): Promise<number> {
+    const row = await this.repo.findUserById(current.id);
+    if (!row) throw new AppError('UNAUTHENTICATED', 'account.loginRequired');
+    const changes: UserChanges = {};
+    // A field left out of the form stays as it is.
+    for (const field of ['username', 'realname', 'email', 'affiliation', 'address', 'phone', 'zipcode', 'specialty'] as const) {
+      const value = data[field];
+      if (value !== undefined && value !== row[field]) changes[field] = value;
+    }
+    // A current password that is sent is always checked, even when the e-mail turns out unchanged.
+    const sensitive = changes.email !== undefined || data.password !== undefined || !!data.old_password;
+    if (sensitive) {
+      if (!data.old_password) {
+        throw new AppError('VALIDATION_FAILED', 'account.oldPasswordRequired', {
+          fields: { old_password: 'account.oldPasswordRequired' },
+          extra: { status: CHANGE_RESULT.wrongPassword },
+        });
+      }
+      if (!(await argon2.verify(row.password_hash, data.old_password))) {
+        throw new AppError('VALIDATION_FAILED', 'account.originPasswordError', {
+          fields: { old_password: 'account.originPasswordError' },
+          extra: { status: CHANGE_RESULT.wrongPassword },
+        });
+      }
+    }
+    if (await this.repo.isTaken(changes.username, changes.email, row.id)) throw duplicateError(CHANGE_RESULT.duplicate);
+    if (data.password !== undefined) changes.password_hash = await argon2.hash(data.password, ARGON2_OPTIONS);
+    try {
+      await this.repo.transaction(async (repo) => {
+        await repo.updateUser(row.id, changes);
+        if (data.password !== undefined) await repo.deleteTokensOfUser(row.id);
+        // A reset link mailed earlier (perhaps to the old address) must not outlive the change.
+        if (data.password !== undefined || changes.email !== undefined) {
+          await repo.expireLinksOfUser(row.id, 'reset', new Date().toISOString());
+        }
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw duplicateError(CHANGE_RESULT.duplicate);
+      throw error;
+    }
+    return data.password !== undefined ? CHANGE_RESULT.passwordChanged : CHANGE_RESULT.success;
+  }
+
+  /**
+   * /account/ptpe-account/: whether a username or e-mail belongs to an active account of a
+   * programme member (is_project 1 or 2), as project leaders check before adding a colleague.
+   */
+  async isProgrammeAccount(login: string): Promise<boolean> {
+    const user = await this.repo.findUserByLogin(login.trim());
+    return !!user && user.is_active === 1 && user.is_project > 0;
+  }
+
+  async listUsers(search: string | undefined, page: number, pageSize: number) {
+    const [count, rows] = await Promise.all([
+      this.repo.countUsers(search),
+      this.repo.listUsers(search, (page - 1) * pageSize, pageSize),
+    ]);
+    return { count, results: rows.map(toPublicUser) };
+  }
+
+  /** Operators' account creation (CLI): active at once, no e-mail. */
+  async createActiveUser(input: {
+    username: string;
+    email: string;
+    password: string;
+    realname?: string;
+    isStaff?: boolean;
+    isProject?: number;
+  }): Promise<User> {
+    if (await this.repo.isTaken(input.username, input.email)) throw duplicateError();
+    const row: UserRow = {
+      id: randomUUID(),
+      username: input.username,
+      email: input.email.toLowerCase(),
+      password_hash: await argon2.hash(input.password, ARGON2_OPTIONS),
+      realname: input.realname ?? '',
+      phone: '',
+      address: '',
+      affiliation: '',
+      zipcode: '',
+      specialty: '',
+      is_staff: input.isStaff ? 1 : 0,
+      is_project: input.isProject ?? 0,
+      is_active: 1,
+      language: 'zh-hans',
+      date_joined: new Date().toISOString(),
+      last_login: null,
+    };
+    await this.repo.insertUser(row);
+    return toPublicUser(row);
+  }
+}
+
+function duplicateError(status?: number) {
+  return new AppError('CONFLICT', 'account.duplicate', status === undefined ? {} : { extra: { status } });
+}

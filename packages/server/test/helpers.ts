@@ -1,0 +1,296 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { simpleParser } from 'mailparser';
+import pg from 'pg';
+import { buildApp, type Portal } from '../src/app.js';
+import { defaultRateLimits, loadConfig, type Config, type RateLimits } from '../src/config.js';
+
+/**
+ * A portal on a database of its own: a fresh SQLite file, or, when DATABASE_URL is a postgres://
+ * URL, a fresh PostgreSQL database created next to it and dropped afterwards.
+ */
+export interface TestPortal extends Portal {
+  config: Config;
+  outbox: string;
+  close(): Promise<void>;
+}
+
+export async function createTestPortal(overrides: { rateLimits?: Partial<RateLimits>; env?: NodeJS.ProcessEnv } = {}): Promise<TestPortal> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'portal-test-'));
+  const adminUrl = process.env.DATABASE_URL;
+  let databaseUrl: string | undefined;
+  let databaseName: string | undefined;
+  if (adminUrl) {
+    databaseName = `portal_test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${databaseName}`);
+    await admin.end();
+    const url = new URL(adminUrl);
+    url.pathname = `/${databaseName}`;
+    databaseUrl = url.toString();
+  }
+  const config: Config = {
+    ...loadConfig({ DATA_DIR: dataDir, PUBLIC_URL: 'http://portal.test', WEB_DIST: path.join(dataDir, 'no-web'), ...overrides.env }),
+    databaseUrl,
+    rateLimits: { ...relaxedRateLimits, ...overrides.rateLimits },
+  };
+  const portal = await buildApp(config, { logger: false });
+  return {
+    ...portal,
+    config,
+    outbox: path.join(dataDir, 'mail'),
+    async close() {
+      await portal.app.close();
+      if (adminUrl && databaseName) {
+        const admin = new pg.Client({ connectionString: adminUrl });
+        await admin.connect();
+        await admin.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+        await admin.end();
+      }
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Tests of other behaviour must not trip the limits; the rate-limit tests set their own. */
+export const relaxedRateLimits: RateLimits = Object.fromEntries(
+  Object.entries(defaultRateLimits).map(([name, limit]) => [name, { ...limit, max: 10_000 }]),
+) as unknown as RateLimits;
+
+export interface OutboxMail {
+  to: string;
+  subject: string;
+  text: string;
+  file: string;
+}
+
+/** Every message of the outbox, oldest first, parsed from the .eml files the server wrote. */
+export async function readOutbox(outbox: string): Promise<OutboxMail[]> {
+  const names = (await fs.readdir(outbox).catch(() => [] as string[])).filter((n) => n.endsWith('.eml')).sort();
+  return Promise.all(
+    names.map(async (name) => {
+      const parsed = await simpleParser(await fs.readFile(path.join(outbox, name)));
+      const to = Array.isArray(parsed.to) ? parsed.to[0]?.text : parsed.to?.text;
+      return { to: to ?? '', subject: parsed.subject ?? '', text: parsed.text ?? '', file: name };
+    }),
+  );
+}
+
+export function linkIn(text: string): string {
+  const match = /https?:\/\/\S+/.exec(text);
+  if (!match) throw new Error(`no link in mail: ${text}`);
+  return match[0];
+}
+
+/** Cookies set by a reply, as `name -> value`. */
+export function cookiesOf(response: LightMyRequestResponse): Record<string, string> {
+  return Object.fromEntries(response.cookies.map((c) => [c.name, c.value]));
+}
+
+let counter = 0;
+/** A valid registration form; pass fields to change. */
+export function buildRegistration(fields: Record<string, string> = {}): Record<string, string> {
+  counter += 1;
+  const id = `${Date.now().toString(36)}${counter}${randomBytes(2).toString('hex')}`;
+  return {
+    username: `user${id}`,
+    realname: '测试用户',
+    email: `user${id}@example.org`,
+    password: 'glacier-melt-2026',
+    password2: 'glacier-melt-2026',
+    affiliation: 'Institute of Tibetan Plateau Research',
+    address: '16 Lincui Road, Beijing',
+    phone: '+86 10 8409 7000',
+    zipcode: '100101',
+    specialty: 'Glaciology',
+    agreement: 'true',
+    ...fields,
+  };
+}
+
+/** Asks for a captcha and reads its answer from the database, as only a person looking at it could. */
+export async function solveCaptcha(portal: TestPortal): Promise<{ cookie: string; answer: string }> {
+  const response = await portal.app.inject({ method: 'GET', url: '/account/jpgcode' });
+  const cookie = cookiesOf(response).captcha_key!;
+  const row = await portal.database.db.selectFrom('captchas').select('answer').where('id', '=', cookie).executeTakeFirstOrThrow();
+  return { cookie, answer: row.answer };
+}
+
+export function form(fields: Record<string, string>): string {
+  return new URLSearchParams(fields).toString();
+}
+
+export const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+
+/** Registers through the API, follows the mailed link, and returns the account's credentials. */
+export async function registerAndActivate(
+  portal: TestPortal,
+  fields: Record<string, string> = {},
+): Promise<{ username: string; email: string; password: string }> {
+  const registration = buildRegistration(fields);
+  const captcha = await solveCaptcha(portal);
+  const response = await portal.app.inject({
+    method: 'POST',
+    url: '/account/register/',
+    headers: FORM,
+    cookies: { captcha_key: captcha.cookie },
+    payload: form({ ...registration, captcha: captcha.answer }),
+  });
+  if (response.statusCode !== 201) throw new Error(`register failed: ${response.body}`);
+  const mail = (await readOutbox(portal.outbox)).filter((m) => m.to.includes(registration.email!)).at(-1)!;
+  const link = new URL(linkIn(mail.text));
+  await portal.app.inject({ method: 'GET', url: link.pathname });
+  return { username: registration.username!, email: registration.email!, password: registration.password! };
+}
+
+export async function login(app: FastifyInstance, username: string, password: string): Promise<string> {
+  const response = await app.inject({ method: 'POST', url: '/account/profile-login/', headers: FORM, payload: form({ username, password }) });
+  if (response.statusCode !== 200) throw new Error(`login failed: ${response.body}`);
+  return response.json().token as string;
+}
+
+/** `Authorization: Token <key>`, as the web client sends it. */
+export function tokenHeader(token: string): Record<string, string> {
+  return { authorization: `Token ${token}` };
+}
+
+export interface TestAccount {
+  id: string;
+  username: string;
+  email: string;
+  password: string;
+}
+
+/**
+ * An active account created the way an operator does (no captcha, no mail): for tests that need
+ * somebody to act as, not the registration itself.
+ */
+export async function createUser(
+  portal: TestPortal,
+  options: { isStaff?: boolean; isProject?: number; realname?: string; username?: string; email?: string } = {},
+): Promise<TestAccount> {
+  const registration = buildRegistration();
+  const username = options.username ?? registration.username!;
+  const email = options.email ?? registration.email!;
+  const password = registration.password!;
+  const user = await portal.accounts.createActiveUser({
+    username,
+    email,
+    password,
+    realname: options.realname ?? registration.realname!,
+    isStaff: options.isStaff,
+    isProject: options.isProject,
+  });
+  return { id: user.id, username, email: user.email, password };
+}
+
+/** An active account and a fresh token of it. */
+export async function createUserWithToken(
+  portal: TestPortal,
+  options: Parameters<typeof createUser>[1] = {},
+): Promise<TestAccount & { token: string }> {
+  const account = await createUser(portal, options);
+  return { ...account, token: await login(portal.app, account.username, account.password) };
+}
+
+/** Posts a registration with a solved captcha; `fields` change the form, `headers` the request. */
+export async function postRegistration(
+  portal: TestPortal,
+  fields: Record<string, string> = {},
+  headers: Record<string, string> = {},
+): Promise<{ registration: Record<string, string>; response: LightMyRequestResponse }> {
+  const registration = buildRegistration(fields);
+  const captcha = await solveCaptcha(portal);
+  const response = await portal.app.inject({
+    method: 'POST',
+    url: '/account/register/',
+    headers: { ...FORM, ...headers },
+    cookies: { captcha_key: captcha.cookie },
+    payload: form({ ...registration, captcha: captcha.answer }),
+  });
+  return { registration, response };
+}
+
+/** The messages sent to one address, oldest first. */
+export async function mailsTo(portal: TestPortal, email: string): Promise<OutboxMail[]> {
+  return (await readOutbox(portal.outbox)).filter((mail) => mail.to.includes(email));
+}
+
+/** The link of the newest message sent to an address. */
+export async function lastLinkTo(portal: TestPortal, email: string): Promise<URL> {
+  const mail = (await mailsTo(portal, email)).at(-1);
+  if (!mail) throw new Error(`no mail to ${email}`);
+  return new URL(linkIn(mail.text));
+}
+
+export async function countUsers(portal: TestPortal): Promise<number> {
+  const row = await portal.database.db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export function findUserRow(portal: TestPortal, username: string) {
+  return portal.database.db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
+}
+
+/** The status code of a login, for tests that only care whether a password still works. */
+export async function loginStatus(portal: TestPortal, username: string, password: string): Promise<number> {
+  const response = await portal.app.inject({
+    method: 'POST',
+    url: '/account/profile-login/',
+    headers: FORM,
+    payload: form({ username, password }),
+  });
+  return response.statusCode;
+}
+
+/** Status code of /account/validate/ for a token. */
+export async function validateStatus(portal: TestPortal, token: string): Promise<number> {
+  const response = await portal.app.inject({ method: 'GET', url: '/account/validate/', headers: tokenHeader(token) });
+  return response.statusCode;
+}
+
+export const EN = { 'accept-language': 'en' };
+
+/** Every field the server may tell about a user: nothing more (no password hash, no token hashes). */
+export const PUBLIC_USER_FIELDS = [
+  'address',
+  'affiliation',
+  'date_joined',
+  'email',
+  'id',
+  'is_project',
+  'is_staff',
+  'last_login',
+  'name',
+  'phone',
+  'profile',
+  'realname',
+  'specialty',
+  'username',
+  'zipcode',
+];
+
+/** Asks for a password-reset link for an address and returns its key, read from the mail. */
+export async function requestResetKey(portal: TestPortal, email: string, headers: Record<string, string> = {}): Promise<string> {
+  const response = await portal.app.inject({ method: 'POST', url: '/account/forgot/', headers: { ...FORM, ...headers }, payload: form({ email }) });
+  if (response.statusCode !== 200) throw new Error(`forgot failed: ${response.body}`);
+  const link = await lastLinkTo(portal, email);
+  return new URLSearchParams(link.hash.split('?')[1]).get('key')!;
+}
+
+/** Posts the reset form with a key and a new password. */
+export function postReset(portal: TestPortal, key: string, password: string, headers: Record<string, string> = {}) {
+  return portal.app.inject({
+    method: 'POST',
+    url: '/account/reset/',
+    headers: { ...FORM, ...headers },
+    payload: form({ key, password, password2: password }),
+  });
+}

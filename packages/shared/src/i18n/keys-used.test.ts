@@ -1,0 +1,38 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { en } from './en.js';
+import { hasMessage } from './index.js';
+
+const root = path.resolve(import.meta.dirname, '../../../..');
+const namespaces = Object.keys(en);
+/** A plain string literal that starts with a catalogue namespace: 'account.captchaError'. */
+const keyLiteral = new RegExp(`['"]((?:${namespaces.join('|')})\\.[A-Za-z0-9_.]+)['"]`, 'g');
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name === 'dist' ? [] : sourceFiles(full);
+    return /\.(ts|tsx)$/.test(entry.name) && !/\.test\.ts$/.test(entry.name) ? [full] : [];
+  });
+}
+
+describe('catalogue keys used in the code', () => {
+  const files = ['packages/web/src', 'packages/server/src', 'packages/shared/src'].flatMap((dir) => sourceFiles(path.join(root, dir)));
+
+  it('finds the sources to check', () => {
+    expect(files.length).toBeGreaterThan(20);
+  });
+
+  it('names only keys that exist (in both languages, by the parity test)', () => {
+    const missing: string[] = [];
+    for (const file of files) {
+      for (const match of fs.readFileSync(file, 'utf8').matchAll(keyLiteral)) {
+        const key = match[1]!;
+        // A namespace itself (`'account.'` prefixes built at run time) is not a key.
+        if (!key.endsWith('.') && !hasMessage(key)) missing.push(`${path.relative(root, file)}: ${key}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+});

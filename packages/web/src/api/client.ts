@@ -1,0 +1,102 @@
+import { CSRF_HEADER, languageFromPath } from '@portal/shared';
+import { readCookie } from './cookies';
+
+/**
+ * The one HTTP client (spec section 7). Every request carries `Authorization: Token <key>` from
+ * the `token` cookie when present, the `Personal` header (false on admin paths), credentials, and
+ * the page's language; JSON and form posts carry the CSRF header from the `csrftoken` cookie.
+ * GET adds a random `_r` and sends arrays as `name[]`. Replies: 204 gives undefined; 4xx JSON gets
+ * `request_error: {status}`; 5xx gives the text plus `request_error`. Only JSON and HTML are read.
+ */
+export interface RequestError {
+  request_error: { status: number };
+}
+
+export type Reply<T> = (T & Partial<RequestError>) | undefined;
+
+export class UnsupportedContentTypeError extends Error {
+  constructor(readonly contentType: string) {
+    super(`Unsupported content type: ${contentType || 'none'}`);
+    this.name = 'UnsupportedContentTypeError';
+  }
+}
+
+type Params = Record<string, string | number | boolean | undefined | null | (string | number)[]>;
+
+export interface RequestOptions {
+  params?: Params;
+  json?: unknown;
+  form?: Record<string, string | number | boolean | undefined>;
+  /** Overrides the Personal header. */
+  personal?: boolean;
+}
+
+export function buildQuery(params: Params = {}): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) for (const item of value) search.append(`${key}[]`, String(item));
+    else search.append(key, String(value));
+  }
+  search.append('_r', String(Math.random()));
+  return search.toString();
+}
+
+export function isRequestError(reply: unknown): reply is RequestError & Record<string, unknown> {
+  return typeof reply === 'object' && reply !== null && 'request_error' in reply;
+}
+
+export async function request<T = Record<string, unknown>>(method: string, url: string, options: RequestOptions = {}): Promise<Reply<T>> {
+  const headers: Record<string, string> = {
+    Accept: 'application/json, text/html',
+    'Accept-Language': languageFromPath(location.pathname),
+    Personal: String(options.personal ?? !location.pathname.split('/').includes('admin')),
+  };
+  const token = readCookie('token');
+  if (token) headers.Authorization = `Token ${token}`;
+  let body: string | undefined;
+  if (options.json !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(options.json);
+  } else if (options.form !== undefined) {
+    headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    const fields = new URLSearchParams();
+    for (const [key, value] of Object.entries(options.form)) if (value !== undefined) fields.append(key, String(value));
+    body = fields.toString();
+  }
+  const csrf = readCookie('csrftoken');
+  if (body !== undefined && csrf) headers[CSRF_HEADER] = csrf;
+  const target = method === 'GET' ? `${url}${url.includes('?') ? '&' : '?'}${buildQuery(options.params)}` : url;
+
+  const response = await fetch(target, { method, headers, body, credentials: 'include' });
+  if (response.status === 204) return undefined;
+  const contentType = response.headers.get('content-type') ?? '';
+  if (response.status >= 500) {
+    const text = await response.text();
+    let detail: string | undefined;
+    try {
+      detail = (JSON.parse(text) as { detail?: string }).detail;
+    } catch {
+      detail = undefined;
+    }
+    return { text, detail, request_error: { status: response.status } } as unknown as Reply<T>;
+  }
+  if (contentType.includes('application/json')) {
+    const data = (await response.json()) as T & Partial<RequestError>;
+    if (response.status >= 400) return { ...data, request_error: { status: response.status } };
+    return data;
+  }
+  if (contentType.includes('text/html')) {
+    const text = await response.text();
+    return (response.status >= 400 ? { text, request_error: { status: response.status } } : { text }) as unknown as Reply<T>;
+  }
+  throw new UnsupportedContentTypeError(contentType);
+}
+
+export const api = {
+  get: <T>(url: string, params?: Params, options: Omit<RequestOptions, 'params'> = {}) => request<T>('GET', url, { ...options, params }),
+  postJson: <T>(url: string, json: unknown) => request<T>('POST', url, { json }),
+  postForm: <T>(url: string, form: RequestOptions['form']) => request<T>('POST', url, { form }),
+  put: <T>(url: string, json: unknown) => request<T>('PUT', url, { json }),
+  delete: <T>(url: string) => request<T>('DELETE', url),
+};

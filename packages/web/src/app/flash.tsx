@@ -1,0 +1,27 @@
+import { App } from 'antd';
+import { useEffect } from 'react';
+
+const KEY = 'portal.flash';
+type Kind = 'success' | 'info';
+
+/** A message to show after the page reloads (login and logout move to the site root by a full load). */
+export function flashAfterReload(kind: Kind, text: string): void {
+  sessionStorage.setItem(KEY, JSON.stringify({ kind, text }));
+}
+
+/** Shows, once, the message the previous page left. */
+export function FlashMessage() {
+  const { message } = App.useApp();
+  useEffect(() => {
+    const saved = sessionStorage.getItem(KEY);
+    if (!saved) return;
+    sessionStorage.removeItem(KEY);
+    try {
+      const { kind, text } = JSON.parse(saved) as { kind: Kind; text: string };
+      if ((kind === 'success' || kind === 'info') && typeof text === 'string') message[kind](text);
+    } catch {
+      // A damaged entry is simply dropped.
+    }
+  }, [message]);
+  return null;
+}

@@ -1,0 +1,30 @@
+import { lazy, type ComponentType } from 'react';
+import { CHUNK_LOAD_TIMEOUT_MS } from '@portal/shared';
+
+export class ChunkLoadError extends Error {
+  constructor(cause?: unknown) {
+    super('A part of the page could not be loaded', { cause });
+    this.name = 'ChunkLoadError';
+  }
+}
+
+/** A lazily loaded page whose chunk must arrive within 120 seconds (spec section 2). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- pages take their own props, as React.lazy allows
+export function lazyPage<T extends ComponentType<any>>(load: () => Promise<{ default: T }>) {
+  return lazy(
+    () =>
+      new Promise<{ default: T }>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new ChunkLoadError()), CHUNK_LOAD_TIMEOUT_MS);
+        load().then(
+          (module) => {
+            clearTimeout(timer);
+            resolve(module);
+          },
+          (error: unknown) => {
+            clearTimeout(timer);
+            reject(new ChunkLoadError(error));
+          },
+        );
+      }),
+  );
+}

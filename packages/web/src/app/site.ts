@@ -1,0 +1,14 @@
+import { languagePrefix, SITE_VARIANTS, type SiteVariant } from '@portal/shared';
+import { pageLanguage } from './i18n';
+
+/** The site variant the server wrote into the page (SITE_VARIANT). */
+export function siteVariant(): SiteVariant {
+  const value = document.querySelector('meta[name="portal-site-variant"]')?.getAttribute('content');
+  return (SITE_VARIANTS as readonly string[]).includes(value ?? '') ? (value as SiteVariant) : 'portal';
+}
+
+/** Links of the public site keep the page's language. */
+export const sitePath = (path: string) => `${languagePrefix(pageLanguage)}${path}`;
+/** The site root: where the spec sends people after login and logout. */
+export const siteRoot = () => (pageLanguage === 'en' ? '/en/' : '/');
+export const personalPath = (hashRoute = '/') => `${languagePrefix(pageLanguage)}/personal/#${hashRoute}`;

@@ -1,0 +1,80 @@
+import { Alert, App, Button, Form, Input, Space } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { safeReturnAddress, type UserWithToken } from '@portal/shared';
+import { api, isRequestError } from '../../../api/client';
+import { flashAfterReload } from '../../../app/flash';
+import { siteRoot } from '../../../app/site';
+import { CURRENT_USER_KEY, storeToken } from '../api';
+import { AccountScreen } from '../components/AccountScreen';
+
+interface LoginForm {
+  username: string;
+  password: string;
+}
+
+export default function LoginPage() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [params] = useSearchParams();
+  const [submitting, setSubmitting] = useState(false);
+  const [notActive, setNotActive] = useState(false);
+
+  const handleFinish = async (values: LoginForm) => {
+    setSubmitting(true);
+    try {
+      const reply = await api.postForm<UserWithToken>('/account/profile-login/', { ...values });
+      if (!reply || isRequestError(reply)) {
+        setNotActive(reply?.request_error.status === 403);
+        message.error(typeof reply?.detail === 'string' ? reply.detail : t('account.loginFailed'));
+        return;
+      }
+      storeToken(reply.token);
+      queryClient.setQueryData(CURRENT_USER_KEY, reply);
+      // Back to the referring metadata page, otherwise the site root (spec section 2).
+      const next = safeReturnAddress(params.get('next'));
+      if (next) {
+        message.success(t('account.loginSuccess'));
+        navigate(next);
+      } else {
+        flashAfterReload('success', t('account.loginSuccess'));
+        location.assign(siteRoot());
+      }
+    } catch {
+      message.error(t('account.loginFailed'));
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <AccountScreen title={t('account.loginTitle')}>
+      {params.get('activated') === '1' && <Alert type="success" showIcon message={t('account.activated')} />}
+      {params.get('activation') === 'invalid' && <Alert type="warning" showIcon message={t('account.activationInvalid')} />}
+      {notActive && (
+        <Alert type="info" showIcon message={t('account.notActive')} action={<Link to="/send">{t('account.sendButton')}</Link>} />
+      )}
+      <Form<LoginForm> layout="vertical" onFinish={handleFinish} requiredMark={false}>
+        <Form.Item name="username" label={t('fields.login')} rules={[{ required: true, whitespace: true, message: t('validation.login.required') }]}>
+          <Input autoComplete="username" />
+        </Form.Item>
+        <Form.Item name="password" label={t('fields.password')} rules={[{ required: true, message: t('validation.password.required') }]}>
+          <Input.Password autoComplete="current-password" />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" block loading={submitting}>
+          {t('account.loginButton')}
+        </Button>
+      </Form>
+      <Space style={{ justifyContent: 'space-between', width: '100%' }}>
+        <span>
+          {t('account.noAccount')} <Link to="/register">{t('nav.register')}</Link>
+        </span>
+        <Link to="/forgot">{t('account.forgotLink')}</Link>
+      </Space>
+    </AccountScreen>
+  );
+}

@@ -1,0 +1,88 @@
+import { App, Button, Card, Form, Space, Typography } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { CHANGE_RESULT, type User } from '@portal/shared';
+import { postForm } from '../../../api/form';
+import { clearSession, CURRENT_USER_KEY } from '../api';
+import { CurrentPasswordField, NewPasswordFields, UserFields } from '../components/UserFields';
+
+interface PasswordForm {
+  old_password: string;
+  password: string;
+  password2: string;
+}
+
+interface EmailForm {
+  email: string;
+  old_password: string;
+}
+
+type ChangeReply = { status: number; msg: string };
+
+/** /personal/settings: change the password (then log in again) or the e-mail address. */
+export default function SettingsPage({ user }: { user: User }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [passwordForm] = Form.useForm<PasswordForm>();
+  const [emailForm] = Form.useForm<EmailForm>();
+  const [busy, setBusy] = useState<'password' | 'email'>();
+
+  const handlePassword = async (values: PasswordForm) => {
+    setBusy('password');
+    try {
+      const done = await postForm<ChangeReply>('/account/change/', { ...values }, { message, t, form: passwordForm });
+      if (done?.status !== CHANGE_RESULT.passwordChanged) return;
+      // Every token was revoked: log in again (spec section 2).
+      message.success(t('account.passwordChanged'));
+      clearSession();
+      // Leave the shell first, or it would send the now anonymous user to login with a `next`.
+      await navigate('/login', { flushSync: true });
+      queryClient.setQueryData(CURRENT_USER_KEY, null);
+    } finally {
+      setBusy(undefined);
+    }
+  };
+
+  const handleEmail = async (values: EmailForm) => {
+    setBusy('email');
+    try {
+      if (!(await postForm<ChangeReply>('/account/change/', { ...values }, { message, t, form: emailForm }))) return;
+      message.success(t('account.changeSuccess'));
+      emailForm.resetFields();
+      await queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY });
+    } finally {
+      setBusy(undefined);
+    }
+  };
+
+  return (
+    <Space direction="vertical" size="large" style={{ width: '100%' }}>
+      <Typography.Title level={1} style={{ fontSize: 20, margin: 0 }}>
+        {t('settings.title')}
+      </Typography.Title>
+      <Card title={<h2 style={{ margin: 0, fontSize: 16 }}>{t('settings.passwordTitle')}</h2>}>
+        <Form<PasswordForm> form={passwordForm} layout="vertical" style={{ maxWidth: 420 }} onFinish={handlePassword}>
+          <CurrentPasswordField />
+          <NewPasswordFields labelKey="fields.new_password" />
+          <Button type="primary" htmlType="submit" loading={busy === 'password'}>
+            {t('settings.passwordButton')}
+          </Button>
+        </Form>
+      </Card>
+      <Card title={<h2 style={{ margin: 0, fontSize: 16 }}>{t('settings.emailTitle')}</h2>}>
+        <Typography.Paragraph>{t('settings.currentEmail', { email: user.email })}</Typography.Paragraph>
+        <Form<EmailForm> form={emailForm} layout="vertical" style={{ maxWidth: 420 }} onFinish={handleEmail}>
+          <UserFields names={['email']} />
+          <CurrentPasswordField />
+          <Button type="primary" htmlType="submit" loading={busy === 'email'}>
+            {t('settings.emailButton')}
+          </Button>
+        </Form>
+      </Card>
+    </Space>
+  );
+}

@@ -1,0 +1,70 @@
+import { Card, Input, Result, Table, Tag, Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { User } from '@portal/shared';
+import { api, isRequestError } from '../../api/client';
+import { PageSpinner } from '../../components/PageSpinner';
+import { useCurrentUser } from '../account/api';
+
+interface UserPage {
+  count: number;
+  results: User[];
+}
+
+/** Staff's administration: the users of the portal (GET /api/account/account/, staff only). */
+export default function AdminPage() {
+  const { t } = useTranslation();
+  const { data: me, isLoading } = useCurrentUser();
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const users = useQuery({
+    queryKey: ['admin', 'users', search, page],
+    enabled: !!me?.is_staff,
+    queryFn: async () => {
+      const reply = await api.get<UserPage>('/api/account/account/', { search, page, pageSize: 20 });
+      if (!reply || isRequestError(reply)) throw new Error(String(reply?.detail ?? t('errors.generic')));
+      return reply;
+    },
+  });
+
+  if (isLoading) return <PageSpinner />;
+  if (!me?.is_staff) return <Result status="403" title={t('account.forbidden')} />;
+  return (
+    <Card title={<Typography.Title level={1} style={{ fontSize: 20, margin: 0 }}>{t('admin.title')}</Typography.Title>}>
+      <Input.Search
+        placeholder={t('admin.search')}
+        aria-label={t('admin.search')}
+        allowClear
+        onSearch={(value) => {
+          setSearch(value);
+          setPage(1);
+        }}
+        style={{ maxWidth: 420, marginBottom: 16 }}
+      />
+      <Table<User>
+        rowKey="id"
+        loading={users.isFetching}
+        dataSource={users.data?.results}
+        pagination={{ current: page, pageSize: 20, total: users.data?.count, onChange: setPage, showTotal: (count) => t('admin.total', { count }) }}
+        columns={[
+          { title: t('fields.username'), dataIndex: 'username' },
+          { title: t('fields.realname'), dataIndex: 'realname' },
+          { title: t('fields.email'), dataIndex: 'email' },
+          { title: t('fields.affiliation'), dataIndex: 'affiliation' },
+          {
+            title: t('dashboard.roles'),
+            key: 'roles',
+            render: (_value, user) => (
+              <>
+                {user.is_staff && <Tag color="red">{t('dashboard.roleStaff')}</Tag>}
+                {user.is_project > 0 && <Tag color="green">{t('dashboard.roleProject', { level: user.is_project })}</Tag>}
+              </>
+            ),
+          },
+          { title: t('fields.date_joined'), dataIndex: 'date_joined', render: (value: string) => new Date(value).toLocaleDateString() },
+        ]}
+      />
+    </Card>
+  );
+}

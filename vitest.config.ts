@@ -1,0 +1,30 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Two projects: `unit` (pure functions beside the code) and `api` (the built app on a real
+ * database: SQLite by default, PostgreSQL when DATABASE_URL is a postgres:// URL).
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['packages/*/src/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'api',
+          include: ['packages/server/test/**/*.api.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          // Two cores: argon2 hashing is CPU-bound, more workers only queue.
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
