@@ -23,6 +23,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://localhost/db' })).toThrow(ConfigError);
   });
 
+  it('raises or lowers a rate limit by name, keeping its window', () => {
+    const config = loadConfig({ RATE_LIMIT_LOGIN: '500', RATE_LIMIT_MAIL: '' });
+    expect(config.rateLimits.login).toEqual({ max: 500, timeWindowMs: 60_000 });
+    expect(config.rateLimits.mail.max).toBe(10);
+    expect(() => loadConfig({ RATE_LIMIT_CAPTCHA: '0' })).toThrow(ConfigError);
+    expect(() => loadConfig({ RATE_LIMIT_REGISTER: 'many' })).toThrow(ConfigError);
+  });
+
   it('takes PUBLIC_URL without a trailing slash', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://data.example.org/' }).publicUrl).toBe('https://data.example.org');
   });

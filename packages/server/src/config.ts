@@ -55,6 +55,22 @@ function parseTrustProxy(value: string | undefined): boolean | number | string {
   throw new ConfigError(`TRUST_PROXY must be false, a number of proxy hops, or the proxies' addresses, not ${value}`);
 }
 
+/**
+ * `RATE_LIMIT_LOGIN=10`, `RATE_LIMIT_REGISTER`, `RATE_LIMIT_MAIL`, `RATE_LIMIT_CAPTCHA`: how many
+ * calls one address may make per window (the windows stay as they are).
+ */
+function parseRateLimits(env: NodeJS.ProcessEnv): RateLimits {
+  const limits = { ...defaultRateLimits };
+  for (const name of Object.keys(defaultRateLimits) as (keyof RateLimits)[]) {
+    const variable = `RATE_LIMIT_${name.toUpperCase()}`;
+    const value = env[variable];
+    if (value === undefined || value === '') continue;
+    if (!/^\d+$/.test(value) || Number(value) < 1) throw new ConfigError(`${variable} must be a whole number of calls, not ${value}`);
+    limits[name] = { ...defaultRateLimits[name], max: Number(value) };
+  }
+  return limits;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 8000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT is not a port number: ${env.PORT}`);
@@ -78,6 +94,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(env.WEB_DIST ?? path.join(repoRoot, 'packages/web/dist')),
     logLevel: env.LOG_LEVEL ?? 'info',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
-    rateLimits: defaultRateLimits,
+    rateLimits: parseRateLimits(env),
   };
 }

@@ -12,6 +12,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import * as accounts from './migrations/0001-accounts.js';
+import * as metadata from './migrations/0002-metadata.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -25,6 +26,7 @@ export interface DbHandle {
 /** Migrations are listed in code so they run the same from TypeScript sources and from a bundle. */
 const migrations: Record<string, Migration> = {
   '0001-accounts': accounts,
+  '0002-metadata': metadata,
 };
 
 class ListedMigrations implements MigrationProvider {
