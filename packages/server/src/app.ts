@@ -12,6 +12,10 @@ import { createMailer, type Mailer } from './mail/mailer.js';
 import { AccountRepo } from './modules/account/account.repo.js';
 import { accountRoutes } from './modules/account/account.routes.js';
 import { AccountService } from './modules/account/account.service.js';
+import { MetadataAccess } from './modules/metadata/metadata-access.js';
+import { MetadataRepo } from './modules/metadata/metadata.repo.js';
+import { metadataRoutes } from './modules/metadata/metadata.routes.js';
+import { MetadataService } from './modules/metadata/metadata.service.js';
 import { authPlugin } from './plugins/auth.js';
 import { csrfPlugin } from './plugins/csrf.js';
 import { errorsPlugin } from './plugins/errors.js';
@@ -101,6 +105,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   app.get('/healthz', { config: { access: 'public' } }, async () => ({ status: 'ok' }));
   await app.register(accountRoutes, { accounts, rateLimits: config.rateLimits });
+  const metadataAccess = new MetadataAccess(database.db);
+  const metadata = new MetadataService(new MetadataRepo(database.db), metadataAccess);
+  await app.register(metadataRoutes, { metadata });
   await app.register(webPlugin, { webDist: config.webDist, siteVariant: config.siteVariant });
 
   return { app, database, accounts };

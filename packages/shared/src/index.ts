@@ -6,3 +6,4 @@ export * from './i18n/index.js';
 export * from './contracts/account.js';
 export * from './domain/metadata.js';
 export * from './rules/submission.js';
+export * from './contracts/metadata.js';

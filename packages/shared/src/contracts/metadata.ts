@@ -34,8 +34,7 @@ const option = <T extends readonly [string, ...string[]]>(values: T) =>
 const optionalNumber = (schema: z.ZodNumber) =>
   z.preprocess(
     (v) => (v === '' || v === null ? null : typeof v === 'string' ? Number(v) : v),
-    schema.nullable(),
-    { error: 'metadata.validation.number' },
+    z.union([schema, z.null()], { error: 'metadata.validation.number' }),
   );
 const isoDate = z
   .string()

@@ -26,6 +26,8 @@ export const RETURNABLE_STATUSES = IN_REVIEW_STATUSES;
 
 export const LICENSES = ['CC BY 4.0', 'CC BY-SA 4.0', 'CC BY-ND 4.0', 'CC BY-NC 4.0', 'CC BY-NC-SA 4.0', 'CC BY-NC-ND 4.0'] as const;
 export type License = (typeof LICENSES)[number];
+/** Catalogue key of a licence's label (`metadata.options.license.BY-SA`): keys hold no dots. */
+export const licenseLabelKey = (license: string) => `metadata.options.license.${license.replace(/^CC /, '').replace(/ 4\.0$/, '')}`;
 
 export const TEMPORAL_RESOLUTIONS = [
   'hourly',

@@ -1,3 +1,6 @@
+import { editorEn } from './editor.en.js';
+import { metadataEn } from './metadata.en.js';
+
 /** English catalogue. Every key here exists in zh-hans.ts too (a unit test checks both ways). */
 export const en = {
   site: {
@@ -252,4 +255,6 @@ export const en = {
     no: 'No',
     none: 'None',
   },
+  metadata: metadataEn,
+  editor: editorEn,
 };

@@ -12,8 +12,9 @@ const keyLiteral = new RegExp(`['"]((?:${namespaces.join('|')})\\.[A-Za-z0-9_.]+
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name === 'dist' ? [] : sourceFiles(full);
-    return /\.(ts|tsx)$/.test(entry.name) && !/\.test\.ts$/.test(entry.name) ? [full] : [];
+    // db/ and the repositories name tables and columns ('metadata.id'), which share words with the namespaces.
+    if (entry.isDirectory()) return ['node_modules', 'dist', 'db'].includes(entry.name) ? [] : sourceFiles(full);
+    return /\.(ts|tsx)$/.test(entry.name) && !/\.(test|repo)\.ts$/.test(entry.name) ? [full] : [];
   });
 }
 

@@ -1,3 +1,5 @@
+import { editorZhHans } from './editor.zh-hans.js';
+import { metadataZhHans } from './metadata.zh-hans.js';
 import type { Messages } from './types.js';
 
 /** 简体中文目录。与 en.ts 的键一一对应（单元测试双向检查）。 */
@@ -247,4 +249,6 @@ export const zhHans: Messages = {
     no: '否',
     none: '无',
   },
+  metadata: metadataZhHans,
+  editor: editorZhHans,
 };

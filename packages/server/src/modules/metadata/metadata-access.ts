@@ -1,0 +1,59 @@
+import type { Selectable } from 'kysely';
+import { IN_REVIEW_STATUSES } from '@portal/shared';
+import type { Db } from '../../db/index.js';
+import type { MetadataTable } from '../../db/schema.js';
+import { AppError } from '../../errors.js';
+import type { AuthenticatedUser } from '../account/account.service.js';
+
+export type MetadataRow = Selectable<MetadataTable>;
+
+/**
+ * Who may see and change a record, in one place for every metadata call:
+ * - see: its creator, staff, and everyone once it is published;
+ * - change (the record and everything attached to it): its creator and staff; the creator only
+ *   while it is a draft (a record in review is read-only until it returns to draft).
+ */
+export class MetadataAccess {
+  constructor(private readonly db: Db) {}
+
+  async find(id: string): Promise<MetadataRow | undefined> {
+    if (typeof id !== 'string' || id.length === 0 || id.length > 100) return undefined;
+    return this.db.selectFrom('metadata').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  canSee(user: AuthenticatedUser | null, record: MetadataRow): boolean {
+    return record.status === 'published' || (!!user && (user.is_staff || record.owner_id === user.id));
+  }
+
+  /** The record, or NOT_FOUND when it does not exist or the caller may not see it (no existence leak). */
+  async readable(user: AuthenticatedUser | null, id: string): Promise<MetadataRow> {
+    const record = await this.find(id);
+    if (!record || !this.canSee(user, record)) throw new AppError('NOT_FOUND', 'metadata.notFound');
+    return record;
+  }
+
+  /**
+   * The record, when the caller may change it now. A visible record that is not theirs answers the
+   * spec's 'no right' message; one they cannot see at all is not found.
+   */
+  async writable(user: AuthenticatedUser | null, id: string): Promise<MetadataRow> {
+    if (!user) throw new AppError('UNAUTHENTICATED', 'account.loginRequired');
+    const record = await this.find(id);
+    if (!record) throw new AppError('NOT_FOUND', 'metadata.notFound');
+    if (!user.is_staff && record.owner_id !== user.id) {
+      if (!this.canSee(user, record)) throw new AppError('NOT_FOUND', 'metadata.notFound');
+      throw new AppError('FORBIDDEN', 'metadata.noRight');
+    }
+    if (!user.is_staff && record.status !== 'draft') throw new AppError('CONFLICT', 'metadata.readOnly');
+    return record;
+  }
+
+  /** Marks the record as changed now (lists sort by it). */
+  async touch(id: string): Promise<void> {
+    await this.db.updateTable('metadata').set({ updated_at: new Date().toISOString() }).where('id', '=', id).execute();
+  }
+
+  static isInReview(status: string): boolean {
+    return (IN_REVIEW_STATUSES as readonly string[]).includes(status);
+  }
+}

@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import type { Db } from '../../db/index.js';
+import type { Database } from '../../db/schema.js';
+import type { MetadataRow } from './metadata-access.js';
+
+/** Tables and columns are chosen by code, never by a caller: this loose handle serves the generic resources. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type LooseDb = Kysely<any>;
+
+export const newId = () => randomUUID();
+
+/** True for a unique-constraint violation on SQLite or PostgreSQL. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: string })?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+export interface MetadataListFilter {
+  ownerId?: string;
+  /** Records of this owner, plus every published one (a signed-in user browsing). */
+  ownerOrPublished?: string;
+  statuses?: string[];
+  search?: string;
+  ids?: string[];
+}
+
+/** The record's own SQL; the attached resources have theirs in resources.ts. */
+export class MetadataRepo {
+  constructor(readonly db: Db) {}
+
+  get loose(): LooseDb {
+    return this.db as unknown as LooseDb;
+  }
+
+  private filtered(filter: MetadataListFilter) {
+    let query = this.db.selectFrom('metadata');
+    if (filter.ownerId) query = query.where('metadata.owner_id', '=', filter.ownerId);
+    if (filter.ownerOrPublished) {
+      const owner = filter.ownerOrPublished;
+      query = query.where((eb) => eb.or([eb('metadata.owner_id', '=', owner), eb('metadata.status', '=', 'published')]));
+    }
+    if (filter.statuses?.length) query = query.where('metadata.status', 'in', filter.statuses);
+    if (filter.ids) query = query.where('metadata.id', 'in', filter.ids.length ? filter.ids : ['']);
+    if (filter.search) {
+      const pattern = `%${filter.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      query = query.where((eb) =>
+        eb.or([
+          eb(sql`lower(metadata.title)`, 'like', sql`${pattern} escape '\\'`),
+          eb.exists(
+            eb
+              .selectFrom('metadata_i18n')
+              .select('metadata_i18n.id')
+              .whereRef('metadata_i18n.metadata_id', '=', 'metadata.id')
+              .where(sql`lower(metadata_i18n.title)`, 'like', sql`${pattern} escape '\\'`),
+          ),
+        ]),
+      );
+    }
+    return query;
+  }
+
+  async list(filter: MetadataListFilter, offset: number, limit: number): Promise<{ count: number; rows: MetadataRow[] }> {
+    const [{ count }] = (await this.filtered(filter).select((eb) => eb.fn.countAll().as('count')).execute()) as [{ count: number | string }];
+    const rows = await this.filtered(filter)
+      .selectAll('metadata')
+      .orderBy('metadata.updated_at', 'desc')
+      .orderBy('metadata.id')
+      .offset(offset)
+      .limit(limit)
+      .execute();
+    return { count: Number(count), rows };
+  }
+
+  async fundIds(metadataIds: string[]): Promise<Map<string, string[]>> {
+    const map = new Map<string, string[]>();
+    if (!metadataIds.length) return map;
+    const rows = await this.db.selectFrom('meta_fund').select(['metadata_id', 'fund_id']).where('metadata_id', 'in', metadataIds).orderBy('fund_id').execute();
+    for (const row of rows) map.set(row.metadata_id, [...(map.get(row.metadata_id) ?? []), row.fund_id]);
+    return map;
+  }
+
+  async ownerNames(ownerIds: string[]): Promise<Map<string, string>> {
+    if (!ownerIds.length) return new Map();
+    const rows = await this.db.selectFrom('users').select(['id', 'realname', 'username']).where('id', 'in', [...new Set(ownerIds)]).execute();
+    return new Map(rows.map((row) => [row.id, row.realname || row.username]));
+  }
+
+  async translations(metadataId: string) {
+    return this.db.selectFrom('metadata_i18n').selectAll().where('metadata_id', '=', metadataId).orderBy('language').execute();
+  }
+
+  /** Everything the submission checklist looks at, in a fixed number of queries whatever the record's size. */
+  async submissionCounts(metadataId: string) {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    type Query = SelectQueryBuilder<any, any, any>;
+    const count = async (table: keyof Database, where: (q: Query) => Query = (q) => q) => {
+      const row = await where((this.loose.selectFrom(table) as Query).where(`${table}.metadata_id`, '=', metadataId))
+        .select((eb) => eb.fn.countAll().as('count'))
+        .executeTakeFirst();
+      return Number((row as { count: number | string } | undefined)?.count ?? 0);
+    };
+    const keywordRows = await this.db
+      .selectFrom('meta_keyword')
+      .innerJoin('keywords', 'keywords.id', 'meta_keyword.keyword_id')
+      .select(['keywords.type', (eb) => eb.fn.countAll().as('count')])
+      .where('meta_keyword.metadata_id', '=', metadataId)
+      .groupBy('keywords.type')
+      .execute();
+    const authors = await this.db
+      .selectFrom('meta_author')
+      .select([
+        (eb) => eb.fn.count('meta_author.author_id').distinct().as('authors'),
+        (eb) =>
+          eb.fn
+            .count('meta_author.author_id')
+            .distinct()
+            .filterWhere((inner) =>
+              inner.not(
+                inner.exists(
+                  inner
+                    .selectFrom('author_i18n')
+                    .select('author_i18n.id')
+                    .whereRef('author_i18n.author_id', '=', 'meta_author.author_id')
+                    .where('author_i18n.language', '=', 'en')
+                    .where('author_i18n.name', '<>', ''),
+                ),
+              ),
+            )
+            .as('without_english'),
+        (eb) => eb.fn.count('meta_author.id').filterWhere('meta_author.role', '=', 'resourceProvider').as('providers'),
+      ])
+      .where('meta_author.metadata_id', '=', metadataId)
+      .executeTakeFirstOrThrow();
+    return {
+      keywordCounts: Object.fromEntries(keywordRows.map((row) => [row.type, Number(row.count)])),
+      thumbnails: await count('meta_media', (q) => q.where('meta_media.type', '=', 'thumbnail')),
+      dataFiles: await count('meta_file'),
+      authors: Number(authors.authors),
+      authorsWithoutEnglish: Number(authors.without_english),
+      providers: Number(authors.providers),
+    };
+  }
+
+  /** Whether anything at all has been entered: an empty record left behind by the editor may go. */
+  async isEmpty(record: MetadataRow): Promise<boolean> {
+    const ownFields: (keyof MetadataRow)[] = ['title', 'description', 'usage_method', 'time_description', 'data_source', 'doi'];
+    if (ownFields.some((field) => String(record[field] ?? '').trim() !== '')) return false;
+    if ([record.east, record.west, record.south, record.north, record.file_size].some((v) => v !== null)) return false;
+    const tables: (keyof Database)[] = ['meta_author', 'citations', 'meta_keyword', 'meta_fund', 'meta_media', 'meta_file', 'meta_attach', 'online_resources'];
+    for (const table of tables) {
+      const row = await (this.loose.selectFrom(table) as SelectQueryBuilder<any, any, any>).select('id').where('metadata_id', '=', record.id).limit(1).executeTakeFirst();
+      if (row) return false;
+    }
+    const translated = await this.db
+      .selectFrom('metadata_i18n')
+      .select('id')
+      .where('metadata_id', '=', record.id)
+      .where((eb) => eb.or([eb('title', '<>', ''), eb('description', '<>', '')]))
+      .executeTakeFirst();
+    return !translated;
+  }
+}

@@ -1,0 +1,182 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { METADATA_STATUSES, PROJECTIONS } from '@portal/shared';
+import { APPLICATION_USER_TYPES, metadataCreateSchema, metadataUpdateSchema } from '@portal/shared/contracts/metadata';
+import { pagingQuery, toPage } from '../../http/paging.js';
+import type { MetadataService } from './metadata.service.js';
+import { RESOURCES } from './resources.js';
+import { ResourceService } from './resources.service.js';
+
+const idParams = z.object({ id: z.string().min(1).max(100) });
+const idQuery = z.object({ id: z.string({ error: 'metadata.validation.metadata' }).min(1, 'metadata.validation.metadata').max(100, 'metadata.validation.metadata') });
+const idBody = idQuery;
+const statusValue = z.enum(METADATA_STATUSES, { error: 'metadata.validation.option' });
+
+/** The Personal header of spec section 7: true in the personal centre, false on admin pages. */
+const isPersonal = (request: FastifyRequest) => String(request.headers.personal ?? '').toLowerCase() === 'true';
+
+/** Metadata calls of spec section 7. Thin: schema, access, one service call. */
+export async function metadataRoutes(parent: FastifyInstance, { metadata }: { metadata: MetadataService }) {
+  const app = parent.withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const resources = new ResourceService(metadata.repo.loose, metadata.access);
+
+  app.get(
+    '/api/metadata/metadata/',
+    {
+      schema: {
+        querystring: pagingQuery.extend({
+          status: statusValue.optional(),
+          'status[]': z.union([statusValue, z.array(statusValue)]).optional(),
+          search: z.string().trim().max(200, 'metadata.validation.filter').optional(),
+        }),
+      },
+      config: { access: 'public' },
+    },
+    async (request) => {
+      const { page, pageSize, status, search } = request.query;
+      const many = request.query['status[]'];
+      const statuses = [...(status ? [status] : []), ...(many === undefined ? [] : Array.isArray(many) ? many : [many])];
+      const { count, results } = await metadata.list(
+        request.user,
+        { personal: isPersonal(request), statuses, search: search || undefined },
+        (page - 1) * pageSize,
+        pageSize,
+      );
+      return toPage(request, { page, pageSize }, count, results);
+    },
+  );
+
+  app.post('/api/metadata/metadata/', { schema: { body: metadataCreateSchema }, config: { access: 'user' } }, async (request, reply) => {
+    return reply.status(201).send(await metadata.create(request.user!, request.body));
+  });
+
+  app.get('/api/metadata/metadata/:id/', { schema: { params: idParams }, config: { access: 'public' } }, async (request) =>
+    metadata.get(request.user, request.params.id),
+  );
+
+  for (const method of ['PUT', 'PATCH'] as const) {
+    app.route({
+      method,
+      url: '/api/metadata/metadata/:id/',
+      schema: { params: idParams, body: metadataUpdateSchema },
+      config: { access: 'user' },
+      handler: async (request) => metadata.update(request.user!, request.params.id, request.body),
+    });
+  }
+
+  app.delete('/api/metadata/metadata/:id/', { schema: { params: idParams }, config: { access: 'user' } }, async (request, reply) => {
+    await metadata.remove(request.user!, request.params.id);
+    return reply.status(204).send();
+  });
+
+  /** The pre-submit check: status 'true', or 'false' with every reason, in the caller's language. */
+  app.get('/metadata/metadata-submit/', { schema: { querystring: idQuery }, config: { access: 'user' } }, async (request) => {
+    const problems = await metadata.checkSubmission(request.user!, request.query.id);
+    return submitReply(request, problems);
+  });
+
+  /** Submits a draft: the server checks again and moves nothing when anything is missing. */
+  app.post('/metadata/metadata-submit/', { schema: { body: idBody }, config: { access: 'user' } }, async (request, reply) => {
+    const { problems, record } = await metadata.submit(request.user!, request.body.id);
+    if (problems.length) return reply.status(400).send(submitReply(request, problems));
+    return { ...submitReply(request, problems), msg: request.t('metadata.submit.success'), metadata: record };
+  });
+
+  app.post('/metadata/return-draft/', { schema: { body: idBody }, config: { access: 'user' } }, async (request) => {
+    const record = await metadata.returnToDraft(request.user!, request.body.id);
+    return { status: 'true', msg: request.t('metadata.submit.returned'), metadata: record };
+  });
+
+  app.post('/metadata/duplication/:id', { schema: { params: idParams }, config: { access: 'user' } }, async (request, reply) => {
+    return reply.status(201).send(await metadata.duplicate(request.user!, request.params.id));
+  });
+
+  app.get('/metadata/metadata-is-null/', { schema: { querystring: idQuery }, config: { access: 'user' } }, async (request) => ({
+    is_null: await metadata.isEmpty(request.user!, request.query.id),
+  }));
+
+  app.get('/metadata/projections/', { config: { access: 'public' } }, async () => ({ count: PROJECTIONS.length, results: [...PROJECTIONS] }));
+
+  app.get(
+    '/api/metadata/applications/',
+    {
+      schema: {
+        querystring: pagingQuery.extend({
+          user_type: z.enum(APPLICATION_USER_TYPES, { error: 'metadata.validation.option' }).default('owner'),
+          author: z.string().max(100).optional(),
+        }),
+      },
+      config: { access: 'user' },
+    },
+    async (request) => {
+      const { page, pageSize, user_type: userType, author } = request.query;
+      const { count, results } = await metadata.applications(request.user!, userType, author || undefined, (page - 1) * pageSize, pageSize);
+      return toPage(request, { page, pageSize }, count, results);
+    },
+  );
+
+  app.get(
+    '/api/metadata/like_author/',
+    { schema: { querystring: pagingQuery.extend({ like_author: z.string().trim().max(100).default('') }) }, config: { access: 'user' } },
+    async (request) => {
+      const { page, pageSize, like_author: likeAuthor } = request.query;
+      const def = RESOURCES.find((r) => r.name === 'author')!;
+      const { count, results } = await resources.list(def, request.user, { like_author: likeAuthor }, (page - 1) * pageSize, pageSize);
+      return toPage(request, { page, pageSize }, count, results);
+    },
+  );
+
+  app.delete(
+    '/api/metadata/keyword/',
+    { schema: { querystring: z.object({ metadata: z.string().min(1).max(100), keyword: z.string().min(1).max(100) }) }, config: { access: 'user' } },
+    async (request, reply) => {
+      await resources.unlinkKeyword(request.user!, request.query.metadata, request.query.keyword);
+      return reply.status(204).send();
+    },
+  );
+
+  // literature-meta/ is the spec's other name of the citations.
+  const served = [...RESOURCES, { ...RESOURCES.find((r) => r.name === 'citation')!, name: 'literature-meta' }];
+  for (const def of served) {
+    const base = `/api/metadata/${def.name}/`;
+    app.get(base, { schema: { querystring: pagingQuery.passthrough() }, config: { access: def.read } }, async (request) => {
+      const { page, pageSize, ...filters } = request.query;
+      const { count, results } = await resources.list(def, request.user, filters, (page - 1) * pageSize, pageSize);
+      return toPage(request, { page, pageSize }, count, results);
+    });
+    app.get(`${base}:id/`, { schema: { params: idParams }, config: { access: def.read } }, async (request) => resources.get(def, request.user, request.params.id));
+    if (def.create) {
+      app.post(base, { schema: { body: def.create }, config: { access: 'user' } }, async (request, reply) =>
+        reply.status(201).send(await resources.create(def, request.user!, request.body as Record<string, unknown>)),
+      );
+    }
+    const update = def.update ?? def.create;
+    if (update) {
+      for (const method of ['PUT', 'PATCH'] as const) {
+        app.route({
+          method,
+          url: `${base}:id/`,
+          schema: { params: idParams, body: def.update ?? (def.create as z.ZodObject).partial() },
+          config: { access: 'user' },
+          handler: async (request) => resources.update(def, request.user!, request.params.id, request.body as Record<string, unknown>),
+        });
+      }
+    }
+    app.delete(`${base}:id/`, { schema: { params: idParams }, config: { access: 'user' } }, async (request, reply) => {
+      await resources.remove(def, request.user!, request.params.id);
+      return reply.status(204).send();
+    });
+  }
+}
+
+function submitReply(request: FastifyRequest, problems: string[]) {
+  return {
+    status: problems.length ? 'false' : 'true',
+    reasons: problems,
+    msg: problems.map((reason) => request.t(`metadata.submit.reasons.${reason}`)),
+  };
+}

@@ -1,0 +1,241 @@
+import {
+  APPLICATION_USER_TYPES,
+  IN_REVIEW_STATUSES,
+  submissionProblems,
+  type Language,
+  type MetadataUpdate,
+  type SubmissionReason,
+} from '@portal/shared';
+import { AppError } from '../../errors.js';
+import type { AuthenticatedUser } from '../account/account.service.js';
+import { MetadataAccess, type MetadataRow } from './metadata-access.js';
+import { MetadataRepo, newId, type MetadataListFilter } from './metadata.repo.js';
+
+export type ApplicationUserType = (typeof APPLICATION_USER_TYPES)[number];
+
+/** A record as the API shows it: its own fields, its fund ids and its owner's name. */
+export function presentRecord(row: MetadataRow, fund: string[], ownerName: string) {
+  return {
+    ...row,
+    scale: row.scale === null ? null : Number(row.scale),
+    hit_count: Number(row.hit_count),
+    owner: row.owner_id,
+    owner_name: ownerName,
+    fund,
+  };
+}
+export type PresentedRecord = ReturnType<typeof presentRecord>;
+
+const otherLanguage = (language: Language): Language => (language === 'en' ? 'zh-hans' : 'en');
+
+/** Tables copied by duplication: links to shared entities, not the stored files. */
+const COPIED_LINKS = ['meta_author', 'citations', 'meta_keyword', 'meta_keyword_standard', 'meta_discipline', 'meta_fund', 'meta_special', 'online_resources'] as const;
+
+export class MetadataService {
+  /** Called before a record is deleted, with its id: stored files remove their blobs. */
+  private readonly beforeDelete: ((id: string) => Promise<void>)[] = [];
+
+  constructor(
+    readonly repo: MetadataRepo,
+    readonly access: MetadataAccess,
+  ) {}
+
+  onDelete(hook: (id: string) => Promise<void>) {
+    this.beforeDelete.push(hook);
+  }
+
+  async present(rows: MetadataRow[]): Promise<PresentedRecord[]> {
+    const funds = await this.repo.fundIds(rows.map((r) => r.id));
+    const owners = await this.repo.ownerNames(rows.map((r) => r.owner_id));
+    return rows.map((row) => presentRecord(row, funds.get(row.id) ?? [], owners.get(row.owner_id) ?? ''));
+  }
+
+  /**
+   * Lists: the personal centre (`personal`) shows the caller's own records; otherwise staff see all,
+   * a signed-in user their own and the published ones, a visitor the published ones.
+   */
+  async list(user: AuthenticatedUser | null, options: { personal: boolean; statuses?: string[]; search?: string }, offset: number, limit: number) {
+    const filter: MetadataListFilter = { statuses: options.statuses, search: options.search };
+    if (!user) filter.statuses = ['published'];
+    else if (options.personal) filter.ownerId = user.id;
+    else if (!user.is_staff) filter.ownerOrPublished = user.id;
+    if (!user && options.statuses?.length && !options.statuses.includes('published')) filter.statuses = ['__none__'];
+    const { count, rows } = await this.repo.list(filter, offset, limit);
+    return { count, results: await this.present(rows) };
+  }
+
+  async get(user: AuthenticatedUser | null, id: string): Promise<PresentedRecord & { translations: unknown[] }> {
+    const record = await this.access.readable(user, id);
+    const [presented] = await this.present([record]);
+    return { ...presented!, translations: await this.repo.translations(id) };
+  }
+
+  /** Creates the record in its language and its version in the other language (English for a Chinese record). */
+  async create(user: AuthenticatedUser, input: { language: Language; title?: string }) {
+    const id = newId();
+    const now = new Date().toISOString();
+    await this.repo.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('metadata')
+        .values({ id, owner_id: user.id, status: 'draft', language: input.language, title: input.title ?? '', created_at: now, updated_at: now } as never)
+        .execute();
+      await trx.insertInto('metadata_i18n').values({ id: newId(), metadata_id: id, language: otherLanguage(input.language) } as never).execute();
+    });
+    return this.get(user, id);
+  }
+
+  async update(user: AuthenticatedUser, id: string, changes: MetadataUpdate) {
+    await this.access.writable(user, id);
+    const values = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+    await this.repo.db
+      .updateTable('metadata')
+      .set({ ...values, updated_at: new Date().toISOString() })
+      .where('id', '=', id)
+      .execute();
+    return this.get(user, id);
+  }
+
+  async remove(user: AuthenticatedUser, id: string) {
+    await this.access.writable(user, id);
+    for (const hook of this.beforeDelete) await hook(id);
+    await this.repo.db.deleteFrom('metadata').where('id', '=', id).execute();
+  }
+
+  /** The checklist's facts from the record and everything attached to it. */
+  async problems(record: MetadataRow): Promise<SubmissionReason[]> {
+    const counts = await this.repo.submissionCounts(record.id);
+    const translations = await this.repo.translations(record.id);
+    const english = record.language === 'en' ? record : translations.find((t) => t.language === 'en');
+    const funds = await this.repo.fundIds([record.id]);
+    return submissionProblems({
+      title: record.title,
+      titleEn: english?.title ?? '',
+      description: record.description,
+      descriptionEn: english?.description ?? '',
+      fileSize: record.file_size === null ? null : Number(record.file_size),
+      timeStart: record.time_start,
+      timeEnd: record.time_end,
+      timeDescription: record.time_description,
+      usageMethod: record.usage_method,
+      east: record.east === null ? null : Number(record.east),
+      west: record.west === null ? null : Number(record.west),
+      south: record.south === null ? null : Number(record.south),
+      north: record.north === null ? null : Number(record.north),
+      fundIds: funds.get(record.id) ?? [],
+      subtopicThreePole: record.subtopic_three_pole,
+      subtopicThirdPole: record.subtopic_third_pole,
+      keywordCounts: counts.keywordCounts,
+      thumbnailCount: counts.thumbnails,
+      dataFileCount: counts.dataFiles,
+      platform: record.platform,
+      authorCount: counts.authors,
+      authorsWithoutEnglish: counts.authorsWithoutEnglish,
+      providerCount: counts.providers,
+    });
+  }
+
+  /** The record's owner or staff may ask; the check itself changes nothing. */
+  private async ownRecord(user: AuthenticatedUser, id: string): Promise<MetadataRow> {
+    const record = await this.access.readable(user, id);
+    if (!user.is_staff && record.owner_id !== user.id) throw new AppError('FORBIDDEN', 'metadata.noRight');
+    return record;
+  }
+
+  async checkSubmission(user: AuthenticatedUser, id: string): Promise<SubmissionReason[]> {
+    return this.problems(await this.ownRecord(user, id));
+  }
+
+  /** Draft to submitted, when the checklist passes; anything else moves nothing. */
+  async submit(user: AuthenticatedUser, id: string): Promise<{ problems: SubmissionReason[]; record?: PresentedRecord }> {
+    const record = await this.ownRecord(user, id);
+    if (record.status !== 'draft') throw new AppError('CONFLICT', 'metadata.submit.notDraft');
+    const problems = await this.problems(record);
+    if (problems.length) return { problems };
+    const now = new Date().toISOString();
+    const moved = await this.repo.db
+      .updateTable('metadata')
+      .set({ status: 'submitted', submitted_at: now, updated_at: now })
+      .where('id', '=', id)
+      .where('status', '=', 'draft')
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) !== 1) throw new AppError('CONFLICT', 'metadata.submit.notDraft');
+    return { problems, record: (await this.present([{ ...record, status: 'submitted', submitted_at: now, updated_at: now }]))[0] };
+  }
+
+  /** Return to Draft: a record in review goes back to its creator's hands. */
+  async returnToDraft(user: AuthenticatedUser, id: string) {
+    const record = await this.ownRecord(user, id);
+    if (!(IN_REVIEW_STATUSES as readonly string[]).includes(record.status)) throw new AppError('CONFLICT', 'metadata.submit.notReturnable');
+    await this.repo.db
+      .updateTable('metadata')
+      .set({ status: 'draft', updated_at: new Date().toISOString() })
+      .where('id', '=', id)
+      .where('status', 'in', [...IN_REVIEW_STATUSES])
+      .execute();
+    return this.get(user, id);
+  }
+
+  /** A new draft of the caller's with the record's fields, translations and links (not its stored files). */
+  async duplicate(user: AuthenticatedUser, id: string) {
+    const source = await this.ownRecord(user, id);
+    const copyId = newId();
+    const now = new Date().toISOString();
+    await this.repo.db.transaction().execute(async (trx) => {
+      const loose = trx as unknown as MetadataRepo['loose'];
+      await trx
+        .insertInto('metadata')
+        .values({
+          ...source,
+          id: copyId,
+          owner_id: user.id,
+          status: 'draft',
+          hit_count: 0,
+          doi: '',
+          created_at: now,
+          updated_at: now,
+          submitted_at: null,
+          published_at: null,
+        })
+        .execute();
+      for (const translation of await trx.selectFrom('metadata_i18n').selectAll().where('metadata_id', '=', id).execute()) {
+        await trx.insertInto('metadata_i18n').values({ ...translation, id: newId(), metadata_id: copyId }).execute();
+      }
+      for (const table of COPIED_LINKS) {
+        const rows = (await loose.selectFrom(table).selectAll().where('metadata_id', '=', id).execute()) as Record<string, unknown>[];
+        if (rows.length) await loose.insertInto(table).values(rows.map((row) => ({ ...row, id: newId(), metadata_id: copyId }))).execute();
+      }
+    });
+    return this.get(user, copyId);
+  }
+
+  async isEmpty(user: AuthenticatedUser, id: string): Promise<boolean> {
+    return this.repo.isEmpty(await this.ownRecord(user, id));
+  }
+
+  /**
+   * Records the caller takes part in: as their `owner`, or as an `author` / `provider` linked through
+   * an author entry with the caller's e-mail. `author` narrows to one author entry.
+   */
+  async applications(user: AuthenticatedUser, userType: ApplicationUserType, authorId: string | undefined, offset: number, limit: number) {
+    let ids: string[] | undefined;
+    if (userType !== 'owner' || authorId) {
+      let query = this.repo.db
+        .selectFrom('meta_author')
+        .innerJoin('authors', 'authors.id', 'meta_author.author_id')
+        .select('meta_author.metadata_id')
+        .distinct()
+        .where('authors.email', '=', user.email);
+      if (userType === 'provider') query = query.where('meta_author.role', '=', 'resourceProvider');
+      if (userType === 'author') query = query.where('meta_author.role', '<>', 'resourceProvider');
+      if (authorId) query = query.where('authors.id', '=', authorId);
+      ids = (await query.execute()).map((row) => row.metadata_id);
+    }
+    const filter: MetadataListFilter = userType === 'owner' ? { ownerId: user.id, ids } : { ids, ownerOrPublished: user.is_staff ? undefined : user.id };
+    if (userType !== 'owner' && !user.is_staff) {
+      // Linked as an author, the caller still sees only records they own or that are published.
+      filter.ownerOrPublished = user.id;
+    }
+    const { count, rows } = await this.repo.list(filter, offset, limit);
+    return { count, results: await this.present(rows) };
+  }
+}
