@@ -29,8 +29,8 @@ export async function metadataRoutes(parent: FastifyInstance, { metadata }: { me
     {
       schema: {
         querystring: pagingQuery.extend({
-          status: statusValue.optional(),
-          'status[]': z.union([statusValue, z.array(statusValue)]).optional(),
+          // The web client sends arrays as `status[]=a&status[]=b`; the query parser makes them `status: [a, b]`.
+          status: z.union([statusValue, z.array(statusValue).max(METADATA_STATUSES.length)], { error: 'metadata.validation.option' }).optional(),
           search: z.string().trim().max(200, 'metadata.validation.filter').optional(),
         }),
       },
@@ -38,8 +38,7 @@ export async function metadataRoutes(parent: FastifyInstance, { metadata }: { me
     },
     async (request) => {
       const { page, pageSize, status, search } = request.query;
-      const many = request.query['status[]'];
-      const statuses = [...(status ? [status] : []), ...(many === undefined ? [] : Array.isArray(many) ? many : [many])];
+      const statuses = status === undefined ? [] : Array.isArray(status) ? status : [status];
       const { count, results } = await metadata.list(
         request.user,
         { personal: isPersonal(request), statuses, search: search || undefined },

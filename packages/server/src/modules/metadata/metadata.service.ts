@@ -6,7 +6,7 @@ import {
   type MetadataUpdate,
   type SubmissionReason,
 } from '@portal/shared';
-import { AppError } from '../../errors.js';
+import { AppError, fieldError } from '../../errors.js';
 import type { AuthenticatedUser } from '../account/account.service.js';
 import { MetadataAccess, type MetadataRow } from './metadata-access.js';
 import { MetadataRepo, newId, type MetadataListFilter } from './metadata.repo.js';
@@ -85,8 +85,16 @@ export class MetadataService {
   }
 
   async update(user: AuthenticatedUser, id: string, changes: MetadataUpdate) {
-    await this.access.writable(user, id);
+    const record = await this.access.writable(user, id);
     const values = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+    // The schema's order rules again, with the stored values a PATCH leaves out.
+    const merged = { ...record, ...values } as MetadataRow;
+    if (merged.time_start && merged.time_end && merged.time_start > merged.time_end) {
+      throw fieldError('time_end' in values ? 'time_end' : 'time_start', 'metadata.validation.timeOrder');
+    }
+    if (merged.south !== null && merged.north !== null && Number(merged.south) > Number(merged.north)) {
+      throw fieldError('north' in values ? 'north' : 'south', 'metadata.validation.latitudeOrder');
+    }
     await this.repo.db
       .updateTable('metadata')
       .set({ ...values, updated_at: new Date().toISOString() })

@@ -35,6 +35,9 @@ const LINKED_BY: Record<string, { table: string; column: string }> = {
   specials: { table: 'meta_special', column: 'special_id' },
 };
 
+/** List filters that name a record: who may not see it learns nothing of what is attached to it. */
+const RECORD_FILTERS = ['metadata__id', 'metadatakeyword__metadata__id'];
+
 const invalid = (field: string, key: string) => new AppError('VALIDATION_FAILED', key, { fields: { [field]: key } });
 
 /** The rules of the attached entities (see resources.ts for who may change what). */
@@ -50,7 +53,10 @@ export class ResourceService {
     if (def.requiredFilter && !def.requiredFilter.some(given) && !user?.is_staff) {
       throw invalid(def.requiredFilter[0]!, 'metadata.validation.filter');
     }
-    if (def.owner === 'record' && given('metadata__id')) await this.access.readable(user, String(query.metadata__id));
+    // A filter naming a record (also on shared entities: the authors of a record) needs the record readable.
+    for (const name of RECORD_FILTERS) {
+      if (def.filters?.[name] && given(name)) await this.access.readable(user, String(query[name]));
+    }
     let base = this.db.selectFrom(def.table);
     for (const [name, apply] of Object.entries(def.filters ?? {})) {
       if (!given(name)) continue;
@@ -99,9 +105,13 @@ export class ResourceService {
     await this.mayChange(def, user, row);
     const values: Row = {};
     for (const [field, value] of Object.entries(input)) {
-      if (value === undefined || def.extraFields?.includes(field)) continue;
-      values[field] = value;
+      // A row never moves to another record or parent: that would bypass the other one's owner.
+      if (value === undefined || def.extraFields?.includes(field) || field === 'metadata' || field === def.parent?.field) continue;
+      const reference = def.references?.find((r) => r.field === field);
+      if (reference && value !== null && !(await this.exists(reference.table, value))) throw invalid(field, reference.messageKey);
+      values[reference ? reference.column : field] = typeof value === 'boolean' ? (value ? 1 : 0) : value;
     }
+    if (def.table === 'funds' && 'is_core' in values) values.is_core = ['true', '1', 'on', 1].includes(values.is_core as string) ? 1 : 0;
     if (def.table === 'authors' && typeof values.name === 'string' && values.name !== row.name && (await this.isLinked('authors', id))) {
       throw invalid('name', 'metadata.author.nameLocked');
     }
@@ -279,6 +289,8 @@ export class ResourceService {
       .where(translations.column, 'in', rows.map((row) => row[key] as string))
       .orderBy('language')
       .execute()) as Row[];
-    for (const row of rows) row.translations = found.filter((t) => t[translations.column] === row[key]);
+    const byParent = new Map<unknown, Row[]>();
+    for (const translation of found) byParent.set(translation[translations.column], [...(byParent.get(translation[translations.column]) ?? []), translation]);
+    for (const row of rows) row.translations = byParent.get(row[key]) ?? [];
   }
 }

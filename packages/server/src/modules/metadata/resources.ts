@@ -33,7 +33,7 @@ import {
   specialManageCreateSchema,
 } from '@portal/shared/contracts/metadata';
 import type { z } from 'zod';
-import type { SelectQueryBuilder } from 'kysely';
+import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
 
 /**
  * The entities attached to a record, served by one generic set of routes (resources.routes.ts):
@@ -90,6 +90,13 @@ const byMetadata = (table: string) => ({
 const ref = (field: string, table: string, messageKey: string): Reference => ({ field, column: `${field}_id`, table, messageKey });
 const metadataRef = ref('metadata', 'metadata', 'metadata.notFound');
 
+/**
+ * Shared entries linked to one record, read from the record's link table (its index on metadata_id),
+ * so the cost follows the record's size, not the size of the whole shared table.
+ */
+const linkedTo = (table: string, linkTable: string, column: string) => (q: Query, v: string) =>
+  q.where(`${table}.id`, 'in', (eb: ExpressionBuilder<any, any>) => eb.selectFrom(linkTable).select(`${linkTable}.${column}`).where(`${linkTable}.metadata_id`, '=', v));
+
 const likeName = (table: string, column = 'name') => (q: Query, v: string) =>
   q.where((eb) => eb(eb.fn('lower', [eb.ref(`${table}.${column}`)]), 'like', `%${v.toLowerCase().replace(/[\\%_]/g, '')}%`));
 
@@ -116,10 +123,7 @@ export const RESOURCES: ResourceDef[] = [
     update: authorUpdateSchema,
     extraFields: ['name_en', 'affiliation_en'],
     filters: {
-      metadata__id: (q, v) =>
-        q.where((eb) =>
-          eb.exists(eb.selectFrom('meta_author').select('meta_author.id').whereRef('meta_author.author_id', '=', 'authors.id').where('meta_author.metadata_id', '=', v)),
-        ),
+      metadata__id: linkedTo('authors', 'meta_author', 'author_id'),
       like_author: likeName('authors'),
       name: (q, v) => q.where('authors.name', '=', v),
     },
@@ -165,10 +169,7 @@ export const RESOURCES: ResourceDef[] = [
     update: literatureUpdateSchema,
     extraFields: ['metadata'],
     filters: {
-      metadata__id: (q, v) =>
-        q.where((eb) =>
-          eb.exists(eb.selectFrom('citations').select('citations.id').whereRef('citations.literature_id', '=', 'literature.id').where('citations.metadata_id', '=', v)),
-        ),
+      metadata__id: linkedTo('literature', 'citations', 'literature_id'),
       search: likeName('literature', 'title'),
       type: (q, v) => q.where('literature.type', '=', v),
     },
@@ -210,10 +211,7 @@ export const RESOURCES: ResourceDef[] = [
     update: keywordUpdateSchema,
     extraFields: ['metadata', 'translation'],
     filters: {
-      metadatakeyword__metadata__id: (q, v) =>
-        q.where((eb) =>
-          eb.exists(eb.selectFrom('meta_keyword').select('meta_keyword.id').whereRef('meta_keyword.keyword_id', '=', 'keywords.id').where('meta_keyword.metadata_id', '=', v)),
-        ),
+      metadatakeyword__metadata__id: linkedTo('keywords', 'meta_keyword', 'keyword_id'),
       type: (q, v) => q.where('keywords.type', '=', v),
       search: likeName('keywords'),
     },
