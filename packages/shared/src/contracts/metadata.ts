@@ -39,7 +39,8 @@ const optionalNumber = (schema: z.ZodNumber) =>
 const isoDate = z
   .string()
   .trim()
-  .refine((v) => v === '' || (/^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v))), 'metadata.validation.date');
+  // Date.parse accepts days a month does not have (2021-02-30): the date must read back the same.
+  .refine((v) => v === '' || (/^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v)) && new Date(v).toISOString().slice(0, 10) === v), 'metadata.validation.date');
 const optionalEmail = z
   .string()
   .trim()
@@ -105,7 +106,8 @@ export const metadataUpdateSchema = z
     west: optionalNumber(longitude),
     south: optionalNumber(latitude),
     north: optionalNumber(latitude),
-    scale: optionalNumber(z.number().int('metadata.validation.scale').min(1, 'metadata.validation.scale').max(1e12, 'metadata.validation.scale')),
+    // Not .int(): zod reports it as a wrong type, which the union answers with its 'number' message.
+    scale: optionalNumber(z.number().multipleOf(1, 'metadata.validation.scale').min(1, 'metadata.validation.scale').max(1e12, 'metadata.validation.scale')),
   })
   .partial()
   .superRefine((value, ctx) => {
@@ -224,7 +226,7 @@ export const citationCreateSchema = z.object({
 export const citationUpdateSchema = z.object({ sort });
 
 export const keywordTypeSchema = z.enum(KEYWORD_TYPES, { error: 'metadata.keyword.typeRequired' });
-/** POST keyword/: with `metadata`, the keyword is added to that record (an existing one of the same name and type is reused). */
+/** POST keyword/: with `metadata`, the new keyword is added to that record (the same name and type twice on one record is refused). */
 export const keywordCreateSchema = z.object({
   name: required('metadata.keyword.required', 100),
   type: keywordTypeSchema,

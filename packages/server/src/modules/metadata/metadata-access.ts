@@ -33,18 +33,22 @@ export class MetadataAccess {
   }
 
   /**
-   * The record, when the caller may change it now. A visible record that is not theirs answers the
-   * spec's 'no right' message; one they cannot see at all is not found.
+   * The record, when the caller is its creator or staff. Anyone else is refused with the spec's
+   * 'no right' message (the issue asks for it on every change; ids are random, so this tells nothing
+   * about records one could not name anyway).
    */
-  async writable(user: AuthenticatedUser | null, id: string): Promise<MetadataRow> {
+  async owned(user: AuthenticatedUser | null, id: string): Promise<MetadataRow> {
     if (!user) throw new AppError('UNAUTHENTICATED', 'account.loginRequired');
     const record = await this.find(id);
     if (!record) throw new AppError('NOT_FOUND', 'metadata.notFound');
-    if (!user.is_staff && record.owner_id !== user.id) {
-      if (!this.canSee(user, record)) throw new AppError('NOT_FOUND', 'metadata.notFound');
-      throw new AppError('FORBIDDEN', 'metadata.noRight');
-    }
-    if (!user.is_staff && record.status !== 'draft') throw new AppError('CONFLICT', 'metadata.readOnly');
+    if (!user.is_staff && record.owner_id !== user.id) throw new AppError('FORBIDDEN', 'metadata.noRight');
+    return record;
+  }
+
+  /** The record, when the caller may change it now: as `owned`, and the creator only while it is a draft. */
+  async writable(user: AuthenticatedUser | null, id: string): Promise<MetadataRow> {
+    const record = await this.owned(user, id);
+    if (!user!.is_staff && record.status !== 'draft') throw new AppError('CONFLICT', 'metadata.readOnly');
     return record;
   }
 

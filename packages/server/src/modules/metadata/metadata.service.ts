@@ -144,9 +144,7 @@ export class MetadataService {
 
   /** The record's owner or staff may ask; the check itself changes nothing. */
   private async ownRecord(user: AuthenticatedUser, id: string): Promise<MetadataRow> {
-    const record = await this.access.readable(user, id);
-    if (!user.is_staff && record.owner_id !== user.id) throw new AppError('FORBIDDEN', 'metadata.noRight');
-    return record;
+    return this.access.owned(user, id);
   }
 
   async checkSubmission(user: AuthenticatedUser, id: string): Promise<SubmissionReason[]> {

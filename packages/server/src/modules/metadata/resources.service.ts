@@ -160,12 +160,15 @@ export class ResourceService {
     // The record first: who may not change it learns nothing about the other fields.
     const metadataId = input.metadata;
     if (def.owner === 'record' || (typeof metadataId === 'string' && def.extraFields?.includes('metadata'))) {
-      await this.access.writable(user, String(metadataId));
+      const record = await this.access.writable(user, String(metadataId));
+      if (def.table === 'metadata_i18n' && input.language === record.language) throw invalid('language', 'metadata.translation.sameLanguage');
     }
     for (const reference of def.references ?? []) {
       if (reference.field === 'metadata' || input[reference.field] === undefined || input[reference.field] === null) continue;
       if (!(await this.exists(reference.table, input[reference.field]))) throw invalid(reference.field, reference.messageKey);
     }
+    // A translation of a shared entry is written by who may change the entry (its creator, staff).
+    if (def.parent) await this.mayChange(def, user, { [def.parent.column]: input[def.parent.field] });
     if (def.maxPerRecord) {
       const row = (await this.db
         .selectFrom(def.table)

@@ -33,7 +33,7 @@ import {
   specialManageCreateSchema,
 } from '@portal/shared/contracts/metadata';
 import type { z } from 'zod';
-import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 
 /**
  * The entities attached to a record, served by one generic set of routes (resources.routes.ts):
@@ -97,8 +97,11 @@ const metadataRef = ref('metadata', 'metadata', 'metadata.notFound');
 const linkedTo = (table: string, linkTable: string, column: string) => (q: Query, v: string) =>
   q.where(`${table}.id`, 'in', (eb: ExpressionBuilder<any, any>) => eb.selectFrom(linkTable).select(`${linkTable}.${column}`).where(`${linkTable}.metadata_id`, '=', v));
 
+/** Part of a name, any case; `%` and `_` are searched as themselves (escaped, as in the record search). */
 const likeName = (table: string, column = 'name') => (q: Query, v: string) =>
-  q.where((eb) => eb(eb.fn('lower', [eb.ref(`${table}.${column}`)]), 'like', `%${v.toLowerCase().replace(/[\\%_]/g, '')}%`));
+  q.where((eb) =>
+    eb(eb.fn('lower', [eb.ref(`${table}.${column}`)]), 'like', sql<string>`${`%${v.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`),
+  );
 
 export const RESOURCES: ResourceDef[] = [
   {

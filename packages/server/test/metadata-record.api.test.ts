@@ -1,0 +1,704 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECTIONS } from '@portal/shared';
+import { createTestPortal, createUserWithToken, EN, form, FORM, tokenHeader, type TestAccount, type TestPortal } from './helpers.js';
+import {
+  addAuthor,
+  addKeyword,
+  call,
+  countRows,
+  createRecord,
+  expectStatus,
+  getRecord,
+  insertDataFile,
+  insertThumbnail,
+  patchRecord,
+  postResource,
+  recordUrl,
+  resourceUrl,
+  setStatus,
+  storedStatus,
+} from './metadata-builders.js';
+
+type User = TestAccount & { token: string };
+
+let portal: TestPortal;
+let owner: User;
+let other: User;
+let staff: User;
+/** A user with no records but those a test gives them: lists of theirs are exact. */
+let lister: User;
+beforeAll(async () => {
+  portal = await createTestPortal();
+  [owner, other, staff, lister] = await Promise.all([
+    createUserWithToken(portal, { realname: '卓玛' }),
+    createUserWithToken(portal),
+    createUserWithToken(portal, { isStaff: true }),
+    createUserWithToken(portal),
+  ]);
+});
+afterAll(async () => {
+  await portal.close();
+});
+
+const NO_RIGHT_EN = 'Sorry, you have no right to modify the data entity of this metadata';
+const NO_RIGHT_ZH = '对不起，您无权修改该元数据的数据实体';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const PERSONAL = { personal: 'true' };
+const list = (token: string | null, query = '', headers: Record<string, string> = {}) =>
+  call(portal, 'GET', `/api/metadata/metadata/${query}`, token, { headers });
+const ids = (page: { results: { id: string }[] }) => page.results.map((r) => r.id);
+
+describe('GET /api/metadata/metadata/', () => {
+  let draft: { id: string };
+  let published: { id: string };
+  let othersDraft: { id: string };
+  beforeAll(async () => {
+    draft = await createRecord(portal, owner.token, { title: '草稿记录' });
+    published = await createRecord(portal, owner.token, { title: '已发布记录' });
+    await setStatus(portal, published.id, 'published');
+    othersDraft = await createRecord(portal, other.token, { title: '别人的草稿' });
+  });
+
+  it('shows an anonymous visitor the published records only', async () => {
+    const page = expectStatus(await list(null, '?pageSize=1000'), 200);
+    expect(ids(page)).toContain(published.id);
+    expect(ids(page)).not.toContain(draft.id);
+    expect(ids(page)).not.toContain(othersDraft.id);
+    expect(page.results.every((r: { status: string }) => r.status === 'published')).toBe(true);
+  });
+
+  it('shows an anonymous visitor nothing when asked for drafts', async () => {
+    expect(expectStatus(await list(null, '?status=draft'), 200)).toEqual({ count: 0, next: null, previous: null, results: [] });
+  });
+
+  it('shows an anonymous visitor nothing of theirs with the Personal header', async () => {
+    const page = expectStatus(await list(null, '?pageSize=1000', PERSONAL), 200);
+    expect(ids(page)).not.toContain(draft.id);
+    expect(page.results.every((r: { status: string }) => r.status === 'published')).toBe(true);
+  });
+
+  it("shows a user their own records and the published ones, not others' drafts", async () => {
+    const page = expectStatus(await list(other.token, '?pageSize=1000'), 200);
+    expect(ids(page)).toContain(othersDraft.id);
+    expect(ids(page)).toContain(published.id);
+    expect(ids(page)).not.toContain(draft.id);
+  });
+
+  it('restricts the list to the caller\'s own records with the Personal header', async () => {
+    const page = expectStatus(await list(other.token, '?pageSize=1000', PERSONAL), 200);
+    expect(ids(page)).toContain(othersDraft.id);
+    expect(ids(page)).not.toContain(published.id);
+    expect(page.results.every((r: { owner: string }) => r.owner === other.id)).toBe(true);
+  });
+
+  it('shows staff every record, and only their own with the Personal header', async () => {
+    const all = expectStatus(await list(staff.token, '?pageSize=1000'), 200);
+    expect(ids(all)).toEqual(expect.arrayContaining([draft.id, published.id, othersDraft.id]));
+    const own = expectStatus(await list(staff.token, '?pageSize=1000', PERSONAL), 200);
+    expect(ids(own)).not.toContain(draft.id);
+    expect(ids(own)).not.toContain(othersDraft.id);
+    const adminPage = expectStatus(await list(staff.token, '?pageSize=1000', { personal: 'false' }), 200);
+    expect(ids(adminPage)).toContain(draft.id);
+  });
+
+  it('shows each record with its owner, owner name and fund ids', async () => {
+    const page = expectStatus(await list(owner.token, '?pageSize=1000', PERSONAL), 200);
+    const shown = page.results.find((r: { id: string }) => r.id === draft.id);
+    expect(shown).toMatchObject({ id: draft.id, title: '草稿记录', status: 'draft', owner: owner.id, owner_name: '卓玛', fund: [], language: 'zh-hans' });
+  });
+
+  describe('paging', () => {
+    const made: string[] = [];
+    beforeAll(async () => {
+      // Newest first: the list sorts by the time of the last change.
+      for (const title of ['一', '二', '三']) {
+        made.unshift((await createRecord(portal, lister.token, { title })).id);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    });
+
+    it('answers {count, next, previous, results} with links keeping the other parameters', async () => {
+      const first = expectStatus(await list(lister.token, '?pageSize=2&_r=0.123', PERSONAL), 200);
+      expect(first.count).toBe(3);
+      expect(first.previous).toBeNull();
+      expect(first.next).toBe('/api/metadata/metadata/?pageSize=2&page=2');
+      expect(ids(first)).toEqual(made.slice(0, 2));
+      const second = expectStatus(await list(lister.token, '?pageSize=2&page=2', PERSONAL), 200);
+      expect(second).toMatchObject({ count: 3, next: null, previous: '/api/metadata/metadata/?pageSize=2&page=1' });
+      expect(ids(second)).toEqual(made.slice(2));
+    });
+
+    it('answers an empty page past the end', async () => {
+      const page = expectStatus(await list(lister.token, '?pageSize=2&page=5', PERSONAL), 200);
+      expect(page).toMatchObject({ count: 3, next: null, results: [] });
+    });
+
+    it('refuses a page size over the maximum and a page 0', async () => {
+      expect((await list(lister.token, '?pageSize=100000', PERSONAL)).statusCode).toBe(400);
+      expect((await list(lister.token, '?page=0', PERSONAL)).statusCode).toBe(400);
+    });
+  });
+
+  describe('status filters', () => {
+    let submitted: string;
+    let refused: string;
+    let draftOfLister: string;
+    beforeAll(async () => {
+      submitted = (await createRecord(portal, lister.token, { title: '审核中' })).id;
+      await setStatus(portal, submitted, 'submitted');
+      refused = (await createRecord(portal, lister.token, { title: '未通过' })).id;
+      await setStatus(portal, refused, 'refuse');
+      draftOfLister = (await createRecord(portal, lister.token, { title: '又一个草稿' })).id;
+    });
+
+    it('filters by one status', async () => {
+      const page = expectStatus(await list(lister.token, '?status=submitted&pageSize=100', PERSONAL), 200);
+      expect(ids(page)).toEqual([submitted]);
+    });
+
+    it('filters by several statuses sent as status[]', async () => {
+      const page = expectStatus(await list(lister.token, '?status[]=submitted&status[]=refuse&pageSize=100', PERSONAL), 200);
+      expect(ids(page).sort()).toEqual([submitted, refused].sort());
+      expect(ids(page)).not.toContain(draftOfLister);
+    });
+
+    it('filters by one status sent as status[]', async () => {
+      const page = expectStatus(await list(lister.token, `?status%5B%5D=refuse&pageSize=100`, PERSONAL), 200);
+      expect(ids(page)).toEqual([refused]);
+    });
+
+    it('filters by a repeated status', async () => {
+      const page = expectStatus(await list(lister.token, '?status=submitted&status=refuse&pageSize=100', PERSONAL), 200);
+      expect(ids(page).sort()).toEqual([submitted, refused].sort());
+    });
+
+    it('refuses a status that does not exist', async () => {
+      const response = await list(lister.token, '?status=lost', EN);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().detail).toBe('Please choose one of the listed options.');
+      expect((await list(lister.token, '?status[]=draft&status[]=lost')).statusCode).toBe(400);
+    });
+  });
+
+  it('finds records by their title or their English title', async () => {
+    const record = await createRecord(portal, owner.token, { title: '纳木错湖冰物候' });
+    const english = record.translations[0];
+    expectStatus(await call(portal, 'PATCH', resourceUrl('metadata-i18n', english.id), owner.token, { body: { title: 'Nam Co lake ice phenology' } }), 200);
+    expect(ids(expectStatus(await list(owner.token, `?search=${encodeURIComponent('纳木错')}`, PERSONAL), 200))).toEqual([record.id]);
+    expect(ids(expectStatus(await list(owner.token, '?search=LAKE%20ICE', PERSONAL), 200))).toEqual([record.id]);
+    expect(expectStatus(await list(owner.token, '?search=%25', PERSONAL), 200).count).toBe(0);
+  });
+});
+
+describe('POST /api/metadata/metadata/', () => {
+  it('refuses an anonymous caller with 401', async () => {
+    const response = await call(portal, 'POST', '/api/metadata/metadata/', null, { body: { language: 'zh-hans' } });
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({ detail: '请先登录。' });
+  });
+
+  it('creates a draft of the caller with an unguessable id', async () => {
+    const response = await call(portal, 'POST', '/api/metadata/metadata/', owner.token, { body: { language: 'zh-hans', title: '冻土温度' } });
+    expect(response.statusCode).toBe(201);
+    const record = response.json();
+    expect(record).toMatchObject({ status: 'draft', language: 'zh-hans', title: '冻土温度', owner: owner.id, fund: [], hit_count: 0 });
+    expect(record.id).toMatch(UUID);
+    expect(await getRecord(portal, owner.token, record.id)).toMatchObject({ id: record.id, title: '冻土温度' });
+  });
+
+  it('gives two records unrelated ids', async () => {
+    const a = (await createRecord(portal, owner.token)).id as string;
+    const b = (await createRecord(portal, owner.token)).id as string;
+    expect(a).toMatch(UUID);
+    expect(b).toMatch(UUID);
+    const differing = [...a.replace(/-/g, '')].filter((c, i) => c !== b.replace(/-/g, '')[i]).length;
+    expect(differing).toBeGreaterThan(10);
+  });
+
+  it('creates the English version of a Chinese record', async () => {
+    const record = await createRecord(portal, owner.token, { language: 'zh-hans' });
+    expect(record.translations).toHaveLength(1);
+    expect(record.translations[0]).toMatchObject({ metadata_id: record.id, language: 'en', title: '' });
+    const versions = expectStatus(await call(portal, 'GET', `${resourceUrl('metadata-i18n')}?metadata__id=${record.id}`, owner.token), 200);
+    expect(versions.results.map((v: { language: string }) => v.language)).toEqual(['en']);
+  });
+
+  it('creates the Chinese version of an English record', async () => {
+    const record = await createRecord(portal, owner.token, { language: 'en', title: 'Permafrost temperature' });
+    expect(record.translations.map((t: { language: string }) => t.language)).toEqual(['zh-hans']);
+  });
+
+  it('needs the language first: Chinese message by default, English when asked', async () => {
+    const response = await call(portal, 'POST', '/api/metadata/metadata/', owner.token, { body: { title: '没有语言' } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ language: ['请先选择元数据的语言。'], detail: '请先选择元数据的语言。' });
+    const english = await call(portal, 'POST', '/api/metadata/metadata/', owner.token, { body: { title: 'No language' }, headers: EN });
+    expect(english.statusCode).toBe(400);
+    expect(english.json()).toEqual({ language: ['Please choose the language of the metadata first.'], detail: 'Please choose the language of the metadata first.' });
+  });
+
+  it('refuses a language that is not offered and a title that is too long, creating nothing', async () => {
+    const before = await countRows(portal, 'metadata', { owner_id: owner.id });
+    const french = await call(portal, 'POST', '/api/metadata/metadata/', owner.token, { body: { language: 'fr' }, headers: EN });
+    expect(french.statusCode).toBe(400);
+    expect(french.json().language).toEqual(['Please choose the language of the metadata first.']);
+    const long = await call(portal, 'POST', '/api/metadata/metadata/', owner.token, { body: { language: 'en', title: 'x'.repeat(501) }, headers: EN });
+    expect(long.statusCode).toBe(400);
+    expect(long.json()).toEqual({ title: ['This text is too long.'], detail: 'This text is too long.' });
+    expect(await countRows(portal, 'metadata', { owner_id: owner.id })).toBe(before);
+  });
+
+  it('accepts a form post', async () => {
+    const response = await portal.app.inject({
+      method: 'POST',
+      url: '/api/metadata/metadata/',
+      headers: { ...FORM, ...tokenHeader(owner.token) },
+      payload: form({ language: 'en', title: 'Lake levels' }),
+    });
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toMatchObject({ language: 'en', title: 'Lake levels' });
+  });
+});
+
+describe('GET /api/metadata/metadata/{id}/', () => {
+  let draft: { id: string };
+  beforeAll(async () => {
+    draft = await createRecord(portal, owner.token, { title: '读取测试' });
+  });
+
+  it('shows a draft to its creator, with its translations', async () => {
+    const record = await getRecord(portal, owner.token, draft.id);
+    expect(record).toMatchObject({ id: draft.id, status: 'draft', owner: owner.id, owner_name: '卓玛' });
+    expect(record.translations).toHaveLength(1);
+  });
+
+  it('shows a draft to staff', async () => {
+    expect((await getRecord(portal, staff.token, draft.id)).id).toBe(draft.id);
+  });
+
+  it('answers 404 to another user and to a visitor, in their language', async () => {
+    const response = await call(portal, 'GET', recordUrl(draft.id), other.token);
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ detail: '未找到该元数据' });
+    const english = await call(portal, 'GET', recordUrl(draft.id), null, { headers: EN });
+    expect(english.statusCode).toBe(404);
+    expect(english.json()).toEqual({ detail: 'The metadata was not found' });
+  });
+
+  it('answers the same 404 for an id that does not exist', async () => {
+    const response = await call(portal, 'GET', recordUrl('00000000-0000-4000-8000-000000000000'), owner.token, { headers: EN });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ detail: 'The metadata was not found' });
+  });
+
+  it('shows a published record to everybody', async () => {
+    const record = await createRecord(portal, owner.token, { title: '公开' });
+    await setStatus(portal, record.id, 'published');
+    expect((await getRecord(portal, null, record.id)).title).toBe('公开');
+    expect((await getRecord(portal, other.token, record.id)).title).toBe('公开');
+  });
+});
+
+describe('PUT and PATCH /api/metadata/metadata/{id}/', () => {
+  let record: { id: string };
+  beforeAll(async () => {
+    record = await createRecord(portal, owner.token, { title: '编辑测试' });
+  });
+
+  it('refuses an anonymous caller with 401', async () => {
+    const response = await call(portal, 'PUT', recordUrl(record.id), null, { body: { title: '匿名' } });
+    expect(response.statusCode).toBe(401);
+    expect((await getRecord(portal, owner.token, record.id)).title).toBe('编辑测试');
+  });
+
+  it("answers 403 with the spec's text to another user, for a draft they cannot see and for a published one", async () => {
+    const hidden = await call(portal, 'PUT', recordUrl(record.id), other.token, { body: { title: '别人改' }, headers: EN });
+    expect(hidden.statusCode).toBe(403);
+    expect(hidden.json()).toEqual({ detail: NO_RIGHT_EN });
+    const hiddenZh = await call(portal, 'PATCH', recordUrl(record.id), other.token, { body: { title: '别人改' } });
+    expect(hiddenZh.statusCode).toBe(403);
+    expect(hiddenZh.json()).toEqual({ detail: NO_RIGHT_ZH });
+    // Refused a write, the draft stays unreadable to them.
+    const read = await call(portal, 'GET', recordUrl(record.id), other.token, { headers: EN });
+    expect(read.statusCode).toBe(404);
+    expect(read.json()).toEqual({ detail: 'The metadata was not found' });
+    const visible = await createRecord(portal, owner.token, { title: '已发布' });
+    await setStatus(portal, visible.id, 'published');
+    const response = await call(portal, 'PATCH', recordUrl(visible.id), other.token, { body: { title: '别人改' }, headers: EN });
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toEqual({ detail: NO_RIGHT_EN });
+    expect((await getRecord(portal, owner.token, record.id)).title).toBe('编辑测试');
+    expect((await getRecord(portal, owner.token, visible.id)).title).toBe('已发布');
+  });
+
+  it('saves every kind of field and answers the record', async () => {
+    const response = await call(portal, 'PUT', recordUrl(record.id), owner.token, {
+      body: {
+        title: '  青海湖水位  ',
+        description: '青海湖逐日水位观测。',
+        license: 'CC BY-NC-SA 4.0',
+        projection: 'Albers',
+        temporal_resolution: '1-10years',
+        doi_category: 'own',
+        protection_period: 'oneYear',
+        sharing_policy: 'offlineCenter',
+        submitting_type: 'paper',
+        platform: 'ptpe',
+        file_size: '3.25',
+        east: 100.5,
+        west: -179.9,
+        south: -90,
+        north: 90,
+        scale: 250000,
+        time_start: '2000-02-29',
+        time_end: '2000-02-29',
+        dist_email: 'data@example.org',
+      },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      id: record.id,
+      title: '青海湖水位',
+      license: 'CC BY-NC-SA 4.0',
+      projection: 'Albers',
+      temporal_resolution: '1-10years',
+      platform: 'ptpe',
+      file_size: 3.25,
+      east: 100.5,
+      west: -179.9,
+      south: -90,
+      north: 90,
+      scale: 250000,
+      time_start: '2000-02-29',
+      status: 'draft',
+    });
+    expect(await getRecord(portal, owner.token, record.id)).toMatchObject({ title: '青海湖水位', scale: 250000, file_size: 3.25 });
+  });
+
+  it('keeps the fields a PATCH leaves out and clears a number sent empty', async () => {
+    await patchRecord(portal, owner.token, record.id, { file_size: 7, category: '水文' });
+    const after = await patchRecord(portal, owner.token, record.id, { file_size: '' });
+    expect(after).toMatchObject({ file_size: null, category: '水文', title: '青海湖水位' });
+  });
+
+  it('accepts a form post, numbers as text', async () => {
+    const response = await call(portal, 'PATCH', recordUrl(record.id), owner.token, { body: { east: '101', scale: '100000' }, asForm: true });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ east: 101, scale: 100000 });
+  });
+
+  it('never lets a caller change the status, the owner or the id', async () => {
+    const response = await call(portal, 'PUT', recordUrl(record.id), owner.token, { body: { status: 'published', owner_id: other.id, id: 'mine', hit_count: 99 } });
+    expect(response.statusCode).toBe(200);
+    const shown = await getRecord(portal, owner.token, record.id);
+    expect(shown).toMatchObject({ id: record.id, status: 'draft', owner: owner.id, hit_count: 0 });
+  });
+
+  describe('refuses bad values and changes nothing', () => {
+    const OPTION = ['请从列出的选项中选择。', 'Please choose one of the listed options.'] as const;
+    const NUMBER = ['请输入数字。', 'Please enter a number.'] as const;
+    const LONGITUDE = ['经度必须在 -180 到 180 之间。', 'Longitude must be between -180 and 180.'] as const;
+    const LATITUDE = ['纬度必须在 -90 到 90 之间。', 'Latitude must be between -90 and 90.'] as const;
+    const DATE = ['请按 YYYY-MM-DD 格式输入日期。', 'Please enter a date as YYYY-MM-DD.'] as const;
+    const TOO_LONG = ['内容过长。', 'This text is too long.'] as const;
+    const cases: [name: string, fields: Record<string, unknown>, field: string, texts: readonly [string, string]][] = [
+      ['a licence not in the list', { license: 'CC0' }, 'license', OPTION],
+      ['a projection not in the list', { projection: 'Mercator' }, 'projection', OPTION],
+      ['a temporal resolution not in the list', { temporal_resolution: 'weekly' }, 'temporal_resolution', OPTION],
+      ['a platform that is no site', { platform: 'elsewhere' }, 'platform', OPTION],
+      ['a sharing policy not in the list', { sharing_policy: 'closed' }, 'sharing_policy', OPTION],
+      ['a protection period not in the list', { protection_period: 'forever' }, 'protection_period', OPTION],
+      ['a file size that is no number', { file_size: 'big' }, 'file_size', NUMBER],
+      ['a negative file size', { file_size: -1 }, 'file_size', ['文件大小以 MB 计，不小于 0。', 'The file size is a number of MB, 0 or more.']],
+      ['an east longitude over 180', { east: 180.01 }, 'east', LONGITUDE],
+      ['a west longitude under -180', { west: '-181' }, 'west', LONGITUDE],
+      ['a south latitude under -90', { south: -90.5 }, 'south', LATITUDE],
+      ['a north latitude over 90', { north: 91 }, 'north', LATITUDE],
+      ['a longitude that is no number', { east: 'east' }, 'east', NUMBER],
+      ['a scale that is no whole number', { scale: 1.5 }, 'scale', ['比例尺分母为不小于 1 的整数。', 'The scale denominator is a whole number, 1 or more.']],
+      ['a date in another format', { time_start: '2020/01/01' }, 'time_start', DATE],
+      ['a date that does not exist', { time_end: '2021-02-29' }, 'time_end', DATE],
+      ['a month that does not exist', { time_start: '2021-13-01' }, 'time_start', DATE],
+      ['a time range ending before it starts', { time_start: '2020-01-02', time_end: '2020-01-01' }, 'time_end', ['时间范围的结束不能早于开始。', 'The end of the time range must not be before its start.']],
+      ['a north latitude south of the south one', { south: 30, north: 20 }, 'north', ['北纬不能小于南纬。', 'The north latitude must not be south of the south latitude.']],
+      ['a title that is too long', { title: '冰'.repeat(501) }, 'title', TOO_LONG],
+      ['an abstract that is too long', { description: 'a'.repeat(20_001) }, 'description', TOO_LONG],
+      ['a category that is too long', { category: 'c'.repeat(201) }, 'category', TOO_LONG],
+      ['a distribution e-mail that is no address', { dist_email: 'nowhere' }, 'dist_email', ['电子邮箱格式不正确！', 'The input is not valid E-mail!']],
+      ['a title that is no text', { title: 42 }, 'title', ['输入的值无效。', 'This value is not valid.']],
+    ];
+    for (const [name, fields, field, [zh, en]] of cases) {
+      it(name, async () => {
+        const before = await getRecord(portal, owner.token, record.id);
+        const response = await call(portal, 'PUT', recordUrl(record.id), owner.token, { body: { ...fields, data_source: '不该保存' } });
+        expect(response.statusCode).toBe(400);
+        expect(response.json()).toEqual({ [field]: [zh], detail: zh });
+        const english = await call(portal, 'PATCH', recordUrl(record.id), owner.token, { body: fields, headers: EN });
+        expect(english.statusCode).toBe(400);
+        expect(english.json()).toEqual({ [field]: [en], detail: en });
+        expect(await getRecord(portal, owner.token, record.id)).toEqual(before);
+      });
+    }
+  });
+
+  it('refuses an end date before the stored start date', async () => {
+    const dated = await createRecord(portal, owner.token);
+    await patchRecord(portal, owner.token, dated.id, { time_start: '2010-06-01', time_end: '2012-01-01' });
+    const response = await call(portal, 'PATCH', recordUrl(dated.id), owner.token, { body: { time_end: '2009-01-01' }, headers: EN });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ time_end: ['The end of the time range must not be before its start.'], detail: 'The end of the time range must not be before its start.' });
+    const later = await call(portal, 'PATCH', recordUrl(dated.id), owner.token, { body: { time_start: '2013-01-01' } });
+    expect(later.statusCode).toBe(400);
+    expect(await getRecord(portal, owner.token, dated.id)).toMatchObject({ time_start: '2010-06-01', time_end: '2012-01-01' });
+  });
+
+  it('refuses a north latitude south of the stored south latitude', async () => {
+    const placed = await createRecord(portal, owner.token);
+    await patchRecord(portal, owner.token, placed.id, { south: 30, north: 35 });
+    const response = await call(portal, 'PATCH', recordUrl(placed.id), owner.token, { body: { north: 29 }, headers: EN });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().north).toEqual(['The north latitude must not be south of the south latitude.']);
+    expect(await getRecord(portal, owner.token, placed.id)).toMatchObject({ south: 30, north: 35 });
+  });
+
+  it('lets staff change a record of somebody else', async () => {
+    const response = await call(portal, 'PATCH', recordUrl(record.id), staff.token, { body: { category: '冰冻圈' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ category: '冰冻圈', owner: owner.id });
+  });
+
+  it('answers 404 for a record that does not exist', async () => {
+    const response = await call(portal, 'PATCH', recordUrl('00000000-0000-4000-8000-000000000000'), owner.token, { body: { title: 'x' } });
+    expect(response.statusCode).toBe(404);
+  });
+});
+
+describe('DELETE /api/metadata/metadata/{id}/', () => {
+  it("refuses an anonymous caller with 401 and another user with 403 'no right', deleting nothing", async () => {
+    const record = await createRecord(portal, owner.token);
+    await addKeyword(portal, owner.token, record.id, 'place');
+    expect((await call(portal, 'DELETE', recordUrl(record.id), null)).statusCode).toBe(401);
+    const english = await call(portal, 'DELETE', recordUrl(record.id), other.token, { headers: EN });
+    expect(english.statusCode).toBe(403);
+    expect(english.json()).toEqual({ detail: NO_RIGHT_EN });
+    const chinese = await call(portal, 'DELETE', recordUrl(record.id), other.token);
+    expect(chinese.statusCode).toBe(403);
+    expect(chinese.json()).toEqual({ detail: NO_RIGHT_ZH });
+    expect(await storedStatus(portal, record.id)).toBe('draft');
+    expect(await countRows(portal, 'meta_keyword', { metadata_id: record.id })).toBe(1);
+    expect(await countRows(portal, 'metadata_i18n', { metadata_id: record.id })).toBe(1);
+  });
+
+  it('refuses another user a published record with 403', async () => {
+    const record = await createRecord(portal, owner.token);
+    await setStatus(portal, record.id, 'published');
+    const response = await call(portal, 'DELETE', recordUrl(record.id), other.token);
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toEqual({ detail: NO_RIGHT_ZH });
+    expect(await storedStatus(portal, record.id)).toBe('published');
+  });
+
+  it('deletes a draft of the caller with everything attached to it', async () => {
+    const record = await createRecord(portal, owner.token);
+    const { author } = await addAuthor(portal, owner.token, record.id);
+    await addKeyword(portal, owner.token, record.id, 'place');
+    const response = await call(portal, 'DELETE', recordUrl(record.id), owner.token);
+    expect(response.statusCode).toBe(204);
+    expect(response.body).toBe('');
+    expect((await call(portal, 'GET', recordUrl(record.id), owner.token)).statusCode).toBe(404);
+    expect(await countRows(portal, 'meta_author', { metadata_id: record.id })).toBe(0);
+    expect(await countRows(portal, 'meta_keyword', { metadata_id: record.id })).toBe(0);
+    expect(await countRows(portal, 'metadata_i18n', { metadata_id: record.id })).toBe(0);
+    // The shared author stays for the other records.
+    expect(await countRows(portal, 'authors', { id: author.id })).toBe(1);
+  });
+
+  it('refuses its creator a record in review with 409, and lets staff delete it', async () => {
+    const record = await createRecord(portal, owner.token);
+    await setStatus(portal, record.id, 'submitted');
+    const response = await call(portal, 'DELETE', recordUrl(record.id), owner.token, { headers: EN });
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toEqual({ detail: 'The metadata is in review and cannot be changed. Return it to draft first.' });
+    expect(await storedStatus(portal, record.id)).toBe('submitted');
+    expect((await call(portal, 'DELETE', recordUrl(record.id), staff.token)).statusCode).toBe(204);
+    expect(await storedStatus(portal, record.id)).toBeUndefined();
+  });
+});
+
+describe('POST /metadata/duplication/{id}', () => {
+  const duplicate = (token: string | null, id: string) => call(portal, 'POST', `/metadata/duplication/${id}`, token);
+  let source: { id: string; translations: { id: string }[] };
+  let englishId: string;
+  beforeAll(async () => {
+    source = await createRecord(portal, owner.token, { title: '复制源' });
+    await patchRecord(portal, owner.token, source.id, { east: 90, file_size: 5, scale: 1000 });
+    englishId = source.translations[0]!.id;
+    expectStatus(await call(portal, 'PATCH', resourceUrl('metadata-i18n', englishId), owner.token, { body: { title: 'Copy source' } }), 200);
+    await addAuthor(portal, owner.token, source.id);
+    await addKeyword(portal, owner.token, source.id, 'theme', '冰川');
+    await postResource(portal, owner.token, 'meta-fund', { metadata: source.id, fund: '6' });
+    await insertThumbnail(portal, source.id, owner.id);
+    await insertDataFile(portal, source.id, owner.id);
+  });
+
+  it("refuses an anonymous caller with 401 and another user with 403 'no right', copying nothing", async () => {
+    const before = await countRows(portal, 'metadata');
+    expect((await duplicate(null, source.id)).statusCode).toBe(401);
+    const english = await call(portal, 'POST', `/metadata/duplication/${source.id}`, other.token, { headers: EN });
+    expect(english.statusCode).toBe(403);
+    expect(english.json()).toEqual({ detail: NO_RIGHT_EN });
+    const chinese = await duplicate(other.token, source.id);
+    expect(chinese.statusCode).toBe(403);
+    expect(chinese.json()).toEqual({ detail: NO_RIGHT_ZH });
+    expect(await countRows(portal, 'metadata')).toBe(before);
+  });
+
+  it('makes a new draft with the fields, translations and links, not the stored files', async () => {
+    const before = await countRows(portal, 'metadata');
+    const response = await duplicate(owner.token, source.id);
+    expect(response.statusCode).toBe(201);
+    const copy = response.json();
+    expect(copy.id).not.toBe(source.id);
+    expect(copy.id).toMatch(UUID);
+    expect(copy).toMatchObject({ status: 'draft', owner: owner.id, title: '复制源', east: 90, file_size: 5, scale: 1000, fund: ['6'] });
+    expect(copy.translations).toHaveLength(1);
+    expect(copy.translations[0]).toMatchObject({ language: 'en', title: 'Copy source', metadata_id: copy.id });
+    expect(copy.translations[0].id).not.toBe(englishId);
+    expect(await countRows(portal, 'metadata')).toBe(before + 1);
+    expect(await countRows(portal, 'meta_author', { metadata_id: copy.id })).toBe(1);
+    expect(await countRows(portal, 'meta_keyword', { metadata_id: copy.id })).toBe(1);
+    expect(await countRows(portal, 'meta_media', { metadata_id: copy.id })).toBe(0);
+    expect(await countRows(portal, 'meta_file', { metadata_id: copy.id })).toBe(0);
+    // The copy is a record of its own: changing it leaves the source alone.
+    await patchRecord(portal, owner.token, copy.id, { title: '副本' });
+    expect((await getRecord(portal, owner.token, source.id)).title).toBe('复制源');
+  });
+
+  it('makes a draft of a record in review', async () => {
+    const inReview = await createRecord(portal, owner.token, { title: '审核中' });
+    await setStatus(portal, inReview.id, 'submitted');
+    const copy = expectStatus(await duplicate(owner.token, inReview.id), 201);
+    expect(copy.status).toBe('draft');
+    expect(await storedStatus(portal, inReview.id)).toBe('submitted');
+  });
+
+  it('refuses another user a published record with 403', async () => {
+    const published = await createRecord(portal, owner.token);
+    await setStatus(portal, published.id, 'published');
+    const response = await duplicate(other.token, published.id);
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toEqual({ detail: NO_RIGHT_ZH });
+  });
+});
+
+describe('GET /metadata/metadata-is-null/', () => {
+  const isNull = (token: string | null, id: string) => call(portal, 'GET', `/metadata/metadata-is-null/?id=${id}`, token);
+
+  it("refuses an anonymous caller with 401 and another user with 403 'no right'", async () => {
+    const record = await createRecord(portal, owner.token, { title: undefined });
+    expect((await isNull(null, record.id)).statusCode).toBe(401);
+    const english = await call(portal, 'GET', `/metadata/metadata-is-null/?id=${record.id}`, other.token, { headers: EN });
+    expect(english.statusCode).toBe(403);
+    expect(english.json()).toEqual({ detail: NO_RIGHT_EN });
+    const chinese = await isNull(other.token, record.id);
+    expect(chinese.statusCode).toBe(403);
+    expect(chinese.json()).toEqual({ detail: NO_RIGHT_ZH });
+  });
+
+  it('answers true for a record nothing was entered into', async () => {
+    const record = await createRecord(portal, owner.token, { title: undefined });
+    expect(expectStatus(await isNull(owner.token, record.id), 200)).toEqual({ is_null: true });
+  });
+
+  it('answers false once a field, a translation or an attached entry is there', async () => {
+    const titled = await createRecord(portal, owner.token, { title: '有标题' });
+    expect(expectStatus(await isNull(owner.token, titled.id), 200)).toEqual({ is_null: false });
+
+    const translated = await createRecord(portal, owner.token, { title: undefined });
+    expectStatus(await call(portal, 'PATCH', resourceUrl('metadata-i18n', translated.translations[0].id), owner.token, { body: { title: 'Only English' } }), 200);
+    expect(expectStatus(await isNull(owner.token, translated.id), 200)).toEqual({ is_null: false });
+
+    const keyworded = await createRecord(portal, owner.token, { title: undefined });
+    await addKeyword(portal, owner.token, keyworded.id, 'place');
+    expect(expectStatus(await isNull(owner.token, keyworded.id), 200)).toEqual({ is_null: false });
+
+    const placed = await createRecord(portal, owner.token, { title: undefined });
+    await patchRecord(portal, owner.token, placed.id, { south: 0 });
+    expect(expectStatus(await isNull(owner.token, placed.id), 200)).toEqual({ is_null: false });
+  });
+
+  it('needs an id', async () => {
+    const response = await call(portal, 'GET', '/metadata/metadata-is-null/', owner.token, { headers: EN });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ id: ['Please name the metadata.'], detail: 'Please name the metadata.' });
+  });
+});
+
+describe('GET /metadata/projections/', () => {
+  it('answers the projection list to anybody', async () => {
+    const page = expectStatus(await call(portal, 'GET', '/metadata/projections/?_r=1', null), 200);
+    expect(page.count).toBe(12);
+    expect(page.results).toEqual([...PROJECTIONS]);
+    expect(page.results).toEqual(expect.arrayContaining(['WGS84', 'Albers', 'UTM', 'Beijing1954', 'GCS_Xian_1980', 'World_Sinusoidal']));
+  });
+});
+
+describe('GET /api/metadata/applications/', () => {
+  const applications = (token: string | null, query = '') => call(portal, 'GET', `/api/metadata/applications/${query}`, token);
+  /** Records of the owner's that name `other` (by e-mail) as an author and as a provider. */
+  let asAuthor: string;
+  let asProvider: string;
+  let hiddenDraft: string;
+  let othersOwn: string;
+  let authorEntry: string;
+  beforeAll(async () => {
+    asAuthor = (await createRecord(portal, owner.token, { title: '作者记录' })).id;
+    authorEntry = (await addAuthor(portal, owner.token, asAuthor, { role: 'principalInvestigator', author: { email: other.email } })).author.id;
+    await setStatus(portal, asAuthor, 'published');
+    asProvider = (await createRecord(portal, owner.token, { title: '提供者记录' })).id;
+    await addAuthor(portal, owner.token, asProvider, { role: 'resourceProvider', author: { email: other.email } });
+    await setStatus(portal, asProvider, 'published');
+    hiddenDraft = (await createRecord(portal, owner.token, { title: '未发布' })).id;
+    await addAuthor(portal, owner.token, hiddenDraft, { role: 'principalInvestigator', author: { email: other.email } });
+    othersOwn = (await createRecord(portal, other.token, { title: '自己的' })).id;
+  });
+
+  it('refuses an anonymous caller with 401', async () => {
+    expect((await applications(null)).statusCode).toBe(401);
+  });
+
+  it("answers the caller's own records for user_type owner, the default", async () => {
+    const page = expectStatus(await applications(other.token, '?user_type=owner&page=1&pageSize=100'), 200);
+    expect(Object.keys(page).sort()).toEqual(['count', 'next', 'previous', 'results']);
+    expect(ids(page)).toContain(othersOwn);
+    expect(page.results.every((r: { owner: string }) => r.owner === other.id)).toBe(true);
+    expect(ids(expectStatus(await applications(other.token, '?pageSize=100'), 200))).toEqual(ids(page));
+  });
+
+  it('answers the records naming the caller as an author (any role but provider)', async () => {
+    const page = expectStatus(await applications(other.token, '?user_type=author&pageSize=100'), 200);
+    expect(ids(page)).toEqual([asAuthor]);
+  });
+
+  it('answers the records naming the caller as a data resource provider', async () => {
+    const page = expectStatus(await applications(other.token, '?user_type=provider&pageSize=100'), 200);
+    expect(ids(page)).toEqual([asProvider]);
+  });
+
+  it('narrows to one author entry', async () => {
+    const page = expectStatus(await applications(other.token, `?user_type=author&author=${authorEntry}`), 200);
+    expect(ids(page)).toEqual([asAuthor]);
+    const none = expectStatus(await applications(other.token, `?user_type=provider&author=${authorEntry}`), 200);
+    expect(none.count).toBe(0);
+  });
+
+  it("leaves out another user's unpublished records naming the caller", async () => {
+    expect(ids(expectStatus(await applications(other.token, '?user_type=author&pageSize=100'), 200))).not.toContain(hiddenDraft);
+  });
+
+  it('refuses a user type that does not exist', async () => {
+    const response = await applications(other.token, '?user_type=reviewer');
+    expect(response.statusCode).toBe(400);
+    expect(response.json().user_type).toEqual(['请从列出的选项中选择。']);
+  });
+});

@@ -1,0 +1,452 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SUBMISSION_REASONS, translate, type SubmissionReason } from '@portal/shared';
+import { createTestPortal, createUserWithToken, EN, type TestAccount, type TestPortal } from './helpers.js';
+import {
+  abstractOf,
+  addAuthor,
+  buildCompleteRecord,
+  call,
+  checkSubmit,
+  createRecord,
+  expectStatus,
+  getRecord,
+  patchRecord,
+  postResource,
+  recordUrl,
+  resourceUrl,
+  returnToDraft,
+  setStatus,
+  storedStatus,
+  submit,
+  type CompleteRecord,
+} from './metadata-builders.js';
+
+type User = TestAccount & { token: string };
+
+let portal: TestPortal;
+let owner: User;
+let other: User;
+let staff: User;
+beforeAll(async () => {
+  portal = await createTestPortal();
+  [owner, other, staff] = await Promise.all([createUserWithToken(portal), createUserWithToken(portal), createUserWithToken(portal, { isStaff: true })]);
+});
+afterAll(async () => {
+  await portal.close();
+});
+
+const NO_RIGHT_EN = 'Sorry, you have no right to modify the data entity of this metadata';
+const NO_RIGHT_ZH = '对不起，您无权修改该元数据的数据实体';
+const READ_ONLY_EN = 'The metadata is in review and cannot be changed. Return it to draft first.';
+const READ_ONLY_ZH = '元数据正在审核中，不能修改。请先退回草稿。';
+
+/** The reply of the check for a list of reasons, in a language. */
+function failing(reasons: SubmissionReason[], language: 'en' | 'zh-hans') {
+  return { status: 'false', reasons, msg: reasons.map((reason) => translate(language, `metadata.submit.reasons.${reason}`)) };
+}
+
+describe('GET /metadata/metadata-submit/', () => {
+  it('refuses an anonymous caller with 401', async () => {
+    const record = await createRecord(portal, owner.token);
+    const response = await checkSubmit(portal, null, record.id);
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({ detail: '请先登录。' });
+  });
+
+  it("refuses another user with 'no right' for a draft that is not theirs", async () => {
+    const record = await createRecord(portal, owner.token);
+    const response = await checkSubmit(portal, other.token, record.id, EN);
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toEqual({ detail: NO_RIGHT_EN });
+  });
+
+  it('needs an id', async () => {
+    const response = await call(portal, 'GET', '/metadata/metadata-submit/', owner.token);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ id: ['请指定元数据。'], detail: '请指定元数据。' });
+  });
+
+  it("answers status 'true' for a complete record, to its creator and to staff", async () => {
+    const record = await buildCompleteRecord(portal, owner);
+    expect(expectStatus(await checkSubmit(portal, owner.token, record.id), 200)).toEqual({ status: 'true', reasons: [], msg: [] });
+    expect(expectStatus(await checkSubmit(portal, staff.token, record.id, EN), 200)).toEqual({ status: 'true', reasons: [], msg: [] });
+    // Asking changes nothing.
+    expect(await storedStatus(portal, record.id)).toBe('draft');
+  });
+
+  it('lists every missing item of an empty record, in the checklist order, in both languages', async () => {
+    const record = await createRecord(portal, owner.token, { title: undefined });
+    const reasons = SUBMISSION_REASONS.filter((reason) => reason !== 'subtopic');
+    expect(expectStatus(await checkSubmit(portal, owner.token, record.id), 200)).toEqual(failing(reasons, 'zh-hans'));
+    const english = expectStatus(await checkSubmit(portal, owner.token, record.id, EN), 200);
+    expect(english).toEqual(failing(reasons, 'en'));
+    expect(english.msg).toContain('The author must have an English translation');
+    expect(english.msg).toContain('The abstract must be at least 200 characters long');
+  });
+
+  describe('names exactly the one item a complete record lacks', () => {
+    const breakers: [name: string, reason: SubmissionReason, zh: string, en: string, breakIt: (record: CompleteRecord) => Promise<void>][] = [
+      ['no title', 'title', '标题为必填项（建议超过 10 个字）', 'Title is required (more than 10 words are recommended)', async (r) => {
+        await patchRecord(portal, owner.token, r.id, { title: '   ' });
+      }],
+      ['no English title', 'titleEn', '英文标题为必填项', 'English title is required', async (r) => {
+        expectStatus(await call(portal, 'PATCH', resourceUrl('metadata-i18n', r.englishId), owner.token, { body: { title: '' } }), 200);
+      }],
+      ['an abstract of 199 characters', 'abstract', '摘要不少于 200 个字符', 'The abstract must be at least 200 characters long', async (r) => {
+        await patchRecord(portal, owner.token, r.id, { description: `${abstractOf(199)}    ` });
+      }],
+      ['no English abstract', 'abstractEn', '英文摘要为必填项', 'English abstract is required', async (r) => {
+        expectStatus(await call(portal, 'PATCH', resourceUrl('metadata-i18n', r.englishId), owner.token, { body: { description: ' ' } }), 200);
+      }],
+      ['no file size', 'fileSize', '文件大小为必填项，且必须为数字', 'File size is required and must be a number', async (r) => {
+        await patchRecord(portal, owner.token, r.id, { file_size: '' });
+      }],
+      ['a file size of 0', 'fileSize', '文件大小为必填项，且必须为数字', 'File size is required and must be a number', async (r) => {
+        await patchRecord(portal, owner.token, r.id, { file_size: 0 });
+      }],
+      ['no end of the time range and no time description', 'time', '时间范围或时间描述为必填项', 'Time range or time description is required', async (r) => {
+        await patchRecord(portal, owner.token, r.id, { time_end: '' });
+      }],
+      ['no naming and use method', 'usageMethod', '数据文件命名及使用方法为必填项', 'Data file naming and use method is required', async (r) => {
+        await patchRecord(portal, owner.token, r.id, { usage_method: '' });
+      }],
+      ['no east longitude', 'spatial', '空间范围为必填项', 'Spatial range is required', async (r) => {
+        await patchRecord(portal, owner.token, r.id, { east: null });
+      }],
+      ['fund 5 without its subtopic number', 'subtopic', '资助项目为三极平台或青藏高原中心时，必须填写子课题编号', 'A sub-topic number is required for the Three Poles platform or the Tibetan Plateau centres funding', async (r) => {
+        await patchRecord(portal, owner.token, r.id, { subtopic_three_pole: '' });
+      }],
+      ['fund 6 without its subtopic number', 'subtopic', '资助项目为三极平台或青藏高原中心时，必须填写子课题编号', 'A sub-topic number is required for the Three Poles platform or the Tibetan Plateau centres funding', async (r) => {
+        await postResource(portal, owner.token, 'meta-fund', { metadata: r.id, fund: '6' });
+      }],
+      ['only 2 temporal keywords', 'keywords', '学科、地点、时间、主题每类关键词都至少添加 3 个', 'At least 3 keywords of every type (discipline, place, temporal, theme) must be added', async (r) => {
+        const keyword = r.keywords.temporal[0];
+        expect((await call(portal, 'DELETE', `/api/metadata/keyword/?metadata=${r.id}&keyword=${keyword.id}`, owner.token)).statusCode).toBe(204);
+      }],
+      ['no thumbnail', 'thumbnail', '缩略图为必填项', 'Thumbnail is required', async (r) => {
+        await portal.database.db.deleteFrom('meta_media').where('id', '=', r.thumbnailId).execute();
+      }],
+      ['no data file', 'dataFile', '至少上传一个数据文件', 'At least one data file is required', async (r) => {
+        await portal.database.db.deleteFrom('meta_file').where('id', '=', r.dataFileId).execute();
+      }],
+      ['no publishing platform', 'platform', '必须选择发布平台', 'A publishing platform must be chosen', async (r) => {
+        await patchRecord(portal, owner.token, r.id, { platform: '' });
+      }],
+      ['an author without English translation', 'authorEnglish', '作者必须有英文翻译', 'The author must have an English translation', async (r) => {
+        const versions = expectStatus(await call(portal, 'GET', `${resourceUrl('author-i18n')}?author__id=${r.provider.author.id}`, owner.token), 200);
+        const english = versions.results.find((v: { language: string }) => v.language === 'en');
+        expect((await call(portal, 'DELETE', resourceUrl('author-i18n', english.id), owner.token)).statusCode).toBe(204);
+      }],
+      ['a second author whose English name is empty', 'authorEnglish', '作者必须有英文翻译', 'The author must have an English translation', async (r) => {
+        const { author } = await addAuthor(portal, owner.token, r.id, { role: 'processor' });
+        const english = author.translations.find((v: { language: string }) => v.language === 'en');
+        expect((await call(portal, 'DELETE', resourceUrl('author-i18n', english.id), owner.token)).statusCode).toBe(204);
+      }],
+      ['no data resource provider', 'provider', '必须填写数据资源提供者（至少一个）', 'The data resource provider must be filled in (at least one)', async (r) => {
+        expect((await call(portal, 'DELETE', resourceUrl('meta-author', r.provider.link.id), owner.token)).statusCode).toBe(204);
+      }],
+    ];
+
+    it('has a case for every reason of the checklist', () => {
+      expect(new Set(breakers.map(([, reason]) => reason))).toEqual(new Set(SUBMISSION_REASONS));
+    });
+
+    for (const [name, reason, zh, en, breakIt] of breakers) {
+      it(`${name}: ${reason}`, async () => {
+        const record = await buildCompleteRecord(portal, owner);
+        await breakIt(record);
+        const chinese = expectStatus(await checkSubmit(portal, owner.token, record.id), 200);
+        expect(chinese).toEqual({ status: 'false', reasons: [reason], msg: [zh] });
+        const english = expectStatus(await checkSubmit(portal, owner.token, record.id, EN), 200);
+        expect(english).toEqual({ status: 'false', reasons: [reason], msg: [en] });
+      });
+    }
+  });
+
+  it('accepts a time description instead of the time range', async () => {
+    const record = await buildCompleteRecord(portal, owner);
+    await patchRecord(portal, owner.token, record.id, { time_start: '', time_end: '', time_description: '1990 年至今，每年夏季' });
+    expect(expectStatus(await checkSubmit(portal, owner.token, record.id), 200).status).toBe('true');
+  });
+
+  it('counts a run of spaces in the abstract as one character', async () => {
+    const record = await buildCompleteRecord(portal, owner);
+    await patchRecord(portal, owner.token, record.id, { description: `${abstractOf(198)}      ${abstractOf(1)}` });
+    expect(expectStatus(await checkSubmit(portal, owner.token, record.id), 200).status).toBe('true');
+    await patchRecord(portal, owner.token, record.id, { description: `${abstractOf(197)}      ${abstractOf(1)}` });
+    expect(expectStatus(await checkSubmit(portal, owner.token, record.id), 200).reasons).toEqual(['abstract']);
+  });
+
+  it('takes the title and abstract of an English record as its English ones', async () => {
+    const record = await createRecord(portal, owner.token, { language: 'en', title: 'Glacier mass balance of the Qilian Mountains' });
+    await patchRecord(portal, owner.token, record.id, { description: 'Mass balance measured by the glaciological method.' });
+    const reasons = expectStatus(await checkSubmit(portal, owner.token, record.id), 200).reasons;
+    expect(reasons).not.toContain('title');
+    expect(reasons).not.toContain('titleEn');
+    expect(reasons).not.toContain('abstractEn');
+    expect(reasons).toContain('abstract');
+  });
+});
+
+describe('POST /metadata/metadata-submit/', () => {
+  it('refuses an anonymous caller with 401', async () => {
+    const record = await buildCompleteRecord(portal, owner);
+    expect((await submit(portal, null, record.id)).statusCode).toBe(401);
+    expect(await storedStatus(portal, record.id)).toBe('draft');
+  });
+
+  it("refuses another user with 403 for a draft that is not theirs", async () => {
+    const record = await buildCompleteRecord(portal, owner);
+    expect((await submit(portal, other.token, record.id)).statusCode).toBe(403);
+    expect(await storedStatus(portal, record.id)).toBe('draft');
+  });
+
+  it('moves a complete draft to submitted', async () => {
+    const record = await buildCompleteRecord(portal, owner);
+    const response = await submit(portal, owner.token, record.id);
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body).toMatchObject({ status: 'true', reasons: [], msg: translate('zh-hans', 'metadata.submit.success') });
+    expect(body.msg).not.toBe('metadata.submit.success');
+    expect(body.metadata).toMatchObject({ id: record.id, status: 'submitted', owner: owner.id });
+    expect(body.metadata.submitted_at).toEqual(expect.any(String));
+    expect(await storedStatus(portal, record.id)).toBe('submitted');
+    expect((await getRecord(portal, owner.token, record.id)).status).toBe('submitted');
+  });
+
+  it('answers in English when asked', async () => {
+    const record = await buildCompleteRecord(portal, owner);
+    const response = await submit(portal, owner.token, record.id, EN);
+    expect(response.statusCode).toBe(200);
+    expect(response.json().msg).toBe('Your metadata has been submitted for review.');
+  });
+
+  it('refuses an incomplete draft with 400 and the reasons, and moves nothing', async () => {
+    const record = await buildCompleteRecord(portal, owner);
+    await patchRecord(portal, owner.token, record.id, { platform: '', usage_method: '' });
+    const response = await submit(portal, owner.token, record.id);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual(failing(['usageMethod', 'platform'], 'zh-hans'));
+    const english = await submit(portal, owner.token, record.id, EN);
+    expect(english.statusCode).toBe(400);
+    expect(english.json()).toEqual({
+      status: 'false',
+      reasons: ['usageMethod', 'platform'],
+      msg: ['Data file naming and use method is required', 'A publishing platform must be chosen'],
+    });
+    expect(await storedStatus(portal, record.id)).toBe('draft');
+    expect((await getRecord(portal, owner.token, record.id)).submitted_at).toBeNull();
+  });
+
+  it('refuses to submit twice', async () => {
+    const record = await buildCompleteRecord(portal, owner);
+    expect((await submit(portal, owner.token, record.id)).statusCode).toBe(200);
+    const again = await submit(portal, owner.token, record.id, EN);
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({ detail: 'Only a draft can be submitted.' });
+    expect(await storedStatus(portal, record.id)).toBe('submitted');
+  });
+
+  it('refuses a published record', async () => {
+    const record = await buildCompleteRecord(portal, owner);
+    await setStatus(portal, record.id, 'published');
+    expect((await submit(portal, owner.token, record.id)).statusCode).toBe(409);
+    expect(await storedStatus(portal, record.id)).toBe('published');
+  });
+
+  it('needs an id', async () => {
+    const response = await call(portal, 'POST', '/metadata/metadata-submit/', owner.token, { body: {}, headers: EN });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ id: ['Please name the metadata.'], detail: 'Please name the metadata.' });
+  });
+});
+
+describe('a submitted record', () => {
+  let record: CompleteRecord;
+  beforeAll(async () => {
+    record = await buildCompleteRecord(portal, owner);
+    expectStatus(await submit(portal, owner.token, record.id), 200);
+  });
+
+  it('is read-only to its creator: PUT answers 409 and the readOnly text, and changes nothing', async () => {
+    const before = await getRecord(portal, owner.token, record.id);
+    const response = await call(portal, 'PUT', recordUrl(record.id), owner.token, { body: { title: '审核中修改' } });
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toEqual({ detail: READ_ONLY_ZH });
+    const english = await call(portal, 'PATCH', recordUrl(record.id), owner.token, { body: { title: 'changed in review' }, headers: EN });
+    expect(english.statusCode).toBe(409);
+    expect(english.json()).toEqual({ detail: READ_ONLY_EN });
+    expect(await getRecord(portal, owner.token, record.id)).toEqual(before);
+  });
+
+  it('is read-only to its creator in everything attached to it', async () => {
+    const writes = [
+      call(portal, 'PATCH', resourceUrl('metadata-i18n', record.englishId), owner.token, { body: { title: 'x' } }),
+      call(portal, 'POST', resourceUrl('keyword'), owner.token, { body: { name: '新', type: 'place', metadata: record.id } }),
+      call(portal, 'DELETE', `/api/metadata/keyword/?metadata=${record.id}&keyword=${record.keywords.place[0].id}`, owner.token),
+      call(portal, 'DELETE', resourceUrl('meta-author', record.provider.link.id), owner.token),
+      call(portal, 'POST', resourceUrl('meta-fund'), owner.token, { body: { metadata: record.id, fund: '6' } }),
+      call(portal, 'POST', resourceUrl('online-resource'), owner.token, { body: { metadata: record.id, name: '门户', url: 'https://example.org' } }),
+      call(portal, 'DELETE', recordUrl(record.id), owner.token),
+    ];
+    for (const response of await Promise.all(writes)) {
+      expect(response.statusCode).toBe(409);
+      expect(response.json()).toEqual({ detail: READ_ONLY_ZH });
+    }
+    expect(expectStatus(await checkSubmit(portal, owner.token, record.id), 200).status).toBe('true');
+  });
+
+  it('stays readable to its creator', async () => {
+    expect((await getRecord(portal, owner.token, record.id)).status).toBe('submitted');
+  });
+
+  it('may still be changed by staff', async () => {
+    const response = await call(portal, 'PATCH', recordUrl(record.id), staff.token, { body: { category: '冰川学' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ category: '冰川学', status: 'submitted' });
+    expect(expectStatus(await call(portal, 'PATCH', resourceUrl('metadata-i18n', record.englishId), staff.token, { body: { citation: 'Cite as ...' } }), 200)).toMatchObject({
+      citation: 'Cite as ...',
+    });
+  });
+});
+
+describe('POST /metadata/return-draft/', () => {
+  it('refuses an anonymous caller with 401 and another user with 403', async () => {
+    const record = await createRecord(portal, owner.token);
+    await setStatus(portal, record.id, 'submitted');
+    expect((await returnToDraft(portal, null, record.id)).statusCode).toBe(401);
+    expect((await returnToDraft(portal, other.token, record.id)).statusCode).toBe(403);
+    expect(await storedStatus(portal, record.id)).toBe('submitted');
+  });
+
+  it('brings a submitted record back to draft, editable and submittable again', async () => {
+    const record = await buildCompleteRecord(portal, owner);
+    expectStatus(await submit(portal, owner.token, record.id), 200);
+    const response = await returnToDraft(portal, owner.token, record.id);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ status: 'true', msg: '元数据已退回草稿。', metadata: { id: record.id, status: 'draft' } });
+    expect(await storedStatus(portal, record.id)).toBe('draft');
+    expect(await patchRecord(portal, owner.token, record.id, { category: '退回后修改' })).toMatchObject({ category: '退回后修改' });
+    expect((await submit(portal, owner.token, record.id)).statusCode).toBe(200);
+  });
+
+  for (const status of ['receive', 'invited', 'underReview', 'approved']) {
+    it(`brings a record back from ${status}`, async () => {
+      const record = await createRecord(portal, owner.token);
+      await setStatus(portal, record.id, status);
+      expect((await returnToDraft(portal, owner.token, record.id, EN)).json()).toMatchObject({ msg: 'The metadata is a draft again.', metadata: { status: 'draft' } });
+    });
+  }
+
+  it('refuses a draft and a published record with 409', async () => {
+    const draft = await createRecord(portal, owner.token);
+    const response = await returnToDraft(portal, owner.token, draft.id, EN);
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toEqual({ detail: 'Only metadata in review can be returned to draft.' });
+    const published = await createRecord(portal, owner.token);
+    await setStatus(portal, published.id, 'published');
+    expect((await returnToDraft(portal, owner.token, published.id)).statusCode).toBe(409);
+    expect(await storedStatus(portal, published.id)).toBe('published');
+  });
+
+  it('lets staff return a record of somebody else', async () => {
+    const record = await createRecord(portal, owner.token);
+    await setStatus(portal, record.id, 'underReview');
+    expect((await returnToDraft(portal, staff.token, record.id)).statusCode).toBe(200);
+    expect(await storedStatus(portal, record.id)).toBe('draft');
+  });
+});
+
+describe('another user', () => {
+  let draft: CompleteRecord;
+  let published: CompleteRecord;
+  beforeAll(async () => {
+    draft = await buildCompleteRecord(portal, owner);
+    published = await buildCompleteRecord(portal, owner);
+    await setStatus(portal, published.id, 'published');
+  });
+
+  /** Every write of the record and its attached entries, as `other`. */
+  const writes = (record: CompleteRecord, headers: Record<string, string>): [string, () => ReturnType<typeof call>][] => [
+    ['PUT the record', () => call(portal, 'PUT', recordUrl(record.id), other.token, { body: { title: '别人改' }, headers })],
+    ['PATCH the record', () => call(portal, 'PATCH', recordUrl(record.id), other.token, { body: { title: '别人改' }, headers })],
+    ['DELETE the record', () => call(portal, 'DELETE', recordUrl(record.id), other.token, { headers })],
+    ['submit it', () => submit(portal, other.token, record.id, headers)],
+    ['return it to draft', () => returnToDraft(portal, other.token, record.id, headers)],
+    ['duplicate it', () => call(portal, 'POST', `/metadata/duplication/${record.id}`, other.token, { headers })],
+    ['change its English version', () => call(portal, 'PATCH', resourceUrl('metadata-i18n', record.englishId), other.token, { body: { title: 'x' }, headers })],
+    ['delete its English version', () => call(portal, 'DELETE', resourceUrl('metadata-i18n', record.englishId), other.token, { headers })],
+    ['link an author', () => call(portal, 'POST', resourceUrl('meta-author'), other.token, { body: { metadata: record.id, author: record.provider.author.id, role: 'owner', event_date: '2024-01-01' }, headers })],
+    ['change an author link', () => call(portal, 'PATCH', resourceUrl('meta-author', record.provider.link.id), other.token, { body: { sort: 3 }, headers })],
+    ['unlink an author', () => call(portal, 'DELETE', resourceUrl('meta-author', record.provider.link.id), other.token, { headers })],
+    ['add a keyword', () => call(portal, 'POST', resourceUrl('keyword'), other.token, { body: { name: '别人的', type: 'place', metadata: record.id }, headers })],
+    ['remove a keyword', () => call(portal, 'DELETE', `/api/metadata/keyword/?metadata=${record.id}&keyword=${record.keywords.place[0].id}`, other.token, { headers })],
+    ['add a fund', () => call(portal, 'POST', resourceUrl('meta-fund'), other.token, { body: { metadata: record.id, fund: '6' }, headers })],
+    ['create a fund for it', () => call(portal, 'POST', resourceUrl('fund'), other.token, { body: { name: '基金', name_en: 'Fund', metadata: record.id }, headers })],
+    ['cite a literature', () => call(portal, 'POST', resourceUrl('literature'), other.token, { body: { title: '文献', type: 'reference', metadata: record.id }, headers })],
+    ['add an online resource', () => call(portal, 'POST', resourceUrl('online-resource'), other.token, { body: { metadata: record.id, name: '站点', url: 'https://example.org' }, headers })],
+    ['add a translation', () => call(portal, 'POST', resourceUrl('metadata-i18n'), other.token, { body: { metadata: record.id, language: 'zh-hans' }, headers })],
+  ];
+
+  it("gets 403 and the spec's text in English on every write of a published record", async () => {
+    for (const [name, write] of writes(published, EN)) {
+      const response = await write();
+      expect({ name, status: response.statusCode, body: response.json() }).toEqual({ name, status: 403, body: { detail: NO_RIGHT_EN } });
+    }
+  });
+
+  it("gets 403 and the spec's text in Chinese on every write of a published record", async () => {
+    for (const [name, write] of writes(published, {})) {
+      const response = await write();
+      expect({ name, status: response.statusCode, body: response.json() }).toEqual({ name, status: 403, body: { detail: NO_RIGHT_ZH } });
+    }
+  });
+
+  it('changed nothing of the published record', async () => {
+    const record = await getRecord(portal, owner.token, published.id);
+    expect(record).toMatchObject({ title: '青藏高原冰川面积变化数据集（1990-2020）', status: 'published', fund: ['5'] });
+    expect(record.translations[0].title).toBe('Glacier area changes of the Tibetan Plateau (1990-2020)');
+    expect(expectStatus(await checkSubmit(portal, owner.token, published.id), 200).status).toBe('true');
+  });
+
+  it('may read a published record but not check it for submission', async () => {
+    expect((await getRecord(portal, other.token, published.id)).id).toBe(published.id);
+    const response = await checkSubmit(portal, other.token, published.id, EN);
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toEqual({ detail: NO_RIGHT_EN });
+  });
+
+  it('gets 404 on every read of a draft that is not theirs', async () => {
+    const reads = [
+      recordUrl(draft.id),
+      `${resourceUrl('metadata-i18n')}?metadata__id=${draft.id}`,
+      resourceUrl('metadata-i18n', draft.englishId),
+      `${resourceUrl('meta-author')}?metadata__id=${draft.id}`,
+      resourceUrl('meta-author', draft.provider.link.id),
+      `${resourceUrl('meta-fund')}?metadata__id=${draft.id}`,
+      `${resourceUrl('author')}?metadata__id=${draft.id}`,
+      `${resourceUrl('keyword')}?metadatakeyword__metadata__id=${draft.id}`,
+      `${resourceUrl('literature')}?metadata__id=${draft.id}`,
+    ];
+    for (const url of reads) {
+      const response = await call(portal, 'GET', url, other.token, { headers: EN });
+      expect({ url, status: response.statusCode }).toEqual({ url, status: 404 });
+    }
+  });
+
+  it("gets 'no right' on the owner-only checks of a draft not theirs", async () => {
+    for (const url of [`/metadata/metadata-submit/?id=${draft.id}`, `/metadata/metadata-is-null/?id=${draft.id}`]) {
+      const response = await call(portal, 'GET', url, other.token, { headers: EN });
+      expect({ url, status: response.statusCode, body: response.json() }).toEqual({ url, status: 403, body: { detail: NO_RIGHT_EN } });
+    }
+  });
+
+  it("gets 403 'no right' on every write of a draft not theirs, which stays as it was", async () => {
+    for (const [name, write] of writes(draft, EN)) {
+      const response = await write();
+      expect({ name, status: response.statusCode, body: response.json() }).toEqual({ name, status: 403, body: { detail: NO_RIGHT_EN } });
+    }
+    expect(expectStatus(await checkSubmit(portal, owner.token, draft.id), 200).status).toBe('true');
+    expect(await storedStatus(portal, draft.id)).toBe('draft');
+  });
+});
