@@ -12,6 +12,9 @@ import { createMailer, type Mailer } from './mail/mailer.js';
 import { AccountRepo } from './modules/account/account.repo.js';
 import { accountRoutes } from './modules/account/account.routes.js';
 import { AccountService } from './modules/account/account.service.js';
+import { FilesRepo } from './modules/files/files.repo.js';
+import { filesRoutes } from './modules/files/files.routes.js';
+import { FilesService } from './modules/files/files.service.js';
 import { MetadataAccess } from './modules/metadata/metadata-access.js';
 import { MetadataRepo } from './modules/metadata/metadata.repo.js';
 import { metadataRoutes } from './modules/metadata/metadata.routes.js';
@@ -22,6 +25,7 @@ import { errorsPlugin } from './plugins/errors.js';
 import { i18nPlugin } from './plugins/i18n.js';
 import { createDatabaseRateLimitStore } from './plugins/rate-limit-store.js';
 import { webPlugin } from './plugins/web.js';
+import { createBlobStore } from './storage/index.js';
 
 /** Form and JSON bodies of the account and metadata forms; uploads have their own limits. */
 const BODY_LIMIT = 1024 * 1024;
@@ -108,6 +112,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const metadataAccess = new MetadataAccess(database.db);
   const metadata = new MetadataService(new MetadataRepo(database.db), metadataAccess);
   await app.register(metadataRoutes, { metadata });
+  // Uploaded files live in DATA_DIR/files; writes a crashed process left half-done are swept here.
+  const storage = createBlobStore({ dataDir: config.dataDir });
+  await storage.removeStaleTemporaryFiles();
+  const files = new FilesService(new FilesRepo(database.db), metadataAccess, storage, { log: app.log });
+  // A deleted record takes its stored files with it (rows go by cascade, blobs here, first).
+  metadata.onDelete((id) => files.removeAllOf(id));
+  await app.register(filesRoutes, { files });
   await app.register(webPlugin, { webDist: config.webDist, siteVariant: config.siteVariant });
 
   return { app, database, accounts };

@@ -22,6 +22,9 @@ const DashboardPage = lazyPage(() => import('../features/dashboard/DashboardPage
 const ProfilePage = lazyPage(() => import('../features/account/pages/ProfilePage'));
 const SettingsPage = lazyPage(() => import('../features/account/pages/SettingsPage'));
 const UnavailablePage = lazyPage(() => import('../components/UnavailablePage'));
+const MetadataAddPage = lazyPage(() => import('../features/metadata/pages/AddPage'));
+const MetadataEditPage = lazyPage(() => import('../features/metadata/pages/EditPage'));
+const MetadataListPage = lazyPage(() => import('../features/metadata/pages/ListPage'));
 
 const page = (node: ReactNode) => <Suspense fallback={<PageSpinner />}>{node}</Suspense>;
 
@@ -67,6 +70,11 @@ export function createPersonalRouter() {
     { index: true, element: withUser(DashboardPage) },
     { path: 'personal/information', element: withUser(ProfilePage) },
     { path: 'personal/settings', element: withUser(SettingsPage) },
+    { path: 'metadata/add', element: <MetadataAddPage /> },
+    { path: 'metadata/edit/:id', element: <MetadataEditPage /> },
+    { path: 'metadata/draft', element: <MetadataListPage kind="draft" /> },
+    { path: 'metadata/review', element: <MetadataListPage kind="review" /> },
+    { path: 'metadata/published', element: <MetadataListPage kind="published" /> },
     ...MENU_PATHS.filter((item) => !item.available).map((item) => ({
       path: item.path.slice(1),
       element: <UnavailablePage labelKey={item.labelKey} />,

@@ -1,0 +1,220 @@
+import zlib from 'node:zlib';
+import type { Browser, Page } from '@playwright/test';
+import { countWords, descriptionLength, KEYWORD_TYPES, type Language } from '@portal/shared';
+import { createUser, expect, logIn, prefixOf, test, textsOf, uniqueName } from './fixtures';
+
+const LANGUAGES: Language[] = ['zh-hans', 'en'];
+
+/** A small valid PNG (a blue square), made by hand: signature, IHDR, IDAT, IEND. */
+function tinyPng(side = 16): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc32 = (bytes: Buffer) => {
+    let c = 0xffffffff;
+    for (const byte of bytes) c = crcTable[(c ^ byte) & 0xff]! ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(side, 0);
+  header.writeUInt32BE(side, 4);
+  header[8] = 8; // bit depth
+  header[9] = 2; // RGB
+  const rows = Buffer.concat(Array.from({ length: side }, () => Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: side }, () => [11, 79, 138]).flat())])));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', zlib.deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/** Chooses files through the file dialog a click opens, as a person would. */
+async function chooseFile(page: Page, open: () => Promise<void>, file: { name: string; mimeType: string; buffer: Buffer }) {
+  const chooser = page.waitForEvent('filechooser');
+  await open();
+  await (await chooser).setFiles(file);
+}
+
+async function otherUserSees(browser: Browser, language: Language, editPath: string) {
+  const texts = textsOf(language);
+  const stranger = createUser({ realname: 'Stranger' });
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await logIn(page, language, stranger.username, stranger.password);
+  await page.goto(editPath);
+  // A draft of someone else's is not even visible: the server's text, never the editor.
+  await expect(page.getByText(texts.metadata.notFound)).toBeVisible();
+  await expect(page.getByRole('tab', { name: texts.editor.tabs.overview })).toHaveCount(0);
+  await context.close();
+}
+
+for (const language of LANGUAGES) {
+  const texts = textsOf(language);
+  const e = texts.editor;
+  const prefix = prefixOf(language);
+  const english = language === 'en';
+  const other: Language = english ? 'zh-hans' : 'en';
+
+  test.describe(`a data provider's metadata (${language})`, () => {
+    test('adds a record, is told what is missing, completes it, submits, returns it to draft and edits it again', async ({ page, browser }) => {
+      test.setTimeout(180_000);
+      const provider = createUser({ realname: english ? 'Ada Glacier' : '李冰川' });
+      await logIn(page, language, provider.username, provider.password);
+
+      // Add: the language first.
+      await page.goto(`${prefix}/personal/#/metadata/add`);
+      await expect(page.getByRole('heading', { name: e.addTitle })).toBeVisible();
+      await page.getByRole('radio', { name: english ? e.languageEn : e.languageZh }).check();
+      await page.getByRole('button', { name: e.create }).click();
+      await expect(page).toHaveURL(/#\/metadata\/edit\/[\w-]+$/);
+      const editPath = new URL(page.url()).pathname + new URL(page.url()).hash;
+      await expect(page.getByRole('tab', { name: e.tabs.overview })).toBeVisible();
+
+      // Overview.
+      const title = english ? `Glacier mass balance of the Qilian Mountains ${uniqueName('')}` : `祁连山冰川物质平衡数据集${uniqueName('')}`;
+      const abstract = english
+        ? 'This dataset records the annual mass balance of twelve glaciers in the Qilian Mountains measured with stakes and snow pits from 2010 to 2020. '.repeat(2)
+        : '本数据集记录了二〇一〇年至二〇二〇年祁连山十二条冰川的年物质平衡，采用花杆与雪坑观测方法获得，并经过质量控制与误差评估，可用于冰川变化研究与水资源评估。'.repeat(4);
+      await page.getByLabel(e.fields.title, { exact: true }).fill(title);
+      if (!english) {
+        await page.getByLabel(e.fields.titleEn, { exact: true }).fill('Glacier mass balance of the Qilian Mountains');
+        await page.getByLabel(e.fields.descriptionEn, { exact: true }).fill('Annual mass balance of twelve glaciers in the Qilian Mountains, 2010 to 2020.');
+      }
+      await page.getByLabel(e.fields.description, { exact: true }).fill(abstract);
+      const wordCount = e.fields.wordCount.replace('{{count}}', String(countWords(abstract))).replace('{{chars}}', String(descriptionLength(abstract)));
+      await expect(page.getByText(wordCount)).toBeVisible();
+      await page.getByLabel(e.fields.usageMethod).fill(english ? 'One CSV file a year: qilian_mb_YYYY.csv' : '每年一个 CSV 文件：qilian_mb_YYYY.csv');
+      await page.getByLabel(e.fields.fileSize).fill('12.5');
+      await page.getByLabel(e.fields.timeStart).fill('2010-01-01');
+      await page.getByLabel(e.fields.timeEnd).fill('2020-12-31');
+      await page.getByLabel(e.fields.east).fill('103');
+      await page.getByLabel(e.fields.south).fill('36');
+      await page.getByLabel(e.fields.west).fill('94');
+      await page.getByLabel(e.fields.north).fill('40');
+      // The abstract is shorter than the editor's threshold: it asks whether it is complete.
+      await page.getByRole('button', { name: e.save, exact: true }).click();
+      const confirm = page.getByRole('dialog').filter({ hasText: e.shortDescription.title });
+      await expect(confirm).toBeVisible();
+      await confirm.getByRole('button', { name: e.shortDescription.ok }).click();
+      await expect(page.getByText(texts.metadata.saved)).toBeVisible();
+
+      // Submitting now lists what is missing, and nothing is submitted.
+      await page.getByRole('button', { name: e.submit, exact: true }).click();
+      const reasons = page.getByRole('dialog').filter({ hasText: texts.metadata.submit.title });
+      await expect(reasons).toBeVisible();
+      for (const reason of ['keywords', 'thumbnail', 'dataFile', 'platform', 'provider', 'authorEnglish'] as const) {
+        await expect(reasons.getByText(texts.metadata.submit.reasons[reason])).toBeVisible();
+      }
+      await expect(reasons.getByText(texts.metadata.submit.reasons.title)).toHaveCount(0);
+      await reasons.getByRole('button', { name: e.close }).click();
+
+      // Publishing platform, saved automatically.
+      await page.getByRole('radio', { name: texts.metadata.options.platform.portal }).check();
+      await expect(page.getByText(e.autosaved)).toBeVisible();
+
+      // A data resource provider, created.
+      await page.getByRole('tab', { name: e.tabs.providers }).click();
+      await page.getByRole('button', { name: e.author.createNew.replace('{{what}}', e.author.provider) }).click();
+      let dialog = page.getByRole('dialog');
+      await dialog.getByLabel(e.author.name, { exact: true }).fill('寒区旱区研究所');
+      await dialog.getByLabel(e.author.nameEn, { exact: true }).fill('Northwest Institute of Eco-Environment and Resources');
+      await dialog.getByLabel(e.author.affiliation, { exact: true }).fill('中国科学院西北生态环境资源研究院');
+      await dialog.getByLabel(e.author.affiliationEn, { exact: true }).fill('Chinese Academy of Sciences');
+      await dialog.getByLabel(e.author.email).fill(`${uniqueName('data')}@example.org`);
+      await dialog.getByRole('button', { name: e.add }).click();
+      await expect(page.getByRole('cell', { name: 'Northwest Institute of Eco-Environment and Resources' })).toBeVisible();
+
+      // An author with a role and an English translation.
+      await page.getByRole('tab', { name: e.tabs.authors }).click();
+      await page.getByRole('button', { name: e.author.createNew.replace('{{what}}', e.author.author) }).click();
+      dialog = page.getByRole('dialog');
+      await dialog.getByLabel(e.author.name, { exact: true }).fill('王冰');
+      await dialog.getByLabel(e.author.nameEn, { exact: true }).fill('Wang Bing');
+      await dialog.getByLabel(e.author.affiliation, { exact: true }).fill('兰州大学');
+      await dialog.getByLabel(e.author.affiliationEn, { exact: true }).fill('Lanzhou University');
+      await dialog.getByLabel(e.author.email).fill(`${uniqueName('wang')}@example.org`);
+      await dialog.getByLabel(e.author.role).fill(texts.metadata.options.authorRole.producer);
+      await dialog.getByLabel(e.author.role).press('Enter');
+      await dialog.getByRole('button', { name: e.add }).click();
+      await expect(page.getByRole('cell', { name: 'Wang Bing' })).toBeVisible();
+      await expect(page.getByRole('cell', { name: texts.metadata.options.authorRole.producer })).toBeVisible();
+
+      // Keywords: three of each of the four types, each with its translation.
+      await page.getByRole('tab', { name: e.tabs.keywords }).click();
+      const translationLabel = e.keyword.translation.replace('{{language}}', texts.metadata.options.language[other]);
+      for (const type of KEYWORD_TYPES) {
+        const typeLabel = texts.metadata.options.keywordType[type];
+        await page.getByRole('radio', { name: typeLabel, exact: true }).check();
+        for (let i = 1; i <= 3; i++) {
+          await page.getByRole('textbox', { name: e.keyword.name, exact: true }).fill(`${type}-${i}`);
+          await page.getByLabel(translationLabel).fill(`${type}-${i}-${other}`);
+          await page.getByRole('button', { name: e.keyword.add }).click();
+          await expect(page.getByRole('region', { name: typeLabel }).getByText(`${type}-${i} / ${type}-${i}-${other}`)).toBeVisible();
+        }
+      }
+
+      // Thumbnail: a file that is no image is refused in the page, a PNG is uploaded and shown.
+      await page.getByRole('tab', { name: e.tabs.thumbnail }).click();
+      const uploadThumbnail = () => page.getByRole('button', { name: e.thumbnail.upload }).click();
+      await chooseFile(page, uploadThumbnail, { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not an image') });
+      await expect(page.getByText(texts.metadata.files.imageOnly)).toBeVisible();
+      await chooseFile(page, uploadThumbnail, { name: 'qilian.png', mimeType: 'image/png', buffer: tinyPng() });
+      await expect(page.getByText(texts.metadata.files.uploaded)).toBeVisible();
+      await expect(page.getByRole('img', { name: e.thumbnail.alt })).toBeVisible();
+
+      // A data file.
+      await page.getByRole('tab', { name: e.tabs.files, exact: true }).click();
+      await chooseFile(page, () => page.getByText(e.files.drop).click(), {
+        name: 'qilian_mb_2010.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from('glacier,year,mass_balance_mm\nqiyi,2010,-512\n'),
+      });
+      await expect(page.getByRole('link', { name: 'qilian_mb_2010.csv' })).toBeVisible();
+
+      // A specification document.
+      await page.getByRole('tab', { name: e.tabs.documents }).click();
+      await chooseFile(page, () => page.getByText(e.files.drop).click(), {
+        name: 'specification.txt',
+        mimeType: 'text/plain',
+        buffer: Buffer.from('Stake readings are in centimetres of water equivalent.\n'),
+      });
+      await expect(page.getByRole('link', { name: 'specification.txt' })).toBeVisible();
+
+      // Submitted: it is in review, read-only.
+      await page.getByRole('button', { name: e.submit, exact: true }).click();
+      await expect(page.getByText(texts.metadata.submit.success)).toBeVisible();
+      await expect(page).toHaveURL(/#\/metadata\/review$/);
+      const row = page.getByRole('row').filter({ hasText: title });
+      await expect(row).toContainText(texts.metadata.status.submitted);
+
+      // Return to Draft, then edit it again.
+      await row.getByRole('button', { name: e.returnDraft }).click();
+      await page.getByRole('button', { name: e.yes, exact: true }).click();
+      await expect(page.getByText(texts.metadata.submit.returned)).toBeVisible();
+      await expect(page.getByRole('row').filter({ hasText: title })).toHaveCount(0);
+      await page.goto(`${prefix}/personal/#/metadata/draft`);
+      await page.getByRole('link', { name: title }).click();
+      await expect(page.getByRole('tab', { name: e.tabs.overview })).toBeVisible();
+      const titleField = page.getByLabel(e.fields.title, { exact: true });
+      await expect(titleField).toHaveValue(title);
+      await titleField.fill(`${title} v2`);
+      await expect(page.getByText(e.autosaved)).toBeVisible();
+      await page.reload();
+      await expect(page.getByLabel(e.fields.title, { exact: true })).toHaveValue(`${title} v2`);
+
+      // Someone else never gets the editor.
+      await otherUserSees(browser, language, editPath);
+    });
+  });
+}

@@ -1,0 +1,201 @@
+import fastifyMultipart, { type Multipart, type MultipartFile } from '@fastify/multipart';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { MEDIA_TYPES, METADATA_LIMITS } from '@portal/shared';
+import { AppError, fieldError } from '../../errors.js';
+import { pagingQuery, toPage } from '../../http/paging.js';
+import type { FileKind } from './files.repo.js';
+import { FilesService, type IncomingFile } from './files.service.js';
+
+/**
+ * After a refusal, the rest of an upload still on its way is read and dropped, up to this many
+ * bytes, so that the client reads the reply instead of a reset connection; a larger rest closes it.
+ */
+const LINGER_BYTES = 8 * 1024 * 1024;
+
+const idParams = z.object({ id: z.string().max(100) });
+const metadataFilter = z
+  .string({ error: 'metadata.validation.metadata' })
+  .min(1, 'metadata.validation.metadata')
+  .max(100, 'metadata.validation.metadata');
+const fileListQuery = pagingQuery.extend({ metadata__id: metadataFilter });
+const mediaListQuery = fileListQuery.extend({ type: z.enum(MEDIA_TYPES, { error: 'metadata.validation.option' }).optional() });
+const imageQuery = z.object({ size: z.enum(['resized', 'original'], { error: 'metadata.validation.option' }).default('resized') });
+
+/** The fields before the file part, the file part itself, and what reads the rest of the form. */
+interface UploadForm {
+  fields: Record<string, string>;
+  file: IncomingFile | undefined;
+  finish(): Promise<void>;
+}
+
+/**
+ * Reads a multipart form up to its first file part, whose bytes are left to stream: the record's
+ * id (and the media type) must come before the file, so access is checked before a byte is stored.
+ */
+async function openForm(request: FastifyRequest, fileSize: number): Promise<UploadForm> {
+  if (!request.isMultipart()) throw fieldError('file', 'metadata.files.noFile');
+  const parts = request.parts({
+    // One byte over the limit reaches the storage, which refuses it; busboy drops the rest.
+    limits: { fileSize: fileSize + 1, files: 1, fields: 10, fieldSize: 1024, fieldNameSize: 100, parts: 20, headerPairs: 20 },
+  });
+  const fields: Record<string, string> = {};
+  let part: IteratorResult<Multipart>;
+  try {
+    while (!(part = await parts.next()).done) {
+      if (part.value.type === 'file') return { fields, file: incoming(part.value), finish: () => drain(parts) };
+      if (!(part.value.fieldname in fields)) fields[part.value.fieldname] = String(part.value.value);
+    }
+  } catch (error) {
+    // Malformed multipart: busboy's own errors carry no status.
+    if (error instanceof AppError || (error as { statusCode?: number }).statusCode) throw error;
+    throw new AppError('VALIDATION_FAILED', 'errors.malformedBody');
+  }
+  return { fields, file: undefined, finish: async () => undefined };
+}
+
+function incoming(part: MultipartFile): IncomingFile {
+  return { filename: part.filename, mimetype: part.mimetype, stream: part.file };
+}
+
+/** Reads what follows the stored file (the closing boundary, stray fields) and ignores it. */
+async function drain(parts: AsyncIterableIterator<Multipart>): Promise<void> {
+  try {
+    for await (const part of parts) {
+      if (part.type === 'file') part.file.resume();
+    }
+  } catch {
+    // Extra parts over the limits: nothing of them is kept.
+  }
+}
+
+/** Reads and drops the unread rest of a refused upload while the reply goes out (see LINGER_BYTES). */
+function dropUnreadBody(request: FastifyRequest): void {
+  const raw = request.raw;
+  if (raw.complete || raw.destroyed) return;
+  raw.unpipe();
+  let dropped = 0;
+  raw.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > LINGER_BYTES) raw.socket?.destroy();
+  });
+  raw.resume();
+}
+
+/** `attachment` with an ASCII fallback and the real name in RFC 5987 form. */
+export function attachmentDisposition(name: string): string {
+  const fallback = name.replace(/[^\x20-\x7e]|["\\%;]/g, '_');
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
+
+/** Bytes a browser must never interpret as a page of the portal. */
+function inert(reply: FastifyReply): FastifyReply {
+  return reply.header('x-content-type-options', 'nosniff').header('content-security-policy', "default-src 'none'; sandbox");
+}
+
+function slice(paging: { page: number; pageSize: number }) {
+  return { offset: (paging.page - 1) * paging.pageSize, limit: paging.pageSize };
+}
+
+const ok = (reply: FastifyReply) => reply.type('text/plain; charset=utf-8').send('ok');
+
+/**
+ * Stored files of a record (spec section 7): /metadata/upload-file/, /metadata/upload-attachment,
+ * /api/metadata/meta-file/, meta-attach/ and meta-media/. Thin: form reading, access, one service call.
+ */
+export async function filesRoutes(parent: FastifyInstance, { files }: { files: FilesService }) {
+  const app = parent.withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  // Multipart parsing exists in this scope only; file parts are streamed, never kept whole in memory.
+  await app.register(fastifyMultipart, { throwFileSizeLimit: false });
+  app.addHook('onSend', async (request, _reply, payload) => {
+    if (request.isMultipart()) dropUnreadBody(request);
+    return payload;
+  });
+
+
+  const upload = (kind: FileKind, maxBytes: number) => async (request: FastifyRequest, reply: FastifyReply) => {
+    const form = await openForm(request, maxBytes);
+    const row = await files.upload(request.user, kind, form.fields.metadata, form.file);
+    await form.finish();
+    return reply.status(201).send(row);
+  };
+
+  app.post('/metadata/upload-file/', { config: { access: 'user' } }, upload('file', METADATA_LIMITS.dataFileMaxBytes));
+  for (const url of ['/metadata/upload-attachment', '/metadata/upload-attachment/']) {
+    app.post(url, { config: { access: 'user' } }, upload('attach', METADATA_LIMITS.attachmentMaxBytes));
+  }
+
+  for (const [kind, base] of [
+    ['file', '/api/metadata/meta-file/'],
+    ['attach', '/api/metadata/meta-attach/'],
+  ] as const) {
+    app.get(base, { schema: { querystring: fileListQuery }, config: { access: 'public' } }, async (request) => {
+      const { metadata__id: metadataId, ...paging } = request.query;
+      const { count, results } = await files.list(request.user, kind, metadataId, slice(paging));
+      return toPage(request, paging, count, results);
+    });
+
+    app.get(`${base}:id/`, { schema: { params: idParams }, config: { access: 'public' } }, async (request) =>
+      files.get(request.user, kind, request.params.id),
+    );
+
+    app.delete(`${base}:id/`, { schema: { params: idParams }, config: { access: 'user' } }, async (request, reply) => {
+      await files.remove(request.user, kind, request.params.id);
+      return ok(reply);
+    });
+
+    app.get(
+      `${base}:id/download/`,
+      { exposeHeadRoute: false, schema: { params: idParams }, config: { access: 'public' } },
+      async (request, reply) => {
+        const { file, stream, size } = await files.download(request.user, kind, request.params.id);
+        return inert(reply)
+          .header('content-type', 'application/octet-stream')
+          .header('content-length', size)
+          .header('content-disposition', attachmentDisposition(file.name))
+          .header('cache-control', 'private, no-cache')
+          .send(stream);
+      },
+    );
+  }
+
+  app.post('/api/metadata/meta-media/', { config: { access: 'user' } }, async (request, reply) => {
+    // Busboy stops at the limit; the service refuses anything of 1 MiB or more.
+    const form = await openForm(request, METADATA_LIMITS.thumbnailMaxBytes);
+    const row = await files.setMedia(request.user, form.fields.metadata, form.fields.type, form.file);
+    await form.finish();
+    return reply.status(201).send(row);
+  });
+
+  app.get('/api/metadata/meta-media/', { schema: { querystring: mediaListQuery }, config: { access: 'public' } }, async (request) => {
+    const { metadata__id: metadataId, type, ...paging } = request.query;
+    const { count, results } = await files.listMedia(request.user, metadataId, type, slice(paging));
+    return toPage(request, paging, count, results);
+  });
+
+  app.get('/api/metadata/meta-media/:id/', { schema: { params: idParams }, config: { access: 'public' } }, async (request) =>
+    files.getMedia(request.user, request.params.id),
+  );
+
+  app.delete('/api/metadata/meta-media/:id/', { schema: { params: idParams }, config: { access: 'user' } }, async (request, reply) => {
+    await files.removeMedia(request.user, request.params.id);
+    return ok(reply);
+  });
+
+  app.get(
+    '/api/metadata/meta-media/:id/image/',
+    { exposeHeadRoute: false, schema: { params: idParams, querystring: imageQuery }, config: { access: 'public' } },
+    async (request, reply) => {
+      const { file, stream, size } = await files.image(request.user, request.params.id, request.query.size);
+      return inert(reply)
+        .header('content-type', file.mime)
+        .header('content-length', size)
+        .header('cache-control', 'private, max-age=3600')
+        .send(stream);
+    },
+  );
+}

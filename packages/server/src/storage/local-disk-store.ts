@@ -1,0 +1,134 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import {
+  BlobNotFoundError,
+  BlobTooLargeError,
+  isBlobKey,
+  newBlobKey,
+  type BlobStore,
+  type OpenedBlob,
+  type PutOptions,
+  type StoredBlob,
+} from './blob-store.js';
+
+const TEMPORARY = /^\.[0-9a-f]{32}\.[0-9a-f]+\.tmp$/;
+
+/**
+ * Blobs as files under one folder (`DATA_DIR/files`), in 256 sub-folders by the key's first two
+ * digits: `files/3f/3f9a...`. A write goes to a hidden temporary file beside its final name, is
+ * flushed to the disk and then renamed, so a blob is either whole or absent; on any failure the
+ * temporary file is removed.
+ */
+export class LocalDiskStore implements BlobStore {
+  constructor(readonly root: string) {}
+
+  private pathOf(key: string): string {
+    // Keys come from the database, which only ever holds keys this store made; refuse anything else
+    // rather than let a stray value name a path outside the root.
+    if (!isBlobKey(key)) throw new BlobNotFoundError(String(key));
+    return path.join(this.root, key.slice(0, 2), key);
+  }
+
+  async put(source: Readable | Uint8Array, options: PutOptions): Promise<StoredBlob> {
+    const input = source instanceof Uint8Array ? Readable.from([source]) : source;
+    const key = newBlobKey();
+    const final = this.pathOf(key);
+    const folder = path.dirname(final);
+    const temporary = path.join(folder, `.${key}.${randomBytes(6).toString('hex')}.tmp`);
+    const hash = createHash('sha256');
+    let size = 0;
+    const meter = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        size += chunk.length;
+        if (size > options.maxBytes) return callback(new BlobTooLargeError(options.maxBytes));
+        hash.update(chunk);
+        callback(null, chunk);
+      },
+    });
+
+    let target: WriteStream | undefined;
+    try {
+      await fs.mkdir(folder, { recursive: true });
+      // `flush`: the file is written to the disk before it is closed, and so before the rename.
+      target = createWriteStream(temporary, { flags: 'wx', mode: 0o640, flush: true });
+      await pipeline(input, meter, target, options.signal ? { signal: options.signal } : {});
+      await fs.rename(temporary, final);
+      await syncFolder(folder);
+      return { key, size, sha256: hash.digest('hex') };
+    } catch (error) {
+      if (!input.destroyed) input.destroy();
+      // A stream destroyed while its file was still opening creates the file afterwards: wait.
+      if (target && !target.closed) {
+        const closing = target;
+        await new Promise<void>((resolve) => {
+          closing.once('close', () => resolve());
+          closing.destroy();
+        });
+      }
+      await fs.rm(temporary, { force: true }).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async open(key: string): Promise<OpenedBlob> {
+    let handle: fs.FileHandle;
+    try {
+      handle = await fs.open(this.pathOf(key), 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT' || error instanceof BlobNotFoundError) throw new BlobNotFoundError(key);
+      throw error;
+    }
+    try {
+      const { size } = await handle.stat();
+      return { stream: handle.createReadStream(), size };
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    if (!isBlobKey(key)) return;
+    await fs.rm(this.pathOf(key), { force: true });
+  }
+
+  /**
+   * Removes temporary files a crashed process left behind (a running write renames or removes its
+   * own long before `olderThanMs`). Returns how many were removed.
+   */
+  async removeStaleTemporaryFiles(olderThanMs = 24 * 3600_000, now = Date.now()): Promise<number> {
+    let removed = 0;
+    const folders = await fs.readdir(this.root, { withFileTypes: true }).catch(() => []);
+    for (const folder of folders) {
+      if (!folder.isDirectory() || !/^[0-9a-f]{2}$/.test(folder.name)) continue;
+      const dir = path.join(this.root, folder.name);
+      for (const name of await fs.readdir(dir).catch(() => [] as string[])) {
+        if (!TEMPORARY.test(name)) continue;
+        const file = path.join(dir, name);
+        const stat = await fs.stat(file).catch(() => undefined);
+        if (stat && now - stat.mtimeMs > olderThanMs) {
+          await fs.rm(file, { force: true });
+          removed += 1;
+        }
+      }
+    }
+    return removed;
+  }
+}
+
+/** Makes the rename itself durable; folders cannot be opened for this on every platform. */
+async function syncFolder(folder: string): Promise<void> {
+  let handle: fs.FileHandle | undefined;
+  try {
+    handle = await fs.open(folder, 'r');
+    await handle.sync();
+  } catch {
+    // Not supported here (e.g. Windows): the file itself is already on the disk.
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}

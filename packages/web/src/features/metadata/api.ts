@@ -1,0 +1,278 @@
+import { CSRF_HEADER, languageFromPath, type Language } from '@portal/shared';
+import { api, isRequestError, request } from '../../api/client';
+import { readCookie } from '../../api/cookies';
+
+/** Calls of the metadata editor and lists (spec section 7), on the one client of api/client.ts. */
+
+export interface Page<T> {
+  count: number;
+  next: string | null;
+  previous: string | null;
+  results: T[];
+}
+
+export interface Translation {
+  id: string;
+  language: Language;
+  title: string;
+  description: string;
+  data_source: string;
+  use_term: string;
+  usage_method: string;
+  citation: string;
+  time_description: string;
+}
+
+export interface MetadataRecord {
+  id: string;
+  status: string;
+  language: Language;
+  title: string;
+  description: string;
+  data_source: string;
+  use_term: string;
+  usage_method: string;
+  citation: string;
+  platform: string;
+  doi: string;
+  doi_category: string;
+  protection_period: string;
+  protection_description: string;
+  time_start: string;
+  time_end: string;
+  time_description: string;
+  coordinate_system: string;
+  projection: string;
+  license: string;
+  temporal_resolution: string;
+  spatial_resolution: string;
+  subtopic_three_pole: string;
+  subtopic_third_pole: string;
+  dist_unit: string;
+  dist_country: string;
+  dist_province: string;
+  dist_city: string;
+  dist_address: string;
+  dist_phone: string;
+  dist_email: string;
+  sharing_policy: string;
+  submitting_type: string;
+  file_size: number | null;
+  east: number | null;
+  south: number | null;
+  west: number | null;
+  north: number | null;
+  scale: number | null;
+  created_at: string;
+  updated_at: string;
+  submitted_at: string | null;
+  owner: string;
+  owner_name: string;
+  fund: string[];
+  translations?: Translation[];
+}
+
+export interface AuthorI18n {
+  id: string;
+  author_id: string;
+  language: Language;
+  name: string;
+  affiliation: string;
+  address: string;
+}
+
+export interface Author {
+  id: string;
+  name: string;
+  email: string;
+  affiliation: string;
+  phone: string;
+  address: string;
+  country: string;
+  province: string;
+  city: string;
+  zipcode: string;
+  translations?: AuthorI18n[];
+}
+
+export interface MetaAuthor {
+  id: string;
+  metadata_id: string;
+  author_id: string;
+  role: string;
+  event_date: string;
+  sort: number;
+  author_detail: Author | null;
+}
+
+export interface Literature {
+  id: string;
+  title: string;
+  title_en: string;
+  type: string;
+  year: string;
+  publisher: string;
+  link: string;
+  doi: string;
+  sort: number;
+  translations?: { id: string; language: Language; title: string; publisher: string; abstract: string }[];
+}
+
+export interface Citation {
+  id: string;
+  literature_id: string;
+  sort: number;
+  literature_detail: Literature | null;
+}
+
+export interface Keyword {
+  id: string;
+  name: string;
+  type: string;
+  language: Language;
+  translations?: { id: string; language: Language; name: string }[];
+}
+
+export interface Fund {
+  id: string;
+  name: string;
+  name_en: string;
+}
+
+export interface MetaFund {
+  id: string;
+  fund_id: string;
+}
+
+export interface KeywordStandard {
+  id: string;
+  parent_id: string | null;
+  code: string;
+  name: string;
+  name_en: string;
+}
+
+export interface MetaKeywordStandard {
+  id: string;
+  keyword_standard_id: string;
+}
+
+export interface StoredFile {
+  id: string;
+  name?: string;
+  filename?: string;
+  original_name?: string;
+  size?: number;
+  created_at?: string;
+}
+
+export interface SubmitCheck {
+  status: 'true' | 'false';
+  reasons: string[];
+  msg: string[];
+}
+
+/** A failed reply as an Error carrying the server's text, so that queries and mutations can show it. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly reply: Record<string, unknown>,
+  ) {
+    super(typeof reply.detail === 'string' ? reply.detail : `HTTP ${status}`);
+    this.name = 'ApiError';
+  }
+}
+
+/** The reply, or an ApiError thrown for a 4xx / 5xx one. */
+export function ok<T>(reply: unknown): T {
+  if (isRequestError(reply)) throw new ApiError(reply.request_error.status, reply);
+  return reply as T;
+}
+
+export const base = (name: string) => `/api/metadata/${name}/`;
+
+export const metadataApi = {
+  list: async (params: Record<string, string | number | string[]>) => ok<Page<MetadataRecord>>(await api.get(base('metadata'), params)),
+  get: async (id: string) => ok<MetadataRecord>(await api.get(`${base('metadata')}${id}/`)),
+  create: async (language: Language) => ok<MetadataRecord>(await api.postJson(base('metadata'), { language })),
+  update: async (id: string, changes: Record<string, unknown>) => ok<MetadataRecord>(await api.put(`${base('metadata')}${id}/`, changes)),
+  remove: async (id: string) => ok<undefined>(await api.delete(`${base('metadata')}${id}/`)),
+  checkSubmit: async (id: string) => ok<SubmitCheck>(await api.get('/metadata/metadata-submit/', { id })),
+  /** The POST answers 400 with the same shape as the check when something is missing. */
+  submit: async (id: string) => {
+    const reply = await api.postJson<SubmitCheck>('/metadata/metadata-submit/', { id });
+    if (isRequestError(reply) && reply.request_error.status === 400 && Array.isArray(reply.msg)) return reply as unknown as SubmitCheck;
+    return ok<SubmitCheck>(reply);
+  },
+  returnToDraft: async (id: string) => ok<{ msg: string }>(await api.postJson('/metadata/return-draft/', { id })),
+  isNull: async (id: string) => ok<{ is_null: boolean }>(await api.get('/metadata/metadata-is-null/', { id })),
+  projections: async () => ok<{ results: string[] }>(await api.get('/metadata/projections/')),
+};
+
+/** The generic attached resources: /api/metadata/<name>/ and <name>/<id>/. */
+export const resource = {
+  list: async <T>(name: string, params: Record<string, string | number> = {}) =>
+    ok<Page<T>>(await api.get(base(name), { pageSize: 100, ...params })),
+  create: async <T>(name: string, body: Record<string, unknown>) => ok<T>(await api.postJson(base(name), body)),
+  update: async <T>(name: string, id: string, body: Record<string, unknown>) => ok<T>(await request('PATCH', `${base(name)}${id}/`, { json: body })),
+  remove: async (name: string, id: string) => ok<undefined>(await api.delete(`${base(name)}${id}/`)),
+};
+
+export const likeAuthor = async (text: string) => ok<Page<Author>>(await api.get('/api/metadata/like_author/', { like_author: text, pageSize: 20 }));
+export const unlinkKeyword = async (metadata: string, keyword: string) =>
+  ok<undefined>(await request('DELETE', `/api/metadata/keyword/?${new URLSearchParams({ metadata, keyword })}`));
+
+/** The headers api/client.ts sends, for the calls it cannot make (multipart uploads, text replies). */
+function plainHeaders(state: boolean): Record<string, string> {
+  const headers: Record<string, string> = {
+    Accept: 'application/json, text/plain, text/html',
+    'Accept-Language': languageFromPath(location.pathname),
+    Personal: 'true',
+  };
+  const token = readCookie('token');
+  if (token) headers.Authorization = `Token ${token}`;
+  const csrf = readCookie('csrftoken');
+  if (state && csrf) headers[CSRF_HEADER] = csrf;
+  return headers;
+}
+
+/** The server's text of a failed reply, if it gave one. */
+async function errorText(response: Response): Promise<string | undefined> {
+  try {
+    const body = (await response.json()) as Record<string, unknown>;
+    if (typeof body.detail === 'string') return body.detail;
+    const first = Object.values(body).find((v) => Array.isArray(v) && typeof v[0] === 'string') as string[] | undefined;
+    return first?.[0];
+  } catch {
+    return undefined;
+  }
+}
+
+/** A multipart upload (`metadata` first, then the other fields, `file` last). Throws with the server's text. */
+export async function uploadFile(url: string, metadata: string, file: File, fields: Record<string, string> = {}): Promise<unknown> {
+  const body = new FormData();
+  body.append('metadata', metadata);
+  for (const [key, value] of Object.entries(fields)) body.append(key, value);
+  body.append('file', file);
+  const response = await fetch(url, { method: 'POST', headers: plainHeaders(true), body, credentials: 'include' });
+  if (!response.ok) throw new Error((await errorText(response)) ?? '');
+  return response.headers.get('content-type')?.includes('application/json') ? response.json() : undefined;
+}
+
+/** Deleting a stored file counts as done only when the server answers the text `ok` (spec section 5). */
+export async function deleteStored(name: string, id: string): Promise<boolean> {
+  try {
+    const response = await fetch(`${base(name)}${id}/`, { method: 'DELETE', headers: plainHeaders(true), credentials: 'include' });
+    return response.ok && (await response.text()).trim() === 'ok';
+  } catch {
+    return false;
+  }
+}
+
+export const recordKey = (id: string) => ['metadata', 'record', id] as const;
+
+/** What every editor tab gets. */
+export interface EditorTabProps {
+  record: MetadataRecord;
+  readOnly: boolean;
+}

@@ -1,0 +1,272 @@
+import { Button, Col, Form, Input, Modal, Popconfirm, Row, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { AUTHOR_ROLES, PROVIDER_ROLE } from '@portal/shared';
+import { authorCreateSchema, authorI18nCreateSchema, metaAuthorCreateSchema } from '@portal/shared/contracts/metadata';
+import { zodRule } from '../../../components/zod-rule';
+import { likeAuthor, resource, type Author, type EditorTabProps, type MetaAuthor } from '../api';
+import { useFeedback } from './useFeedback';
+
+const OTHER_ROLES = AUTHOR_ROLES.filter((role) => role !== PROVIDER_ROLE);
+const today = () => new Date().toISOString().slice(0, 10);
+
+interface AuthorForm {
+  name: string;
+  name_en: string;
+  email: string;
+  affiliation: string;
+  affiliation_en: string;
+  phone?: string;
+  role: string;
+  event_date: string;
+}
+
+/**
+ * Data Resource Providers (role resourceProvider) and Author Information (the other roles):
+ * meta-author rows, an existing author picked or a new one created, listed, ordered, removed.
+ */
+export function AuthorsTab({ record, readOnly, providers }: EditorTabProps & { providers: boolean }) {
+  const { run, message, t } = useFeedback();
+  const queryClient = useQueryClient();
+  const key = ['metadata', 'meta-author', record.id, providers];
+  const filter: Record<string, string> = providers ? { role: PROVIDER_ROLE } : { role__not: PROVIDER_ROLE };
+  const { data, isLoading } = useQuery({
+    queryKey: key,
+    queryFn: () => resource.list<MetaAuthor>('meta-author', { metadata__id: record.id, ...filter }),
+  });
+  const rows = data?.results ?? [];
+  const [mode, setMode] = useState<'new' | 'existing' | null>(null);
+  const [englishFor, setEnglishFor] = useState<Author | null>(null);
+  const [newForm] = Form.useForm<AuthorForm>();
+  const [pickForm] = Form.useForm<{ author: string; role: string; event_date: string }>();
+  const [englishForm] = Form.useForm<{ name: string; affiliation: string }>();
+  const [found, setFound] = useState<Author[]>([]);
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['metadata', 'meta-author', record.id] });
+  const nextSort = () => (rows.length ? Math.max(...rows.map((row) => row.sort)) + 1 : 0);
+
+  const create = async (values: AuthorForm) => {
+    const { role, event_date, ...author } = values;
+    const done = await run(async () => {
+      const created = await resource.create<Author>('author', author);
+      await resource.create('meta-author', { metadata: record.id, author: created.id, role: providers ? PROVIDER_ROLE : role, event_date, sort: nextSort() });
+      return true;
+    }, newForm);
+    if (!done) return;
+    message.success(t('editor.addedSuccess'));
+    setMode(null);
+    newForm.resetFields();
+    await refresh();
+  };
+
+  const pick = async (values: { author: string; role: string; event_date: string }) => {
+    const done = await run(
+      () => resource.create('meta-author', { metadata: record.id, author: values.author, role: providers ? PROVIDER_ROLE : values.role, event_date: values.event_date, sort: nextSort() }),
+      pickForm,
+    );
+    if (!done) return;
+    message.success(t('editor.addedSuccess'));
+    setMode(null);
+    pickForm.resetFields();
+    await refresh();
+  };
+
+  const search = async (text: string) => {
+    const reply = await run(() => likeAuthor(text));
+    setFound(reply?.results ?? []);
+  };
+
+  const move = async (index: number, step: -1 | 1) => {
+    const other = rows[index + step];
+    const row = rows[index];
+    if (!other || !row) return;
+    // Positions by index, so that equal sort values also move.
+    await run(async () => {
+      await resource.update('meta-author', row.id, { sort: index + step });
+      await resource.update('meta-author', other.id, { sort: index });
+      return true;
+    });
+    await refresh();
+  };
+
+  const remove = async (id: string) => {
+    if (await run(async () => (await resource.remove('meta-author', id), true))) {
+      message.success(t('metadata.deleted'));
+      await refresh();
+    }
+  };
+
+  const addEnglish = async (values: { name: string; affiliation: string }) => {
+    if (!englishFor) return;
+    const done = await run(() => resource.create('author-i18n', { author: englishFor.id, language: 'en', ...values }), englishForm);
+    if (!done) return;
+    message.success(t('editor.addedSuccess'));
+    setEnglishFor(null);
+    englishForm.resetFields();
+    await refresh();
+  };
+
+  const englishOf = (author: Author | null) => author?.translations?.find((row) => row.language === 'en');
+  const columns: TableColumnsType<MetaAuthor> = [
+    { title: t('editor.author.name'), key: 'name', render: (_, row) => row.author_detail?.name },
+    {
+      title: t('editor.author.english'),
+      key: 'english',
+      render: (_, row) => {
+        const english = englishOf(row.author_detail);
+        if (english) return english.name;
+        return (
+          <Space>
+            <Tag color="warning">{t('editor.author.noEnglish')}</Tag>
+            {!readOnly && row.author_detail && (
+              <Button size="small" onClick={() => setEnglishFor(row.author_detail)}>
+                {t('editor.author.addEnglish')}
+              </Button>
+            )}
+          </Space>
+        );
+      },
+    },
+    { title: t('editor.author.email'), key: 'email', render: (_, row) => row.author_detail?.email },
+    { title: t('editor.author.affiliation'), key: 'affiliation', render: (_, row) => row.author_detail?.affiliation },
+    ...(providers ? [] : [{ title: t('editor.author.role'), key: 'role', render: (_: unknown, row: MetaAuthor) => t(`metadata.options.authorRole.${row.role}`) }]),
+    { title: t('editor.author.eventDate'), dataIndex: 'event_date', key: 'event_date' },
+  ];
+  if (!readOnly) {
+    columns.push({
+      title: t('editor.actions'),
+      key: 'actions',
+      render: (_, row, index) => (
+        <Space>
+          <Button size="small" icon={<ArrowUpOutlined />} aria-label={t('editor.moveUp')} disabled={index === 0} onClick={() => void move(index, -1)} />
+          <Button size="small" icon={<ArrowDownOutlined />} aria-label={t('editor.moveDown')} disabled={index === rows.length - 1} onClick={() => void move(index, 1)} />
+          <Popconfirm title={t('editor.removeConfirm')} okText={t('editor.yes')} cancelText={t('editor.no')} onConfirm={() => remove(row.id)}>
+            <Button size="small" danger>
+              {t('editor.remove')}
+            </Button>
+          </Popconfirm>
+        </Space>
+      ),
+    });
+  }
+
+  const roleItem = !providers && (
+    <Form.Item name="role" label={t('editor.author.role')} rules={[zodRule(metaAuthorCreateSchema.shape.role, t)]}>
+      <Select showSearch optionFilterProp="label" options={OTHER_ROLES.map((role) => ({ value: role, label: t(`metadata.options.authorRole.${role}`) }))} />
+    </Form.Item>
+  );
+  const dateItem = (
+    <Form.Item name="event_date" label={t('editor.author.eventDate')} rules={[zodRule(metaAuthorCreateSchema.shape.event_date, t)]}>
+      <Input type="date" />
+    </Form.Item>
+  );
+  const what = providers ? t('editor.author.provider') : t('editor.author.author');
+
+  return (
+    <>
+      <Typography.Paragraph type="secondary">{providers ? t('editor.author.providersIntro') : t('editor.author.authorsIntro')}</Typography.Paragraph>
+      {!readOnly && (
+        <Space style={{ marginBottom: 16 }}>
+          <Button type="primary" onClick={() => setMode('new')}>
+            {t('editor.author.createNew', { what })}
+          </Button>
+          <Button onClick={() => setMode('existing')}>{t('editor.author.pickExisting', { what })}</Button>
+        </Space>
+      )}
+      <Table<MetaAuthor> rowKey="id" loading={isLoading} columns={columns} dataSource={rows} pagination={false} locale={{ emptyText: t('editor.none') }} />
+
+      <Modal
+        open={mode === 'new'}
+        title={t('editor.author.createNew', { what })}
+        width={720}
+        onCancel={() => setMode(null)}
+        onOk={() => newForm.submit()}
+        okText={t('editor.add')}
+        cancelText={t('editor.cancel')}
+        destroyOnHidden
+      >
+        <Form<AuthorForm> form={newForm} name={providers ? 'provider' : 'author'} layout="vertical" onFinish={create} initialValues={{ event_date: today() }}>
+          <Row gutter={16}>
+            <Col span={12}>
+              <Form.Item name="name" label={t('editor.author.name')} rules={[zodRule(authorCreateSchema.shape.name, t)]}>
+                <Input />
+              </Form.Item>
+            </Col>
+            <Col span={12}>
+              <Form.Item name="name_en" label={t('editor.author.nameEn')} rules={[zodRule(authorCreateSchema.shape.name_en, t)]}>
+                <Input />
+              </Form.Item>
+            </Col>
+            <Col span={12}>
+              <Form.Item name="affiliation" label={t('editor.author.affiliation')} rules={[zodRule(authorCreateSchema.shape.affiliation, t)]}>
+                <Input />
+              </Form.Item>
+            </Col>
+            <Col span={12}>
+              <Form.Item name="affiliation_en" label={t('editor.author.affiliationEn')} rules={[zodRule(authorCreateSchema.shape.affiliation_en, t)]}>
+                <Input />
+              </Form.Item>
+            </Col>
+            <Col span={12}>
+              <Form.Item name="email" label={t('editor.author.email')} rules={[zodRule(authorCreateSchema.shape.email, t)]}>
+                <Input />
+              </Form.Item>
+            </Col>
+            <Col span={12}>
+              <Form.Item name="phone" label={t('editor.author.phone')}>
+                <Input />
+              </Form.Item>
+            </Col>
+            <Col span={12}>{roleItem}</Col>
+            <Col span={12}>{dateItem}</Col>
+          </Row>
+        </Form>
+      </Modal>
+
+      <Modal
+        open={mode === 'existing'}
+        title={t('editor.author.pickExisting', { what })}
+        onCancel={() => setMode(null)}
+        onOk={() => pickForm.submit()}
+        okText={t('editor.add')}
+        cancelText={t('editor.cancel')}
+        destroyOnHidden
+      >
+        <Form form={pickForm} name={providers ? 'pickProvider' : 'pickAuthor'} layout="vertical" onFinish={pick} initialValues={{ event_date: today() }}>
+          <Form.Item name="author" label={t('editor.author.search')} rules={[{ required: true, message: t('metadata.validation.author') }]}>
+            <Select
+              showSearch
+              filterOption={false}
+              onSearch={(text) => void search(text)}
+              onFocus={() => void search('')}
+              options={found.map((author) => ({ value: author.id, label: `${author.name} (${author.email}, ${author.affiliation})` }))}
+              notFoundContent={t('editor.none')}
+            />
+          </Form.Item>
+          {roleItem}
+          {dateItem}
+        </Form>
+      </Modal>
+
+      <Modal
+        open={englishFor !== null}
+        title={t('editor.author.addEnglish')}
+        onCancel={() => setEnglishFor(null)}
+        onOk={() => englishForm.submit()}
+        okText={t('editor.add')}
+        cancelText={t('editor.cancel')}
+        destroyOnHidden
+      >
+        <Form form={englishForm} name="authorEnglish" layout="vertical" onFinish={addEnglish}>
+          <Form.Item name="name" label={t('editor.author.nameEn')} rules={[zodRule(authorI18nCreateSchema.shape.name, t)]}>
+            <Input />
+          </Form.Item>
+          <Form.Item name="affiliation" label={t('editor.author.affiliationEn')}>
+            <Input />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,129 @@
+import { Button, Popconfirm, Space, Table, Typography, Upload, type TableColumnsType } from 'antd';
+import { InboxOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
+import { METADATA_LIMITS } from '@portal/shared';
+import { base, deleteStored, resource, uploadFile, type EditorTabProps, type StoredFile } from '../api';
+import { useFeedback } from './useFeedback';
+
+const KINDS = {
+  data: {
+    list: 'meta-file',
+    upload: '/metadata/upload-file/',
+    max: METADATA_LIMITS.dataFilesMax,
+    maxBytes: METADATA_LIMITS.dataFileMaxBytes,
+    hint: 'editor.files.dataHint',
+    tooMany: 'metadata.files.tooMany',
+  },
+  document: {
+    list: 'meta-attach',
+    upload: '/metadata/upload-attachment',
+    max: METADATA_LIMITS.attachmentsMax,
+    maxBytes: METADATA_LIMITS.attachmentMaxBytes,
+    hint: 'editor.files.documentHint',
+    tooMany: 'metadata.files.tooManyAttachments',
+  },
+} as const;
+
+/** The specification documents the server takes, by extension (files.service.ts DOCUMENT_TYPES). */
+const DOCUMENT_ACCEPT = '.pdf,.doc,.docx,.odt,.rtf,.txt,.md,.xls,.xlsx,.ods,.csv';
+
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KB', 'MB', 'GB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+}
+
+/** Data Files (at most 5, each at most 200 MB, spec section 5) and Documents (specification documents only). */
+export function FilesTab({ record, readOnly, kind }: EditorTabProps & { kind: keyof typeof KINDS }) {
+  const { run, message, t } = useFeedback();
+  const queryClient = useQueryClient();
+  const def = KINDS[kind];
+  const key = ['metadata', def.list, record.id];
+  const { data, isLoading } = useQuery({ queryKey: key, queryFn: () => resource.list<StoredFile>(def.list, { metadata__id: record.id }) });
+  const files = data?.results ?? [];
+  const [uploading, setUploading] = useState(0);
+  /** Files accepted in this selection, counted against the limit before the list catches up. */
+  const pending = useRef(0);
+
+  const check = (file: File) => {
+    if (file.size > def.maxBytes) {
+      message.error(t('metadata.files.tooBig', { limit: formatSize(def.maxBytes) }));
+      return false;
+    }
+    if (files.length + pending.current >= def.max) {
+      message.error(t(def.tooMany, { max: def.max }));
+      return false;
+    }
+    pending.current += 1;
+    return true;
+  };
+
+  const upload = async (file: File) => {
+    setUploading((n) => n + 1);
+    const done = await run(async () => (await uploadFile(def.upload, record.id, file), true));
+    if (done) message.success(t('metadata.files.uploaded'));
+    await queryClient.invalidateQueries({ queryKey: key });
+    pending.current -= 1;
+    setUploading((n) => n - 1);
+  };
+
+  const remove = async (id: string) => {
+    if (await deleteStored(def.list, id)) message.success(t('editor.files.deleted'));
+    else message.error(t('metadata.files.deleteFailed'));
+    await queryClient.invalidateQueries({ queryKey: key });
+  };
+
+  const columns: TableColumnsType<StoredFile> = [
+    {
+      title: t('editor.files.name'),
+      dataIndex: 'name',
+      render: (name: string, file) => <a href={`${base(def.list)}${file.id}/download/`}>{name}</a>,
+    },
+    { title: t('editor.files.size'), dataIndex: 'size', width: 120, render: (size: number) => formatSize(size ?? 0) },
+    { title: t('editor.files.uploadedAt'), dataIndex: 'created_at', width: 200, render: (value: string) => (value ? new Date(value).toLocaleString() : '') },
+  ];
+  if (!readOnly) {
+    columns.push({
+      title: t('editor.actions'),
+      key: 'actions',
+      width: 120,
+      render: (_, file) => (
+        <Popconfirm title={t('editor.removeConfirm')} okText={t('editor.yes')} cancelText={t('editor.no')} onConfirm={() => remove(file.id)}>
+          <Button size="small" danger aria-label={`${t('editor.delete')} ${file.name ?? ''}`}>
+            {t('editor.delete')}
+          </Button>
+        </Popconfirm>
+      ),
+    });
+  }
+
+  return (
+    <Space orientation="vertical" size="large" style={{ width: '100%' }}>
+      {!readOnly && (
+        <Upload.Dragger
+          accept={kind === 'document' ? DOCUMENT_ACCEPT : undefined}
+          multiple={kind === 'data'}
+          showUploadList={false}
+          disabled={uploading > 0}
+          beforeUpload={(file) => (check(file) ? true : Upload.LIST_IGNORE)}
+          customRequest={({ file }) => void upload(file as File)}
+        >
+          <p className="ant-upload-drag-icon">
+            <InboxOutlined />
+          </p>
+          <p className="ant-upload-text">{t('editor.files.drop')}</p>
+          <p className="ant-upload-hint">{t(def.hint, { max: def.max, size: formatSize(def.maxBytes) })}</p>
+        </Upload.Dragger>
+      )}
+      {kind === 'data' && <Typography.Text type="secondary">{t('editor.files.compress')}</Typography.Text>}
+      <Table<StoredFile> rowKey="id" loading={isLoading || uploading > 0} columns={columns} dataSource={files} pagination={false} locale={{ emptyText: t('editor.none') }} />
+    </Space>
+  );
+}

@@ -1,0 +1,51 @@
+import { Alert, Button, Form, Input } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
+import { metadataI18nFields } from '@portal/shared/contracts/metadata';
+import { zodRule } from '../../../components/zod-rule';
+import { recordKey, resource, type EditorTabProps, type Translation } from '../api';
+import { useFeedback } from './useFeedback';
+
+const FIELDS = ['title', 'description', 'data_source', 'use_term', 'usage_method', 'citation', 'time_description'] as const;
+const LABELS: Record<(typeof FIELDS)[number], string> = {
+  title: 'editor.fields.title',
+  description: 'editor.fields.description',
+  data_source: 'editor.fields.dataSource',
+  use_term: 'editor.fields.useTerm',
+  usage_method: 'editor.fields.usageMethod',
+  citation: 'editor.fields.citation',
+  time_description: 'editor.fields.timeDescription',
+};
+
+/** Translations: the record's version in the other language (metadata-i18n), made when the record was. */
+export function TranslationsTab({ record, readOnly }: EditorTabProps) {
+  const { run, message, t } = useFeedback();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<Partial<Translation>>();
+  const version = record.translations?.find((row) => row.language !== record.language);
+  if (!version) return <Alert type="warning" showIcon title={t('editor.translation.missing')} />;
+  const language = t(`metadata.options.language.${version.language}`);
+
+  const save = async (values: Partial<Translation>) => {
+    const changes = Object.fromEntries(FIELDS.map((key) => [key, values[key] ?? '']));
+    if (await run(() => resource.update('metadata-i18n', version.id, changes), form)) {
+      message.success(t('metadata.saved'));
+      await queryClient.invalidateQueries({ queryKey: recordKey(record.id) });
+    }
+  };
+
+  return (
+    <Form form={form} name="translation" layout="vertical" disabled={readOnly} initialValues={version} onFinish={save}>
+      <Alert type="info" showIcon title={t('editor.translation.intro', { language })} style={{ marginBottom: 16 }} />
+      {FIELDS.map((key) => (
+        <Form.Item key={key} name={key} label={`${t(LABELS[key])} (${language})`} rules={[zodRule(metadataI18nFields[key], t)]}>
+          {key === 'title' ? <Input /> : <Input.TextArea autoSize={{ minRows: key === 'description' ? 4 : 2, maxRows: 12 }} />}
+        </Form.Item>
+      ))}
+      {!readOnly && (
+        <Button type="primary" htmlType="submit">
+          {t('editor.save')}
+        </Button>
+      )}
+    </Form>
+  );
+}

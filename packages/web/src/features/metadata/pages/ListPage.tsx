@@ -1,0 +1,92 @@
+import { Button, Card, Popconfirm, Space, Table, Tag, type TableColumnsType } from 'antd';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { DEFAULT_PAGE_SIZE, IN_REVIEW_STATUSES } from '@portal/shared';
+import { metadataApi, type MetadataRecord } from '../api';
+import { useFeedback } from '../components/useFeedback';
+import { useReturnToDraft, useSubmitFlow } from '../components/useSubmitFlow';
+
+export type ListKind = 'draft' | 'review' | 'published';
+
+const TITLES: Record<ListKind, string> = { draft: 'editor.list.draftTitle', review: 'editor.list.reviewTitle', published: 'editor.list.publishedTitle' };
+const STATUS_PARAMS: Record<ListKind, Record<string, string | string[]>> = {
+  draft: { status: 'draft' },
+  review: { status: [...IN_REVIEW_STATUSES] },
+  published: { status: 'published' },
+};
+
+/** /metadata/draft, /metadata/review, /metadata/published: the caller's own records (Personal header). */
+export default function ListPage({ kind }: { kind: ListKind }) {
+  const { run, message, t } = useFeedback();
+  const queryClient = useQueryClient();
+  const submit = useSubmitFlow();
+  const returnToDraft = useReturnToDraft();
+  const [paging, setPaging] = useState({ page: 1, pageSize: DEFAULT_PAGE_SIZE });
+  const { data, isLoading } = useQuery({
+    queryKey: ['metadata', 'list', kind, paging],
+    queryFn: () => metadataApi.list({ ...STATUS_PARAMS[kind], ...paging }),
+  });
+
+  const remove = async (id: string) => {
+    if (await run(async () => (await metadataApi.remove(id), true))) {
+      message.success(t('metadata.deleted'));
+      await queryClient.invalidateQueries({ queryKey: ['metadata'] });
+    }
+  };
+
+  const columns: TableColumnsType<MetadataRecord> = [
+    {
+      title: t('editor.list.title'),
+      dataIndex: 'title',
+      render: (title: string, record) => <Link to={`/metadata/edit/${record.id}`}>{title || t('editor.list.untitled')}</Link>,
+    },
+    { title: t('editor.language'), dataIndex: 'language', width: 100, render: (language: string) => t(`metadata.options.language.${language}`) },
+    { title: t('editor.list.status'), dataIndex: 'status', width: 160, render: (status: string) => <Tag>{t(`metadata.status.${status}`)}</Tag> },
+    { title: t('editor.list.updated'), dataIndex: 'updated_at', width: 190, render: (value: string) => new Date(value).toLocaleString() },
+  ];
+  if (kind !== 'published') {
+    columns.push({
+      title: t('editor.list.actions'),
+      key: 'actions',
+      width: 260,
+      render: (_, record) =>
+        kind === 'draft' ? (
+          <Space wrap>
+            <Link to={`/metadata/edit/${record.id}`}>{t('editor.list.edit')}</Link>
+            <Button size="small" type="primary" onClick={() => void submit(record.id)}>
+              {t('editor.submit')}
+            </Button>
+            <Popconfirm title={t('editor.list.deleteConfirm')} okText={t('editor.yes')} cancelText={t('editor.no')} onConfirm={() => remove(record.id)}>
+              <Button size="small" danger>
+                {t('editor.delete')}
+              </Button>
+            </Popconfirm>
+          </Space>
+        ) : (
+          <Popconfirm title={t('editor.returnConfirm')} okText={t('editor.yes')} cancelText={t('editor.no')} onConfirm={() => returnToDraft(record.id)}>
+            <Button size="small">{t('editor.returnDraft')}</Button>
+          </Popconfirm>
+        ),
+    });
+  }
+
+  return (
+    <Card title={<h1 style={{ margin: 0, fontSize: 20 }}>{t(TITLES[kind])}</h1>} extra={<Link to="/metadata/add">{t('editor.addTitle')}</Link>}>
+      <Table<MetadataRecord>
+        rowKey="id"
+        loading={isLoading}
+        columns={columns}
+        dataSource={data?.results ?? []}
+        locale={{ emptyText: t('editor.list.empty') }}
+        pagination={{
+          current: paging.page,
+          pageSize: paging.pageSize,
+          total: data?.count ?? 0,
+          showSizeChanger: true,
+          onChange: (page, pageSize) => setPaging({ page, pageSize }),
+        }}
+      />
+    </Card>
+  );
+}
