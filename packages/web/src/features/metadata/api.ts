@@ -11,66 +11,9 @@ export interface Page<T> {
   results: T[];
 }
 
-export interface Translation {
-  id: string;
-  language: Language;
-  title: string;
-  description: string;
-  data_source: string;
-  use_term: string;
-  usage_method: string;
-  citation: string;
-  time_description: string;
-}
+import type { MetadataRecord } from '@portal/shared';
 
-export interface MetadataRecord {
-  id: string;
-  status: string;
-  language: Language;
-  title: string;
-  description: string;
-  data_source: string;
-  use_term: string;
-  usage_method: string;
-  citation: string;
-  platform: string;
-  doi: string;
-  doi_category: string;
-  protection_period: string;
-  protection_description: string;
-  time_start: string;
-  time_end: string;
-  time_description: string;
-  coordinate_system: string;
-  projection: string;
-  license: string;
-  temporal_resolution: string;
-  spatial_resolution: string;
-  subtopic_three_pole: string;
-  subtopic_third_pole: string;
-  dist_unit: string;
-  dist_country: string;
-  dist_province: string;
-  dist_city: string;
-  dist_address: string;
-  dist_phone: string;
-  dist_email: string;
-  sharing_policy: string;
-  submitting_type: string;
-  file_size: number | null;
-  east: number | null;
-  south: number | null;
-  west: number | null;
-  north: number | null;
-  scale: number | null;
-  created_at: string;
-  updated_at: string;
-  submitted_at: string | null;
-  owner: string;
-  owner_name: string;
-  fund: string[];
-  translations?: Translation[];
-}
+export type { MetadataRecord, MetadataTranslation as Translation } from '@portal/shared';
 
 export interface AuthorI18n {
   id: string;
