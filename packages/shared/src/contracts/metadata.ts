@@ -232,8 +232,8 @@ export const keywordCreateSchema = z.object({
   type: keywordTypeSchema,
   language: languageSchema.optional(),
   metadata: z.string().min(1).optional(),
-  /** The translation the editor asks for with a new keyword. */
-  translation: text(100).optional(),
+  /** Its translation into the other language, required with a new keyword (spec section 5). */
+  translation: required('metadata.keyword.translationRequired', 100),
 });
 export const keywordUpdateSchema = z.object({ name: required('metadata.keyword.required', 100), type: keywordTypeSchema }).partial();
 export const keywordI18nCreateSchema = z.object({

@@ -163,6 +163,7 @@ export const metadataEn = {
   translation: { exists: 'The metadata already has a version in that language.', sameLanguage: 'The metadata is written in that language already.' },
   inUse: 'Other metadata records use this entry, so it cannot be deleted.',
   conflict: 'This entry exists already.',
+  sharedLocked: 'This entry is also used by metadata that cannot be changed now (in review, published, or somebody else\'s), so it stays as it is.',
   noRight: 'Sorry, you have no right to modify the data entity of this metadata',
   readOnly: 'The metadata is in review and cannot be changed. Return it to draft first.',
   notFound: 'The metadata was not found',

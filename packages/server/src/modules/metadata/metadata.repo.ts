@@ -144,20 +144,32 @@ export class MetadataRepo {
 
   /** Whether anything at all has been entered: an empty record left behind by the editor may go. */
   async isEmpty(record: MetadataRow): Promise<boolean> {
-    const ownFields: (keyof MetadataRow)[] = ['title', 'description', 'usage_method', 'time_description', 'data_source', 'doi'];
-    if (ownFields.some((field) => String(record[field] ?? '').trim() !== '')) return false;
-    if ([record.east, record.west, record.south, record.north, record.file_size].some((v) => v !== null)) return false;
-    const tables: (keyof Database)[] = ['meta_author', 'citations', 'meta_keyword', 'meta_fund', 'meta_media', 'meta_file', 'meta_attach', 'online_resources'];
+    // Every field of its own at its default: '' for texts, null for numbers.
+    const bookkeeping = new Set(['id', 'owner_id', 'status', 'language', 'hit_count', 'created_at', 'updated_at', 'submitted_at', 'published_at']);
+    for (const [field, value] of Object.entries(record)) {
+      if (bookkeeping.has(field)) continue;
+      if (value !== null && String(value).trim() !== '') return false;
+    }
+    const tables: (keyof Database)[] = [
+      'meta_author',
+      'citations',
+      'meta_keyword',
+      'meta_keyword_standard',
+      'meta_discipline',
+      'meta_fund',
+      'meta_special',
+      'meta_media',
+      'meta_file',
+      'meta_attach',
+      'online_resources',
+    ];
     for (const table of tables) {
       const row = await (this.loose.selectFrom(table) as SelectQueryBuilder<any, any, any>).select('id').where('metadata_id', '=', record.id).limit(1).executeTakeFirst();
       if (row) return false;
     }
-    const translated = await this.db
-      .selectFrom('metadata_i18n')
-      .select('id')
-      .where('metadata_id', '=', record.id)
-      .where((eb) => eb.or([eb('title', '<>', ''), eb('description', '<>', '')]))
-      .executeTakeFirst();
-    return !translated;
+    const translations = await this.db.selectFrom('metadata_i18n').selectAll().where('metadata_id', '=', record.id).execute();
+    return translations.every((row) =>
+      Object.entries(row).every(([field, value]) => ['id', 'metadata_id', 'language'].includes(field) || String(value ?? '').trim() === ''),
+    );
   }
 }

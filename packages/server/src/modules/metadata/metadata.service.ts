@@ -230,7 +230,7 @@ export class MetadataService {
         .innerJoin('authors', 'authors.id', 'meta_author.author_id')
         .select('meta_author.metadata_id')
         .distinct()
-        .where('authors.email', '=', user.email);
+        .where((eb) => eb(eb.fn('lower', [eb.ref('authors.email')]), '=', user.email.toLowerCase()));
       if (userType === 'provider') query = query.where('meta_author.role', '=', 'resourceProvider');
       if (userType === 'author') query = query.where('meta_author.role', '<>', 'resourceProvider');
       if (authorId) query = query.where('authors.id', '=', authorId);

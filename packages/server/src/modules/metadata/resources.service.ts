@@ -1,11 +1,14 @@
 import { LANGUAGES, METADATA_LIMITS } from '@portal/shared';
 import { AppError } from '../../errors.js';
 import type { AuthenticatedUser } from '../account/account.service.js';
+import type { SelectQueryBuilder } from 'kysely';
 import type { MetadataAccess } from './metadata-access.js';
 import { isUniqueViolation, newId, type LooseDb } from './metadata.repo.js';
 import { CREATED_TABLES, type ResourceDef } from './resources.js';
 
 type Row = Record<string, unknown>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Query = SelectQueryBuilder<any, any, any>;
 
 /** Child tables whose rows are shown inside their parent's (`translations`). */
 const TRANSLATIONS: Record<string, { table: string; column: string }> = {
@@ -25,15 +28,29 @@ const DETAILS: Record<string, { column: string; table: string; as: string }> = {
   meta_special: { column: 'special_id', table: 'specials', as: 'special_detail' },
 };
 
+interface Link {
+  table: string;
+  column: string;
+}
+
 /** Shared entities that records link to: deleting one in use would take it out of others' records. */
-const LINKED_BY: Record<string, { table: string; column: string }> = {
-  authors: { table: 'meta_author', column: 'author_id' },
-  literature: { table: 'citations', column: 'literature_id' },
-  keywords: { table: 'meta_keyword', column: 'keyword_id' },
-  funds: { table: 'meta_fund', column: 'fund_id' },
-  keyword_standards: { table: 'meta_discipline', column: 'keyword_standard_id' },
-  specials: { table: 'meta_special', column: 'special_id' },
+const LINKED_BY: Record<string, Link[]> = {
+  authors: [{ table: 'meta_author', column: 'author_id' }],
+  literature: [{ table: 'citations', column: 'literature_id' }],
+  keywords: [{ table: 'meta_keyword', column: 'keyword_id' }],
+  funds: [{ table: 'meta_fund', column: 'fund_id' }],
+  keyword_standards: [
+    { table: 'meta_discipline', column: 'keyword_standard_id' },
+    { table: 'meta_keyword_standard', column: 'keyword_standard_id' },
+  ],
+  specials: [{ table: 'meta_special', column: 'special_id' }],
 };
+
+/**
+ * Shared entries a signed-in user may see: their own, those of records they can see (published or
+ * theirs) and, for funds, the programme funds. Entries only others' drafts use stay private.
+ */
+const VISIBLE_SHARED = ['authors', 'literature', 'keywords', 'funds'];
 
 /** List filters that name a record: who may not see it learns nothing of what is attached to it. */
 const RECORD_FILTERS = ['metadata__id', 'metadatakeyword__metadata__id'];
@@ -54,10 +71,20 @@ export class ResourceService {
       throw invalid(def.requiredFilter[0]!, 'metadata.validation.filter');
     }
     // A filter naming a record (also on shared entities: the authors of a record) needs the record readable.
+    let namesRecord = false;
     for (const name of RECORD_FILTERS) {
-      if (def.filters?.[name] && given(name)) await this.access.readable(user, String(query[name]));
+      if (def.filters?.[name] && given(name)) {
+        await this.access.readable(user, String(query[name]));
+        namesRecord = true;
+      }
+    }
+    // A translation list names its entry: that entry must be one the caller may see.
+    if (def.parent && user && !user.is_staff) {
+      const parentId = [def.parent.field, `${def.parent.field}__id`, def.parent.column].map((name) => query[name]).find((v) => typeof v === 'string' && v);
+      if (typeof parentId === 'string' && !(await this.isVisible(def.parent.table, parentId, user))) throw new AppError('NOT_FOUND', 'errors.notFound');
     }
     let base = this.db.selectFrom(def.table);
+    if (!namesRecord && user && !user.is_staff && VISIBLE_SHARED.includes(def.table)) base = this.visibleOnly(base, def.table, user);
     for (const [name, apply] of Object.entries(def.filters ?? {})) {
       if (!given(name)) continue;
       const value = String(query[name]);
@@ -78,6 +105,12 @@ export class ResourceService {
     if (def.read === 'user' && !user) throw new AppError('UNAUTHENTICATED', 'account.loginRequired');
     const row = await this.find(def, id);
     if (def.owner === 'record') await this.access.readable(user, String(row.metadata_id));
+    if (user && !user.is_staff) {
+      const hidden =
+        (VISIBLE_SHARED.includes(def.table) && !(await this.isVisible(def.table, id, user))) ||
+        (def.parent && !(await this.isVisible(def.parent.table, String(row[def.parent.column]), user)));
+      if (hidden) throw new AppError('NOT_FOUND', 'errors.notFound');
+    }
     return (await this.present(def, [row]))[0]!;
   }
 
@@ -111,6 +144,9 @@ export class ResourceService {
       if (reference && value !== null && !(await this.exists(reference.table, value))) throw invalid(field, reference.messageKey);
       values[reference ? reference.column : field] = typeof value === 'boolean' ? (value ? 1 : 0) : value;
     }
+    if (def.table === 'keyword_standards' && typeof values.parent_id === 'string' && (await this.isAncestorOrSelf(id, values.parent_id))) {
+      throw invalid('parent', 'metadata.validation.keywordStandard');
+    }
     if (def.table === 'funds' && 'is_core' in values) values.is_core = ['true', '1', 'on', 1].includes(values.is_core as string) ? 1 : 0;
     if (def.table === 'authors' && typeof values.name === 'string' && values.name !== row.name && (await this.isLinked('authors', id))) {
       throw invalid('name', 'metadata.author.nameLocked');
@@ -125,7 +161,8 @@ export class ResourceService {
   async remove(def: ResourceDef, user: AuthenticatedUser, id: string) {
     const row = await this.find(def, id);
     await this.mayChange(def, user, row);
-    if (LINKED_BY[def.table] && (await this.isLinked(def.table, id))) throw new AppError('CONFLICT', 'metadata.inUse');
+    if (await this.isLinked(def.table, id)) throw new AppError('CONFLICT', 'metadata.inUse');
+    if (def.table === 'keyword_standards' && (await this.subtreeLinked(id))) throw new AppError('CONFLICT', 'metadata.inUse');
     await this.db.deleteFrom(def.table).where('id', '=', id).execute();
     await this.touchRecordOf(def, row);
   }
@@ -150,9 +187,90 @@ export class ResourceService {
   }
 
   private async isLinked(table: string, id: string): Promise<boolean> {
-    const link = LINKED_BY[table];
-    if (!link) return false;
-    return !!(await this.db.selectFrom(link.table).select('id').where(link.column, '=', id).limit(1).executeTakeFirst());
+    for (const link of LINKED_BY[table] ?? []) {
+      if (await this.db.selectFrom(link.table).select('id').where(link.column, '=', id).limit(1).executeTakeFirst()) return true;
+    }
+    return false;
+  }
+
+  /** Whether `candidate` is `id` or lies below it: a parent there would make a cycle. */
+  private async isAncestorOrSelf(id: string, candidate: string): Promise<boolean> {
+    let current: string | null = candidate;
+    for (let depth = 0; current && depth < 50; depth++) {
+      if (current === id) return true;
+      const row = (await this.db.selectFrom('keyword_standards').select('parent_id').where('id', '=', current).executeTakeFirst()) as { parent_id: string | null } | undefined;
+      current = row?.parent_id ?? null;
+    }
+    return false;
+  }
+
+  /** Deleting a standard deletes its children (cascade): none of them may be in use either. */
+  private async subtreeLinked(id: string): Promise<boolean> {
+    let level = [id];
+    for (let depth = 0; level.length && depth < 50; depth++) {
+      const children = (await this.db.selectFrom('keyword_standards').select('id').where('parent_id', 'in', level).execute()) as { id: string }[];
+      level = children.map((c) => c.id);
+      for (const child of level) if (await this.isLinked('keyword_standards', child)) return true;
+    }
+    return false;
+  }
+
+  /** Records linking to the entry that this caller may not change now: someone else's, or not a draft. */
+  private async usedByOthers(table: string, id: string, user: AuthenticatedUser): Promise<boolean> {
+    if (user.is_staff) return false;
+    for (const link of LINKED_BY[table] ?? []) {
+      const row = await this.db
+        .selectFrom(link.table)
+        .innerJoin('metadata', 'metadata.id', `${link.table}.metadata_id`)
+        .select(`${link.table}.id`)
+        .where(`${link.table}.${link.column}`, '=', id)
+        .where((eb) => eb.or([eb('metadata.owner_id', '<>', user.id), eb('metadata.status', '<>', 'draft')]))
+        .limit(1)
+        .executeTakeFirst();
+      if (row) return true;
+    }
+    return false;
+  }
+
+  private async linkedToOwnDraft(table: string, id: string, user: AuthenticatedUser): Promise<boolean> {
+    for (const link of LINKED_BY[table] ?? []) {
+      const row = await this.db
+        .selectFrom(link.table)
+        .innerJoin('metadata', 'metadata.id', `${link.table}.metadata_id`)
+        .select(`${link.table}.id`)
+        .where(`${link.table}.${link.column}`, '=', id)
+        .where('metadata.owner_id', '=', user.id)
+        .where('metadata.status', '=', 'draft')
+        .limit(1)
+        .executeTakeFirst();
+      if (row) return true;
+    }
+    return false;
+  }
+
+  private visibleOnly(query: Query, table: string, user: AuthenticatedUser): Query {
+    return query.where((eb) =>
+      eb.or([
+        eb(`${table}.created_by`, '=', user.id),
+        ...(table === 'funds' ? [eb('funds.is_core', '=', 1)] : []),
+        ...(LINKED_BY[table] ?? []).map((link) =>
+          eb(
+            `${table}.id`,
+            'in',
+            eb
+              .selectFrom(link.table)
+              .innerJoin('metadata', 'metadata.id', `${link.table}.metadata_id`)
+              .select(`${link.table}.${link.column}`)
+              .where((inner) => inner.or([inner('metadata.status', '=', 'published'), inner('metadata.owner_id', '=', user.id)])),
+          ),
+        ),
+      ]),
+    );
+  }
+
+  private async isVisible(table: string, id: string, user: AuthenticatedUser): Promise<boolean> {
+    if (user.is_staff || !VISIBLE_SHARED.includes(table)) return true;
+    return !!(await this.visibleOnly(this.db.selectFrom(table).select(`${table}.id`), table, user).where(`${table}.id`, '=', id).executeTakeFirst());
   }
 
   private async mayCreate(def: ResourceDef, user: AuthenticatedUser, input: Row) {
@@ -167,8 +285,13 @@ export class ResourceService {
       if (reference.field === 'metadata' || input[reference.field] === undefined || input[reference.field] === null) continue;
       if (!(await this.exists(reference.table, input[reference.field]))) throw invalid(reference.field, reference.messageKey);
     }
-    // A translation of a shared entry is written by who may change the entry (its creator, staff).
-    if (def.parent) await this.mayChange(def, user, { [def.parent.column]: input[def.parent.field] });
+    // A translation of a shared entry is written by who may change the entry (its creator, staff), or,
+    // when the entry has none in that language yet, by whoever uses it in a draft of theirs (an author
+    // picked from the list may lack the English the checklist asks for).
+    if (def.parent) {
+      const parentId = String(input[def.parent.field]);
+      if (!(await this.linkedToOwnDraft(def.parent.table, parentId, user))) await this.mayChange(def, user, { [def.parent.column]: parentId });
+    }
     if (def.maxPerRecord) {
       const row = (await this.db
         .selectFrom(def.table)
@@ -198,13 +321,16 @@ export class ResourceService {
       return;
     }
     let createdBy = row.created_by;
+    let entry = { table: def.table, id: row.id as string | undefined };
     if (def.parent) {
-      const parent = (await this.db.selectFrom(def.parent.table).select('created_by').where('id', '=', row[def.parent.column] as string).executeTakeFirst()) as
-        | Row
-        | undefined;
+      const parentId = row[def.parent.column] as string;
+      const parent = (await this.db.selectFrom(def.parent.table).select('created_by').where('id', '=', parentId).executeTakeFirst()) as Row | undefined;
       createdBy = parent?.created_by;
+      entry = { table: def.parent.table, id: parentId };
     }
     if (!user.is_staff && createdBy !== user.id) throw new AppError('FORBIDDEN', 'metadata.noRight');
+    // A shared entry also belongs to the records that use it: it changes only while all of them may.
+    if (entry.id && (await this.usedByOthers(entry.table, entry.id, user))) throw new AppError('CONFLICT', 'metadata.sharedLocked');
   }
 
   /** Writes in one transaction; a unique violation becomes the resource's own message and leaves nothing behind. */

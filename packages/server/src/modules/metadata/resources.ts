@@ -233,6 +233,7 @@ export const RESOURCES: ResourceDef[] = [
       keyword_id: (q, v) => q.where('keyword_i18n.keyword_id', '=', v),
       keyword__id: (q, v) => q.where('keyword_i18n.keyword_id', '=', v),
     },
+    requiredFilter: ['keyword__id', 'keyword_id'],
     orderBy: ['language'],
     uniqueKey: 'metadata.keyword.translationExists',
   },

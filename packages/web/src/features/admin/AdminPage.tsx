@@ -6,6 +6,7 @@ import type { User } from '@portal/shared';
 import { api, isRequestError } from '../../api/client';
 import { PageSpinner } from '../../components/PageSpinner';
 import { useCurrentUser } from '../account/api';
+import { formatDate } from '../../components/format';
 
 interface UserPage {
   count: number;
@@ -62,7 +63,7 @@ export default function AdminPage() {
               </>
             ),
           },
-          { title: t('fields.date_joined'), dataIndex: 'date_joined', render: (value: string) => new Date(value).toLocaleDateString() },
+          { title: t('fields.date_joined'), dataIndex: 'date_joined', render: (value: string) => formatDate(value) },
         ]}
       />
     </Card>

@@ -2,6 +2,7 @@ import { Button, Card, Descriptions, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { hasProjectRole, type User } from '@portal/shared';
+import { formatDate, formatDateTime } from '../../components/format';
 
 /** The personal centre's home: who you are here and what you may do. */
 export default function DashboardPage({ user }: { user: User }) {
@@ -29,9 +30,9 @@ export default function DashboardPage({ user }: { user: User }) {
               </Tag>
             ))}
           </Descriptions.Item>
-          <Descriptions.Item label={t('dashboard.joined')}>{new Date(user.date_joined).toLocaleDateString()}</Descriptions.Item>
+          <Descriptions.Item label={t('dashboard.joined')}>{formatDate(user.date_joined)}</Descriptions.Item>
           <Descriptions.Item label={t('dashboard.lastLogin')}>
-            {user.last_login ? new Date(user.last_login).toLocaleString() : t('common.none')}
+            {user.last_login ? formatDateTime(user.last_login) : t('common.none')}
           </Descriptions.Item>
         </Descriptions>
         <Space>

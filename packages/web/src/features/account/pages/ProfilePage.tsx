@@ -7,6 +7,7 @@ import type { User } from '@portal/shared';
 import { postForm } from '../../../api/form';
 import { CURRENT_USER_KEY } from '../api';
 import { UserFields } from '../components/UserFields';
+import { formatDateTime } from '../../../components/format';
 
 type ProfileForm = Pick<User, 'username' | 'realname' | 'affiliation' | 'address' | 'phone' | 'zipcode' | 'specialty'>;
 
@@ -36,7 +37,7 @@ export default function ProfilePage({ user }: { user: User }) {
     <Card title={<h1 style={{ margin: 0, fontSize: 20 }}>{t('profile.title')}</h1>}>
       <Descriptions column={1} size="small" style={{ marginBottom: 24 }}>
         <Descriptions.Item label={t('fields.email')}>{user.email}</Descriptions.Item>
-        <Descriptions.Item label={t('fields.date_joined')}>{new Date(user.date_joined).toLocaleString()}</Descriptions.Item>
+        <Descriptions.Item label={t('fields.date_joined')}>{formatDateTime(user.date_joined)}</Descriptions.Item>
       </Descriptions>
       <Form<ProfileForm>
         form={form}
