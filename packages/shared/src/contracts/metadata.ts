@@ -235,6 +235,16 @@ export const keywordCreateSchema = z.object({
   /** Its translation into the other language, required with a new keyword (spec section 5). */
   translation: required('metadata.keyword.translationRequired', 100),
 });
+/** meta-keyword/ (and /metadata/metadata-keyword/): an existing keyword added to a record. */
+export const metaKeywordCreateSchema = z.object({
+  metadata: z.string({ error: 'metadata.validation.metadata' }).min(1, 'metadata.validation.metadata'),
+  keyword: z.string({ error: 'metadata.validation.keyword' }).min(1, 'metadata.validation.keyword'),
+});
+/** author_sort/: the record's author links in their new order. */
+export const authorSortSchema = z.object({
+  metadata: z.string({ error: 'metadata.validation.metadata' }).min(1, 'metadata.validation.metadata').max(100, 'metadata.validation.metadata'),
+  ids: z.array(z.string().min(1).max(100), { error: 'metadata.validation.author' }).min(1, 'metadata.validation.author').max(1000, 'metadata.validation.author'),
+});
 export const keywordUpdateSchema = z.object({ name: required('metadata.keyword.required', 100), type: keywordTypeSchema }).partial();
 export const keywordI18nCreateSchema = z.object({
   keyword: z.string({ error: 'metadata.validation.keyword' }).min(1, 'metadata.validation.keyword'),

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { METADATA_STATUSES, PROJECTIONS } from '@portal/shared';
-import { APPLICATION_USER_TYPES, metadataCreateSchema, metadataUpdateSchema } from '@portal/shared/contracts/metadata';
+import { APPLICATION_USER_TYPES, authorSortSchema, metadataCreateSchema, metadataUpdateSchema } from '@portal/shared/contracts/metadata';
 import { pagingQuery, toPage } from '../../http/paging.js';
 import type { MetadataService } from './metadata.service.js';
 import { RESOURCES } from './resources.js';
@@ -138,10 +138,22 @@ export async function metadataRoutes(parent: FastifyInstance, { metadata }: { me
     },
   );
 
-  // literature-meta/ is the spec's other name of the citations.
-  const served = [...RESOURCES, { ...RESOURCES.find((r) => r.name === 'citation')!, name: 'literature-meta' }];
+  // The spec's other names: literature-meta/ for the citations, /metadata/metadata-keyword/ for a
+  // record's keywords, /metadata/meta-relate-author/ for linking an author.
+  const named = (name: string) => RESOURCES.find((r) => r.name === name)!;
+  const served = [
+    ...RESOURCES,
+    { ...named('citation'), name: 'literature-meta' },
+    { ...named('meta-keyword'), path: '/metadata/metadata-keyword/' },
+    { ...named('meta-author'), path: '/metadata/meta-relate-author/' },
+  ];
+  app.post('/api/metadata/author_sort/', { schema: { body: authorSortSchema }, config: { access: 'user' } }, async (request) => {
+    const results = await resources.sortAuthors(request.user!, request.body.metadata, request.body.ids);
+    return { count: results.length, next: null, previous: null, results };
+  });
+
   for (const def of served) {
-    const base = `/api/metadata/${def.name}/`;
+    const base = def.path ?? `/api/metadata/${def.name}/`;
     app.get(base, { schema: { querystring: pagingQuery.passthrough() }, config: { access: def.read } }, async (request) => {
       const { page, pageSize, ...filters } = request.query;
       const { count, results } = await resources.list(def, request.user, filters, (page - 1) * pageSize, pageSize);

@@ -167,6 +167,21 @@ export class ResourceService {
     await this.touchRecordOf(def, row);
   }
 
+  /** author_sort/: numbers the record's author links 0, 1, 2 ... in the given order, in one transaction. */
+  async sortAuthors(user: AuthenticatedUser, metadataId: string, ids: string[]) {
+    await this.access.writable(user, metadataId);
+    const links = (await this.db.selectFrom('meta_author').select('id').where('metadata_id', '=', metadataId).execute()) as { id: string }[];
+    const own = new Set(links.map((link) => link.id));
+    if (new Set(ids).size !== ids.length || ids.some((id) => !own.has(id))) throw invalid('ids', 'metadata.validation.author');
+    await this.db.transaction().execute(async (trx) => {
+      for (const [index, id] of ids.entries()) await trx.updateTable('meta_author').set({ sort: index }).where('id', '=', id).execute();
+    });
+    await this.access.touch(metadataId);
+    const def = { table: 'meta_author', owner: 'record', read: 'public', name: 'meta-author', orderBy: [] } as ResourceDef;
+    const rows = (await this.db.selectFrom('meta_author').selectAll().where('metadata_id', '=', metadataId).orderBy('sort').orderBy('id').execute()) as Row[];
+    return this.present(def, rows);
+  }
+
   /** DELETE keyword/?metadata=..&keyword=..: takes the keyword off the record (the keyword stays). */
   async unlinkKeyword(user: AuthenticatedUser, metadataId: string, keywordId: string) {
     await this.access.writable(user, metadataId);
@@ -284,6 +299,8 @@ export class ResourceService {
     for (const reference of def.references ?? []) {
       if (reference.field === 'metadata' || input[reference.field] === undefined || input[reference.field] === null) continue;
       if (!(await this.exists(reference.table, input[reference.field]))) throw invalid(reference.field, reference.messageKey);
+      // A shared entry is linked only when the caller may see it (not one of another's private drafts).
+      if (!(await this.isVisible(reference.table, String(input[reference.field]), user))) throw invalid(reference.field, reference.messageKey);
     }
     // A translation of a shared entry is written by who may change the entry (its creator, staff), or,
     // when the entry has none in that language yet, by whoever uses it in a draft of theirs (an author

@@ -23,6 +23,7 @@ import {
   metadataI18nCreateSchema,
   metadataI18nUpdateSchema,
   metaFundCreateSchema,
+  metaKeywordCreateSchema,
   metaKeywordStandardCreateSchema,
   metaSpecialCreateSchema,
   onlineResourceCreateSchema,
@@ -61,6 +62,8 @@ export interface Reference {
 
 export interface ResourceDef {
   name: string;
+  /** Served at this path instead of `/api/metadata/<name>/` (the spec's other names). */
+  path?: string;
   table: string;
   owner: Owner;
   create?: z.ZodType<Record<string, unknown>>;
@@ -242,8 +245,9 @@ export const RESOURCES: ResourceDef[] = [
     table: 'meta_keyword',
     owner: 'record',
     read: 'public',
-    create: undefined,
-    references: [metadataRef],
+    create: metaKeywordCreateSchema,
+    references: [metadataRef, ref('keyword', 'keywords', 'metadata.validation.keyword')],
+    uniqueKey: 'metadata.keyword.exists',
     filters: { ...byMetadata('meta_keyword') },
     requiredFilter: ['metadata__id'],
     orderBy: ['id'],
