@@ -2,10 +2,12 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { METADATA_LIMITS } from '@portal/shared';
+import { AppError } from '../src/errors.js';
 import { FilesRepo } from '../src/modules/files/files.repo.js';
 import { FilesService } from '../src/modules/files/files.service.js';
 import { MetadataAccess } from '../src/modules/metadata/metadata-access.js';
@@ -144,9 +146,10 @@ async function png(width: number, height: number): Promise<Buffer> {
 
 /**
  * A multipart upload whose file part is `size` bytes generated on the fly, for real HTTP requests:
- * nothing near the whole body is ever held in memory.
+ * nothing near the whole body is ever held in memory. With `pauseAt`, the body stops after that many
+ * bytes of the file until `resume()` is called.
  */
-function streamedUpload(fields: [string, string][], filename: string, size: number) {
+function streamedUpload(fields: [string, string][], filename: string, size: number, pauseAt?: number) {
   const boundary = `----portal${randomBytes(8).toString('hex')}`;
   const head = Buffer.from(
     fields.map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`).join('') +
@@ -157,8 +160,11 @@ function streamedUpload(fields: [string, string][], filename: string, size: numb
   const chunk = Buffer.alloc(MIB, 0x61);
   let sent = 0;
   let stage: 'head' | 'file' | 'tail' | 'done' = 'head';
+  let resume!: () => void;
+  const gate = new Promise<void>((resolve) => (resume = resolve));
   const body = new ReadableStream<Uint8Array>({
-    pull(controller) {
+    async pull(controller) {
+      if (stage === 'file' && pauseAt !== undefined && sent >= pauseAt) await gate;
       if (stage === 'head') {
         controller.enqueue(head);
         stage = 'file';
@@ -175,7 +181,7 @@ function streamedUpload(fields: [string, string][], filename: string, size: numb
       }
     },
   });
-  return { body, contentType: `multipart/form-data; boundary=${boundary}`, head, tail, length: head.length + size + tail.length };
+  return { body, resume, contentType: `multipart/form-data; boundary=${boundary}`, head, tail, length: head.length + size + tail.length };
 }
 
 async function fetchUpload(url: string, token: string, upload: ReturnType<typeof streamedUpload>, headers: Record<string, string> = {}) {
@@ -280,14 +286,16 @@ describe('who may call the file routes', () => {
     expect((await get(`/api/metadata/meta-file/${stored.json().id}/download/`, owner.token)).statusCode).toBe(200);
   });
 
-  it("lets everyone read a published record's files, and nobody else's delete them", async () => {
+  it("lets everyone list a published record's data files, only its creator download them, and nobody else delete them", async () => {
     const record = await createRecord(owner.id);
     const stored = (await uploadFile(owner.token, record, { filename: 'public.csv', content: 'open data' })).json();
     await portal.database.db.updateTable('metadata').set({ status: 'published' }).where('id', '=', record).execute();
 
     expect((await get(`/api/metadata/meta-file/?metadata__id=${record}`)).json().count).toBe(1);
     expect((await get(`/api/metadata/meta-file/${stored.id}/`)).statusCode).toBe(200);
-    const download = await get(`/api/metadata/meta-file/${stored.id}/download/`);
+    expect((await get(`/api/metadata/meta-file/${stored.id}/download/`)).statusCode).toBe(401);
+    expect((await get(`/api/metadata/meta-file/${stored.id}/download/`, other.token)).statusCode).toBe(403);
+    const download = await get(`/api/metadata/meta-file/${stored.id}/download/`, owner.token);
     expect(download.statusCode).toBe(200);
     expect(download.body).toBe('open data');
 
@@ -302,17 +310,78 @@ describe('who may call the file routes', () => {
     for (const response of [
       await get(`/api/metadata/meta-file/${stored.id}/`, other.token, EN),
       await get(`/api/metadata/meta-file/${stored.id}/download/`, other.token, EN),
-      await get(`/api/metadata/meta-file/${stored.id}/download/`, undefined, EN),
+      await get(`/api/metadata/meta-file/${randomUUID()}/download/`, owner.token, EN),
       await get(`/api/metadata/meta-file/${randomUUID()}/`, owner.token, EN),
       await del(`/api/metadata/meta-file/${randomUUID()}/`, owner.token, EN),
     ]) {
       expect(response.statusCode).toBe(404);
       expect(response.json().detail).toBe('The requested resource was not found.');
     }
+    const anonymous = await get(`/api/metadata/meta-file/${stored.id}/download/`, undefined, EN);
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json().detail).toBe('Please log in first.');
     const removal = await del(`/api/metadata/meta-file/${stored.id}/`, other.token, EN);
     expect(removal.statusCode).toBe(403);
     expect(removal.json().detail).toBe(NO_RIGHT);
     expect(await rowsOf('meta_file', record)).toBe(1);
+  });
+});
+
+describe('who may download data files', () => {
+  it('lets the creator and staff download a data file, in every status', async () => {
+    const record = await createRecord(owner.id);
+    const stored = (await uploadFile(owner.token, record, { filename: 'mine.csv', content: 'my data' })).json();
+    for (const status of ['draft', 'submitted', 'published']) {
+      await portal.database.db.updateTable('metadata').set({ status }).where('id', '=', record).execute();
+      for (const token of [owner.token, staff.token]) {
+        const download = await get(`/api/metadata/meta-file/${stored.id}/download/`, token);
+        expect(download.statusCode).toBe(200);
+        expect(download.body).toBe('my data');
+      }
+    }
+  });
+
+  it("refuses another user's download of a published record's data file with 403 and the spec's message", async () => {
+    const record = await createRecord(owner.id);
+    const stored = (await uploadFile(owner.token, record, { filename: 'shared.csv', content: 'not yet shared' })).json();
+    await portal.database.db.updateTable('metadata').set({ status: 'published' }).where('id', '=', record).execute();
+    const english = await get(`/api/metadata/meta-file/${stored.id}/download/`, other.token, EN);
+    expect(english.statusCode).toBe(403);
+    expect(english.json()).toEqual({ detail: NO_RIGHT });
+    expect(english.body).not.toContain('not yet shared');
+    const chinese = await get(`/api/metadata/meta-file/${stored.id}/download/`, other.token);
+    expect(chinese.statusCode).toBe(403);
+    expect(chinese.json()).toEqual({ detail: '对不起，您无权修改该元数据的数据实体' });
+  });
+
+  it("refuses an anonymous download of a published record's data file with 401", async () => {
+    const record = await createRecord(owner.id);
+    const stored = (await uploadFile(owner.token, record, { filename: 'shared.csv', content: 'not yet shared' })).json();
+    await portal.database.db.updateTable('metadata').set({ status: 'published' }).where('id', '=', record).execute();
+    for (const id of [stored.id, randomUUID()]) {
+      const download = await get(`/api/metadata/meta-file/${id}/download/`, undefined, EN);
+      expect(download.statusCode).toBe(401);
+      expect(download.json()).toEqual({ detail: 'Please log in first.' });
+    }
+  });
+
+  it("keeps a published record's file list, documents and thumbnail public", async () => {
+    const record = await createRecord(owner.id);
+    const file = (await uploadFile(owner.token, record, { filename: 'listed.csv', content: 'data' })).json();
+    const document = (await uploadAttachment(owner.token, record, { filename: 'spec.pdf', content: '%PDF-1.7 spec' })).json();
+    const thumbnail = (await uploadThumbnail(owner.token, record, { filename: 'a.png', content: await png(20, 20) })).json();
+    await portal.database.db.updateTable('metadata').set({ status: 'published' }).where('id', '=', record).execute();
+
+    for (const token of [undefined, other.token]) {
+      const list = await get(`/api/metadata/meta-file/?metadata__id=${record}`, token);
+      expect(list.statusCode).toBe(200);
+      expect(list.json().results).toEqual([file]);
+      expect((await get(`/api/metadata/meta-file/${file.id}/`, token)).json()).toEqual(file);
+      const spec = await get(`/api/metadata/meta-attach/${document.id}/download/`, token);
+      expect(spec.statusCode).toBe(200);
+      expect(spec.body).toBe('%PDF-1.7 spec');
+      expect((await get(thumbnail.image, token)).statusCode).toBe(200);
+    }
   });
 });
 
@@ -524,6 +593,121 @@ describe('data files', () => {
     const missing = await get('/api/metadata/meta-file/', owner.token, EN);
     expect(missing.statusCode).toBe(400);
     expect(missing.json().metadata__id).toEqual(['Please name the metadata.']);
+  });
+});
+
+describe('a record that changes while its file is on its way', () => {
+  /**
+   * Starts a streamed upload over HTTP, waits until the server is writing the file (past the access
+   * check), runs `change`, lets the rest of the body go and returns the response.
+   */
+  async function uploadAcross(url: string, token: string, record: string, change: () => Promise<unknown>, filename = 'late.nc') {
+    const upload = streamedUpload([['metadata', record]], filename, 8 * MIB, 4 * MIB);
+    const pending = fetchUpload(url, token, upload, EN);
+    await eventually(async () => (await storedFiles()).some((file) => file.endsWith('.tmp')));
+    await change();
+    upload.resume();
+    return pending;
+  }
+
+  const setStatus = (record: string, status: string) =>
+    portal.database.db.updateTable('metadata').set({ status }).where('id', '=', record).execute();
+
+  it("refuses the creator's upload with 409 when the draft was submitted meanwhile, leaving no row and no blob", async () => {
+    for (const [url, table, filename] of [
+      ['/metadata/upload-file/', 'meta_file', 'late.nc'],
+      ['/metadata/upload-attachment', 'meta_attach', 'late.pdf'],
+    ] as const) {
+      const record = await createRecord(owner.id);
+      const before = (await storedFiles()).sort();
+      const response = await uploadAcross(url, owner.token, record, () => setStatus(record, 'submitted'), filename);
+      expect(response.status).toBe(409);
+      expect(await response.json()).toEqual({ detail: 'The metadata is in review and cannot be changed. Return it to draft first.' });
+      expect(await rowsOf(table, record)).toBe(0);
+      expect((await storedFiles()).sort()).toEqual(before);
+    }
+  }, 60_000);
+
+  it('answers 404 when the record was deleted meanwhile, leaving no row and no blob', async () => {
+    const record = await createRecord(owner.id);
+    const before = (await storedFiles()).sort();
+    const response = await uploadAcross('/metadata/upload-file/', owner.token, record, () =>
+      portal.database.db.deleteFrom('metadata').where('id', '=', record).execute(),
+    );
+    expect(response.status).toBe(404);
+    expect((await response.json()).detail).toBe('The metadata was not found');
+    expect(await rowsOf('meta_file', record)).toBe(0);
+    expect((await storedFiles()).sort()).toEqual(before);
+  }, 60_000);
+
+  it("still takes staff's upload to a record that went into review meanwhile", async () => {
+    const record = await createRecord(owner.id);
+    const response = await uploadAcross('/metadata/upload-file/', staff.token, record, () => setStatus(record, 'submitted'));
+    expect(response.status).toBe(201);
+    const row = await response.json();
+    expect(row.size).toBe(8 * MIB);
+    expect(await blobExists((await storageKeyOf('meta_file', row.id))!.storage_key)).toBe(true);
+    await del(`/api/metadata/meta-file/${row.id}/`, staff.token);
+  }, 60_000);
+
+  /** Access that lets the call through and then changes the record, as a request in between would. */
+  class ChangingAccess extends MetadataAccess {
+    constructor(
+      db: ConstructorParameters<typeof MetadataAccess>[0],
+      private readonly change: (id: string) => Promise<unknown>,
+    ) {
+      super(db);
+    }
+
+    override async writable(...args: Parameters<MetadataAccess['writable']>) {
+      const record = await super.writable(...args);
+      await this.change(record.id);
+      return record;
+    }
+  }
+
+  const filesWith = (change: (id: string) => Promise<unknown>) =>
+    new FilesService(new FilesRepo(portal.database.db), new ChangingAccess(portal.database.db, change), createBlobStore(portal.config));
+
+  it("keeps the old thumbnail and stores nothing when the record left draft after the access check", async () => {
+    const record = await createRecord(owner.id);
+    const old = (await uploadThumbnail(owner.token, record, { filename: 'old.png', content: await png(500, 500) })).json();
+    const oldKeys = await storageKeyOf('meta_media', old.id);
+    const updatedAt = (await portal.database.db.selectFrom('metadata').select('updated_at').where('id', '=', record).executeTakeFirstOrThrow())
+      .updated_at;
+    const before = (await storedFiles()).sort();
+    const user = (await portal.accounts.authenticate(owner.token))!;
+
+    const files = filesWith((id) => setStatus(id, 'submitted'));
+    const image = await png(600, 600);
+    const refusal = await files
+      .setMedia(user, record, 'thumbnail', { filename: 'new.png', mimetype: 'image/png', stream: Readable.from([image]) })
+      .catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(AppError);
+    expect(refusal).toMatchObject({ code: 'CONFLICT', messageKey: 'metadata.readOnly' });
+
+    expect((await get(`/api/metadata/meta-media/?metadata__id=${record}`, owner.token)).json().results).toEqual([old]);
+    expect(await blobExists(oldKeys!.storage_key)).toBe(true);
+    expect(await blobExists(oldKeys!.resized_key)).toBe(true);
+    expect((await storedFiles()).sort()).toEqual(before);
+    const after = await portal.database.db.selectFrom('metadata').select('updated_at').where('id', '=', record).executeTakeFirstOrThrow();
+    expect(after.updated_at).toBe(updatedAt);
+  });
+
+  it('refuses a data file and a thumbnail whose record was deleted after the access check', async () => {
+    const user = (await portal.accounts.authenticate(owner.token))!;
+    const files = filesWith((id) => portal.database.db.deleteFrom('metadata').where('id', '=', id).execute());
+    const before = (await storedFiles()).sort();
+    for (const attempt of [
+      async (record: string) => files.upload(user, 'file', record, { filename: 'a.nc', stream: Readable.from([Buffer.from('data')]) }),
+      async (record: string) =>
+        files.setMedia(user, record, 'thumbnail', { filename: 'a.png', stream: Readable.from([await png(10, 10)]) }),
+    ]) {
+      const record = await createRecord(owner.id);
+      const refusal = await attempt(record).catch((error: unknown) => error);
+      expect(refusal).toMatchObject({ code: 'NOT_FOUND', messageKey: 'metadata.notFound' });
+    }
+    expect((await storedFiles()).sort()).toEqual(before);
   });
 });
 

@@ -14,8 +14,22 @@ export interface Slice {
   limit: number;
 }
 
-/** Inserted, refused because the record has its maximum already, or the record is gone. */
-export type InsertResult = 'inserted' | 'full' | 'gone';
+/**
+ * Why a row was not written: the record is gone, or it left draft (submitted, in review, published)
+ * while the upload was on its way and the caller may change it only as a draft.
+ */
+export type Refusal = 'gone' | 'readOnly';
+
+/** Inserted, refused because the record has its maximum already, or a Refusal. */
+export type InsertResult = 'inserted' | 'full' | Refusal;
+
+/**
+ * What the caller may still change, checked again under the lock: `draftOnly` for a non-staff caller
+ * (the creator may change a record only while it is a draft, MetadataAccess.writable).
+ */
+export interface WriteCondition {
+  draftOnly: boolean;
+}
 
 /** The only SQL of the stored files of a record. */
 export class FilesRepo {
@@ -49,10 +63,13 @@ export class FilesRepo {
    * Inserts the row unless the record already has `max` rows of this kind. The record's row is
    * updated first (its `updated_at`: a file change is a change of the record), which locks it on
    * PostgreSQL and takes the write lock on SQLite, so two uploads at once cannot both be the 5th.
+   * The record's existence and, for `draftOnly`, its draft status are checked again under that lock:
+   * the access check ran before the file was streamed, and the record may have changed since.
    */
-  async insertWithin(kind: FileKind, row: Insertable<StoredFileTable>, max: number): Promise<InsertResult> {
+  async insertWithin(kind: FileKind, row: Insertable<StoredFileTable>, max: number, condition: WriteCondition): Promise<InsertResult> {
     return this.db.transaction().execute(async (trx) => {
-      if (!(await lockRecord(trx, row.metadata_id, row.created_at))) return 'gone';
+      const refusal = await lockRecord(trx, row.metadata_id, row.created_at, condition);
+      if (refusal) return refusal;
       if ((await countOf(trx, TABLE[kind], row.metadata_id)) >= max) return 'full';
       await trx.insertInto(TABLE[kind]).values(row).execute();
       return 'inserted';
@@ -80,11 +97,13 @@ export class FilesRepo {
 
   /**
    * Inserts a media row and deletes the record's other rows of the same type (one thumbnail per
-   * record). Returns the rows it replaced, whose blobs the caller deletes, or 'gone'.
+   * record). Returns the rows it replaced, whose blobs the caller deletes, or a Refusal (the record is
+   * locked and checked again first, as in insertWithin).
    */
-  async replaceMedia(row: Insertable<MetaMediaTable>): Promise<MediaRow[] | 'gone'> {
+  async replaceMedia(row: Insertable<MetaMediaTable>, condition: WriteCondition): Promise<MediaRow[] | Refusal> {
     return this.db.transaction().execute(async (trx) => {
-      if (!(await lockRecord(trx, row.metadata_id, row.created_at))) return 'gone';
+      const refusal = await lockRecord(trx, row.metadata_id, row.created_at, condition);
+      if (refusal) return refusal;
       const replaced = await trx
         .deleteFrom('meta_media')
         .where('metadata_id', '=', row.metadata_id)
@@ -128,8 +147,18 @@ async function countOf(db: Db | Transaction<Database>, table: (typeof TABLE)[Fil
   return Number(row.count);
 }
 
-/** Touches the record inside the transaction; false when it no longer exists. */
-async function lockRecord(trx: Transaction<Database>, metadataId: string, now: string): Promise<boolean> {
-  const result = await trx.updateTable('metadata').set({ updated_at: now }).where('id', '=', metadataId).executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+/**
+ * Touches the record inside the transaction, which locks it, when it may still be written to:
+ * undefined then, else why not. The condition is part of the UPDATE, so on PostgreSQL a concurrent
+ * change of the status is waited for and the new status is the one judged; a refused record is not
+ * touched.
+ */
+async function lockRecord(trx: Transaction<Database>, metadataId: string, now: string, condition: WriteCondition): Promise<Refusal | undefined> {
+  let update = trx.updateTable('metadata').set({ updated_at: now }).where('id', '=', metadataId);
+  if (condition.draftOnly) update = update.where('status', '=', 'draft');
+  const result = await update.executeTakeFirst();
+  if (Number(result.numUpdatedRows) > 0) return undefined;
+  if (!condition.draftOnly) return 'gone';
+  const record = await trx.selectFrom('metadata').select('id').where('id', '=', metadataId).executeTakeFirst();
+  return record ? 'readOnly' : 'gone';
 }

@@ -150,7 +150,8 @@ export async function filesRoutes(parent: FastifyInstance, { files }: { files: F
 
     app.get(
       `${base}:id/download/`,
-      { exposeHeadRoute: false, schema: { params: idParams }, config: { access: 'public' } },
+      // Data files are for the record's creator and staff only (FilesService.download); documents are public.
+      { exposeHeadRoute: false, schema: { params: idParams }, config: { access: kind === 'file' ? 'user' : 'public' } },
       async (request, reply) => {
         const { file, stream, size } = await files.download(request.user, kind, request.params.id);
         return inert(reply)

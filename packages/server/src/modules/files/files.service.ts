@@ -7,7 +7,7 @@ import { AppError, fieldError } from '../../errors.js';
 import { BlobNotFoundError, BlobTooLargeError, type BlobStore } from '../../storage/index.js';
 import type { AuthenticatedUser } from '../account/account.service.js';
 import type { MetadataAccess } from '../metadata/metadata-access.js';
-import type { FileKind, FilesRepo, MediaRow, Slice, StoredFileRow } from './files.repo.js';
+import type { FileKind, FilesRepo, MediaRow, Refusal, Slice, StoredFileRow } from './files.repo.js';
 
 /** A file part as it arrives: the name the client gave, its declared type, and its bytes. */
 export interface IncomingFile {
@@ -149,6 +149,11 @@ function asUploadFailure(error: unknown): unknown {
   return new AppError('VALIDATION_FAILED', 'metadata.files.uploadFailed');
 }
 
+/** The answer when the record changed while its file was on its way (as MetadataAccess.writable answers). */
+function refused(refusal: Refusal): AppError {
+  return refusal === 'gone' ? new AppError('NOT_FOUND', 'metadata.notFound') : new AppError('CONFLICT', 'metadata.readOnly');
+}
+
 /** A lookup by a file's own id answers one 'not found', whether the row or its record is hidden. */
 async function orNotFound<T>(work: Promise<T>): Promise<T> {
   try {
@@ -163,8 +168,9 @@ async function orNotFound<T>(work: Promise<T>): Promise<T> {
  * The stored files of a metadata record: data files (at most 5, 200 MB each), specification
  * documents (at most 20, 50 MB each) and the thumbnail (under 1 MB, a raster image by its content,
  * kept as uploaded and resized). Reading needs the record to be readable, changing it writable
- * (MetadataAccess). A refused or failed upload leaves neither a blob nor a row; deleting a row
- * deletes its blobs.
+ * (MetadataAccess), checked again when the row is written; downloading a data file needs the record
+ * to be owned (see `download`). A refused or failed upload leaves neither a blob nor a row; deleting
+ * a row deletes its blobs.
  */
 export class FilesService {
   private readonly log?: Log;
@@ -210,9 +216,9 @@ export class FilesService {
         created_by: user!.id,
         created_at: new Date().toISOString(),
       };
-      const result = await this.repo.insertWithin(kind, row, rules.max);
+      const result = await this.repo.insertWithin(kind, row, rules.max, { draftOnly: !user!.is_staff });
       if (result === 'full') throw this.tooMany(kind);
-      if (result === 'gone') throw new AppError('NOT_FOUND', 'metadata.notFound');
+      if (result !== 'inserted') throw refused(result);
       return fileView(row);
     } catch (error) {
       await this.deleteBlobs([blob.key]);
@@ -255,8 +261,8 @@ export class FilesService {
         created_by: user!.id,
         created_at: new Date().toISOString(),
       };
-      const replaced = await this.repo.replaceMedia(row);
-      if (replaced === 'gone') throw new AppError('NOT_FOUND', 'metadata.notFound');
+      const replaced = await this.repo.replaceMedia(row, { draftOnly: !user!.is_staff });
+      if (!Array.isArray(replaced)) throw refused(replaced);
       await this.deleteBlobs(replaced.flatMap((old) => [old.storage_key, old.resized_key]));
       return mediaView(row);
     } catch (error) {
@@ -330,8 +336,17 @@ export class FilesService {
     await this.deleteBlobs([removed.storage_key, removed.resized_key]);
   }
 
+  /**
+   * A stored file's bytes. Specification documents: whoever may see the record (everyone once it is
+   * published). Data files: the record's creator and staff only, whatever its status: a published
+   * record's data is shared by its sharing policy, protection period and the order and approval flow
+   * (spec sections 4, 6 and 9), which do not exist yet. Anonymous callers get 401, others who may see
+   * the record 403 with the spec's 'no right' message, and a hidden record's file stays 'not found'.
+   */
   async download(user: AuthenticatedUser | null, kind: FileKind, id: string): Promise<OpenedFile<StoredFileView>> {
+    if (kind === 'file' && !user) throw new AppError('UNAUTHENTICATED', 'account.loginRequired');
     const row = await this.readableRow(user, () => this.repo.find(kind, id));
+    if (kind === 'file') await this.access.owned(user, row.metadata_id);
     return { file: fileView(row), ...(await this.openBlob(row.storage_key)) };
   }
 
