@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestPortal, createUserWithToken, EN, type TestAccount, type TestPortal } from './helpers.js';
@@ -204,6 +205,11 @@ describe('author', () => {
     const page = await listOf(owner.token, 'author', `metadata__id=${record.id}&pageSize=100`);
     expect(idsOf(page)).toEqual([author.id]);
     expect(page.results[0].translations).toHaveLength(1);
+    expect(idsOf(await listOf(owner.token, 'author', `like_author=${encodeURIComponent('玛次')}`))).toEqual([author.id]);
+    // Only a draft of the owner's uses the author: nobody else finds it, until the record is published.
+    expect((await listOf(other.token, 'author', `like_author=${encodeURIComponent('玛次')}`)).count).toBe(0);
+    expect((await listOf(other.token, 'author', `name=${encodeURIComponent('卓玛次仁')}`)).count).toBe(0);
+    await setStatus(portal, record.id, 'published');
     expect(idsOf(await listOf(other.token, 'author', `like_author=${encodeURIComponent('玛次')}`))).toEqual([author.id]);
     expect(idsOf(await listOf(other.token, 'author', `name=${encodeURIComponent('卓玛次仁')}`))).toEqual([author.id]);
   });
@@ -239,7 +245,14 @@ describe('GET /api/metadata/like_author/', () => {
   it('finds authors by part of their name, for signed-in users', async () => {
     const author = await postResource(portal, owner.token, 'author', authorForm({ name: '欧阳冰雪' }));
     expectRefusal(await get(null, '/api/metadata/like_author/?like_author=x'), 401, LOGIN);
-    const page = expectStatus(await get(other.token, `/api/metadata/like_author/?like_author=${encodeURIComponent('阳冰')}&pageSize=100`), 200);
+    const url = `/api/metadata/like_author/?like_author=${encodeURIComponent('阳冰')}&pageSize=100`;
+    expect(idsOf(expectStatus(await get(owner.token, url), 200))).toEqual([author.id]);
+    // Used by no record nobody else finds it; once a published record names it, every signed-in user does.
+    expect(expectStatus(await get(other.token, url), 200).count).toBe(0);
+    const record = await createRecord(portal, owner.token);
+    await postResource(portal, owner.token, 'meta-author', { metadata: record.id, author: author.id, role: 'owner', event_date: '2024-05-01' });
+    await setStatus(portal, record.id, 'published');
+    const page = expectStatus(await get(other.token, url), 200);
     expect(idsOf(page)).toEqual([author.id]);
     expect(expectStatus(await get(other.token, '/api/metadata/like_author/?like_author=%25'), 200).count).toBe(0);
   });
@@ -270,7 +283,8 @@ describe('author-i18n', () => {
   it("lets the author's creator and staff write its translations, not anybody else", async () => {
     const author = await postResource(portal, owner.token, 'author', authorForm());
     expectRefusal(await post(null, 'author-i18n', { author: author.id, language: 'zh-hans', name: '译名' }), 401, LOGIN);
-    expectRefusal(await post(other.token, 'author-i18n', { author: author.id, language: 'zh-hans', name: '译名' }), 403, NO_RIGHT);
+    // The author is private to its creator: to anybody else it is no author at all.
+    expectRefusal(await post(other.token, 'author-i18n', { author: author.id, language: 'zh-hans', name: '译名' }), 400, 'Please name the author.', 'author');
     expect(await countRows(portal, 'author_i18n', { author_id: author.id })).toBe(1);
     const english = author.translations[0];
     await expectCreatorOnly('author-i18n', english.id, { address: 'Lhasa' });
@@ -367,6 +381,12 @@ describe('literature, citation and literature-meta', () => {
   it('cites an existing entry, changes its order and removes it through either name', async () => {
     const record = await createRecord(portal, owner.token);
     const entry = await postResource(portal, other.token, 'literature', literature({ title: 'Shared paper' }));
+    // Another user's private entry cannot be cited; once their published record cites it, it can.
+    expectRefusal(await post(owner.token, 'citation', { metadata: record.id, literature: entry.id }), 400, 'Please name the literature.', 'literature');
+    expect(await countRows(portal, 'citations', { metadata_id: record.id })).toBe(0);
+    const othersPublished = await createRecord(portal, other.token);
+    await postResource(portal, other.token, 'citation', { metadata: othersPublished.id, literature: entry.id });
+    await setStatus(portal, othersPublished.id, 'published');
     const citation = expectStatus(await post(owner.token, 'citation', { metadata: record.id, literature: entry.id }, true), 201);
     expect(expectStatus(await put(owner.token, 'citation', citation.id, { sort: 4 }), 200).sort).toBe(4);
     expect(expectStatus(await put(owner.token, 'literature-meta', citation.id, { sort: 1 }), 200).sort).toBe(1);
@@ -423,8 +443,10 @@ describe('literature-i18n', () => {
 
   it("lets the entry's creator and staff write its translations, not anybody else", async () => {
     const entry = await postResource(portal, owner.token, 'literature', { title: '冻土', type: 'citation' });
-    expectRefusal(await post(other.token, 'literature-i18n', { literature: entry.id, language: 'en', title: 'Permafrost' }), 403, NO_RIGHT);
+    // A private entry is no entry to anybody else.
+    expectRefusal(await post(other.token, 'literature-i18n', { literature: entry.id, language: 'en', title: 'Permafrost' }), 400, 'Please name the literature.', 'literature');
     expectRefusal(await post(null, 'literature-i18n', { literature: entry.id, language: 'en', title: 'Permafrost' }), 401, LOGIN);
+    expect(await countRows(portal, 'literature_i18n', { literature_id: entry.id })).toBe(0);
     const added = await postResource(portal, owner.token, 'literature-i18n', { literature: entry.id, language: 'en', title: 'Permafrost' });
     await expectCreatorOnly('literature-i18n', added.id, { abstract: 'About permafrost.' });
   });
@@ -463,15 +485,36 @@ describe('keyword', () => {
     expect(await countRows(portal, 'keywords')).toBe(keywords);
     expect(await countRows(portal, 'keyword_i18n')).toBe(translations);
     expect(await countRows(portal, 'meta_keyword', { metadata_id: record.id })).toBe(1);
-    expect((await post(owner.token, 'keyword', { name: 'Tibet', type: 'theme', metadata: record.id })).statusCode).toBe(201);
+    expect((await post(owner.token, 'keyword', { name: 'Tibet', type: 'theme', metadata: record.id, translation: '西藏' })).statusCode).toBe(201);
   });
 
   it('checks the keyword form', async () => {
-    expectRefusal(await post(owner.token, 'keyword', { name: ' ', type: 'place' }), 400, 'Please enter the keywords', 'name');
-    expectRefusal(await post(owner.token, 'keyword', { name: '冰' }), 400, 'Please choose the keyword type.', 'type');
-    expectRefusal(await post(null, 'keyword', { name: '冰', type: 'place' }), 401, LOGIN);
-    const chinese = await call(portal, 'POST', resourceUrl('keyword'), owner.token, { body: { name: '', type: 'place' } });
+    const before = await countRows(portal, 'keywords');
+    expectRefusal(await post(owner.token, 'keyword', { name: ' ', type: 'place', translation: 'Ice' }), 400, 'Please enter the keywords', 'name');
+    expectRefusal(await post(owner.token, 'keyword', { name: '冰', translation: 'Ice' }), 400, 'Please choose the keyword type.', 'type');
+    expectRefusal(await post(null, 'keyword', { name: '冰', type: 'place', translation: 'Ice' }), 401, LOGIN);
+    const chinese = await call(portal, 'POST', resourceUrl('keyword'), owner.token, { body: { name: '', type: 'place', translation: 'Ice' } });
     expect(chinese.json()).toEqual({ name: ['请输入关键词'], detail: '请输入关键词' });
+    expect(await countRows(portal, 'keywords')).toBe(before);
+  });
+
+  it('asks for the translation of a new keyword, and creates nothing without one', async () => {
+    const record = await createRecord(portal, owner.token);
+    const keywords = await countRows(portal, 'keywords');
+    const translations = await countRows(portal, 'keyword_i18n');
+    for (const translation of [undefined, '', '   ']) {
+      const body = { name: '冰', type: 'place', metadata: record.id, ...(translation === undefined ? {} : { translation }) };
+      expectRefusal(await post(owner.token, 'keyword', body), 400, 'Please enter the translation of the keyword.', 'translation');
+      expectRefusal(await post(owner.token, 'keyword', body, true), 400, 'Please enter the translation of the keyword.', 'translation');
+    }
+    const chinese = await call(portal, 'POST', resourceUrl('keyword'), owner.token, { body: { name: '冰', type: 'place', metadata: record.id } });
+    expect({ status: chinese.statusCode, body: chinese.json() }).toEqual({
+      status: 400,
+      body: { translation: ['请输入关键词的翻译。'], detail: '请输入关键词的翻译。' },
+    });
+    expect(await countRows(portal, 'keywords')).toBe(keywords);
+    expect(await countRows(portal, 'keyword_i18n')).toBe(translations);
+    expect(await countRows(portal, 'meta_keyword', { metadata_id: record.id })).toBe(0);
   });
 
   it('DELETE keyword/?metadata=&keyword= takes the keyword off the record, and the keyword stays', async () => {
@@ -490,7 +533,7 @@ describe('keyword', () => {
   });
 
   it('lets its creator and staff change it', async () => {
-    const keyword = await postResource(portal, owner.token, 'keyword', { name: '湖泊', type: 'theme' });
+    const keyword = await postResource(portal, owner.token, 'keyword', { name: '湖泊', type: 'theme', translation: 'Lake' });
     expect(expectStatus(await put(owner.token, 'keyword', keyword.id, { name: '湖冰' }), 200).name).toBe('湖冰');
     await expectCreatorOnly('keyword', keyword.id, { type: 'place' });
     expectRefusal(await put(owner.token, 'keyword', keyword.id, { type: 'colour' }), 400, 'Please choose the keyword type.', 'type');
@@ -499,7 +542,11 @@ describe('keyword', () => {
 
 describe('keyword-i18n', () => {
   it('adds, lists, changes and deletes the translation of a keyword', async () => {
-    const keyword = await postResource(portal, owner.token, 'keyword', { name: '冻土', type: 'theme' });
+    const keyword = await postResource(portal, owner.token, 'keyword', { name: '冻土', type: 'theme', translation: 'Frozen soil' });
+    // The translation sent with the keyword is its English version; it goes, and a new one is added.
+    const [made] = (await listOf(owner.token, 'keyword-i18n', `keyword__id=${keyword.id}`)).results;
+    expect(made).toMatchObject({ keyword_id: keyword.id, language: 'en', name: 'Frozen soil' });
+    expect((await del(owner.token, 'keyword-i18n', made.id)).statusCode).toBe(204);
     const added = expectStatus(await post(owner.token, 'keyword-i18n', { keyword: keyword.id, language: 'en', name: 'Permafrost' }), 201);
     expect(idsOf(await listOf(owner.token, 'keyword-i18n', `keyword_id=${keyword.id}`))).toEqual([added.id]);
     expect(expectStatus(await put(owner.token, 'keyword-i18n', added.id, { name: 'Frozen ground' }), 200).name).toBe('Frozen ground');
@@ -509,10 +556,15 @@ describe('keyword-i18n', () => {
   });
 
   it("lets the keyword's creator and staff write its translations, not anybody else", async () => {
-    const keyword = await postResource(portal, owner.token, 'keyword', { name: '草地', type: 'theme' });
-    expectRefusal(await post(other.token, 'keyword-i18n', { keyword: keyword.id, language: 'en', name: 'Grassland' }), 403, NO_RIGHT);
-    const added = await postResource(portal, owner.token, 'keyword-i18n', { keyword: keyword.id, language: 'en', name: 'Grassland' });
-    await expectCreatorOnly('keyword-i18n', added.id, { name: 'Meadow' });
+    const keyword = await postResource(portal, owner.token, 'keyword', { name: '草地', type: 'theme', translation: 'Grassland' });
+    // Private to its creator: to anybody else the keyword does not exist.
+    expectRefusal(await post(other.token, 'keyword-i18n', { keyword: keyword.id, language: 'en', name: 'Meadow' }), 400, 'Please name the keyword.', 'keyword');
+    expectRefusal(await post(null, 'keyword-i18n', { keyword: keyword.id, language: 'en', name: 'Meadow' }), 401, LOGIN);
+    expect(await countRows(portal, 'keyword_i18n', { keyword_id: keyword.id })).toBe(1);
+    const english = keyword.translations[0];
+    expect(english).toMatchObject({ language: 'en', name: 'Grassland' });
+    await expectCreatorOnly('keyword-i18n', english.id, { name: 'Meadow' });
+    expect(await storedRow('keyword_i18n', english.id)).toMatchObject({ name: 'Meadow' });
   });
 });
 
@@ -581,6 +633,71 @@ describe('keyword-standard, meta-keyword-standard and meta-discipline', () => {
     expectRefusal(await del(staff.token, 'keyword-standard', root.id), 409, 'Other metadata records use this entry, so it cannot be deleted.');
     expect((await del(owner.token, 'meta-discipline', first.id)).statusCode).toBe(204);
   });
+
+  /** A new branch root > middle > leaf, apart from the tree the tests above list. */
+  async function branch(code: string) {
+    const top = await postResource(portal, staff.token, 'keyword-standard', { code, name: `${code} 顶层`, sort: 9 });
+    const middle = await postResource(portal, staff.token, 'keyword-standard', { code: `${code}1`, name: `${code} 中层`, parent: top.id });
+    const leaf = await postResource(portal, staff.token, 'keyword-standard', { code: `${code}11`, name: `${code} 底层`, parent: middle.id });
+    return { top, middle, leaf };
+  }
+  const parentOf = async (id: string) => (await storedRow('keyword_standards', id))?.parent_id ?? null;
+
+  it('refuses a standard itself or one below it as its parent, by PUT and PATCH, changing nothing', async () => {
+    const { top, middle, leaf } = await branch('CY');
+    const cycles: [method: 'PUT' | 'PATCH', id: string, parent: string][] = [
+      ['PUT', top.id, top.id],
+      ['PATCH', top.id, top.id],
+      ['PUT', top.id, middle.id],
+      ['PATCH', top.id, leaf.id],
+      ['PATCH', middle.id, middle.id],
+      ['PUT', middle.id, leaf.id],
+      ['PATCH', leaf.id, leaf.id],
+    ];
+    for (const [method, id, parent] of cycles) {
+      const response = await call(portal, method, resourceUrl('keyword-standard', id), staff.token, { body: { parent, name: '成环' }, headers: EN });
+      expect({ method, id, parent, status: response.statusCode, body: response.json() }).toEqual({
+        method,
+        id,
+        parent,
+        status: 400,
+        body: { parent: ['Please choose a keyword standard.'], detail: 'Please choose a keyword standard.' },
+      });
+    }
+    const chinese = await call(portal, 'PATCH', resourceUrl('keyword-standard', top.id), staff.token, { body: { parent: leaf.id } });
+    expect(chinese.json()).toEqual({ parent: ['请选择关键词标准。'], detail: '请选择关键词标准。' });
+    expect([await parentOf(top.id), await parentOf(middle.id), await parentOf(leaf.id)]).toEqual([null, top.id, middle.id]);
+    expect((await storedRow('keyword_standards', top.id)).name).toBe('CY 顶层');
+    // Moving a standard up, or to a root of its own, is no cycle.
+    expect(expectStatus(await patch(staff.token, 'keyword-standard', leaf.id, { parent: top.id }), 200).parent_id).toBe(top.id);
+    expect(expectStatus(await put(staff.token, 'keyword-standard', middle.id, { parent: null }), 200).parent_id).toBeNull();
+    // ... and the former child may now take its former parent as a child.
+    expect(expectStatus(await patch(staff.token, 'keyword-standard', top.id, { parent: middle.id }), 200).parent_id).toBe(middle.id);
+    expectRefusal(await patch(staff.token, 'keyword-standard', middle.id, { parent: leaf.id }), 400, 'Please choose a keyword standard.', 'parent');
+  });
+
+  for (const [name, body] of [
+    ['meta-keyword-standard', {}],
+    ['meta-discipline', { number: 3 }],
+  ] as const) {
+    it(`keeps a standard when ${name} of a record uses one below it, deleting nothing`, async () => {
+      const { top, middle, leaf } = await branch(name === 'meta-discipline' ? 'SD' : 'SK');
+      const record = await createRecord(portal, owner.token);
+      const used = await postResource(portal, owner.token, name, { metadata: record.id, keyword_standard: leaf.id, ...body });
+      const standards = await countRows(portal, 'keyword_standards');
+      for (const id of [top.id, middle.id, leaf.id]) {
+        expectRefusal(await del(staff.token, 'keyword-standard', id), 409, 'Other metadata records use this entry, so it cannot be deleted.');
+      }
+      const chinese = await call(portal, 'DELETE', resourceUrl('keyword-standard', top.id), staff.token);
+      expect({ status: chinese.statusCode, body: chinese.json() }).toEqual({ status: 409, body: { detail: '其他元数据正在使用此条目，不能删除。' } });
+      expect(await countRows(portal, 'keyword_standards')).toBe(standards);
+      expect(await countRows(portal, name === 'meta-discipline' ? 'meta_discipline' : 'meta_keyword_standard', { id: used.id })).toBe(1);
+      // Once the record lets go, the whole branch goes with its top.
+      expect((await del(owner.token, name, used.id)).statusCode).toBe(204);
+      expect((await del(staff.token, 'keyword-standard', top.id)).statusCode).toBe(204);
+      for (const id of [top.id, middle.id, leaf.id]) expect(await countRows(portal, 'keyword_standards', { id })).toBe(0);
+    });
+  }
 });
 
 describe('fund and meta-fund', () => {
@@ -760,5 +877,286 @@ describe('online-resource', () => {
     expect(idsOf(await listOf(null, 'online-resource', `metadata__id=${published.id}`))).toContain(resource.id);
     expect(expectStatus(await get(null, resourceUrl('online-resource', resource.id)), 200).name).toBe('公开站点');
     expectRefusal(await put(other.token, 'online-resource', resource.id, { name: 'x' }), 403, NO_RIGHT);
+  });
+});
+
+const NOT_FOUND = 'The requested resource was not found.';
+const SHARED_LOCKED = "This entry is also used by metadata that cannot be changed now (in review, published, or somebody else's), so it stays as it is.";
+const SHARED_LOCKED_ZH = '此条目还被当前不能修改的元数据（审核中、已发布或他人的）使用，因此不能修改。';
+
+/** The shared entries records link to, each made for a record and reached through its lists. */
+interface SharedKind {
+  name: 'author' | 'literature' | 'keyword' | 'fund';
+  table: string;
+  /** The translations, where the entry has them: resource, list filter. */
+  i18n?: { name: string; table: string; filter: string };
+  /** The list filter naming a record. */
+  recordFilter?: string;
+  /** Link table and column (for a link made directly, as another record's). */
+  link: { table: string; column: string };
+  /** Makes an entry of the token's user linked to the record: its id, the id of a translation, a search query finding it. */
+  make(token: string, recordId: string): Promise<{ id: string; translationId?: string; search: string }>;
+  change: Record<string, unknown>;
+  changeTranslation?: Record<string, unknown>;
+  /** Other values, tried while the entry is locked. */
+  locked?: { entry: Record<string, unknown>; translation: Record<string, unknown> };
+}
+
+let made = 0;
+/** A name no other entry contains. */
+const uniqueName = (prefix: string) => `${prefix}${++made}-${randomUUID().slice(0, 8)}`;
+const SHARED_KINDS: SharedKind[] = [
+  {
+    name: 'author',
+    table: 'authors',
+    i18n: { name: 'author-i18n', table: 'author_i18n', filter: 'author__id' },
+    recordFilter: 'metadata__id',
+    link: { table: 'meta_author', column: 'author_id' },
+    async make(token, recordId) {
+      const name = uniqueName('共享作者');
+      const { author } = await addAuthor(portal, token, recordId, { author: { name } });
+      return { id: author.id, translationId: author.translations[0].id, search: `like_author=${encodeURIComponent(name)}` };
+    },
+    change: { phone: '0891-1' },
+    changeTranslation: { address: 'Lhasa' },
+    locked: { entry: { phone: '0891-2', city: '日喀则' }, translation: { name: 'Locked Name', address: 'Shigatse' } },
+  },
+  {
+    name: 'literature',
+    table: 'literature',
+    i18n: { name: 'literature-i18n', table: 'literature_i18n', filter: 'literature__id' },
+    recordFilter: 'metadata__id',
+    link: { table: 'citations', column: 'literature_id' },
+    async make(token, recordId) {
+      const title = uniqueName('Shared paper ');
+      const entry = await postResource(portal, token, 'literature', { title, type: 'reference', metadata: recordId });
+      const english = await postResource(portal, token, 'literature-i18n', { literature: entry.id, language: 'en', title });
+      return { id: entry.id, translationId: english.id, search: `search=${encodeURIComponent(title)}` };
+    },
+    change: { publisher: 'Science Press' },
+    changeTranslation: { publisher: 'Elsevier' },
+    locked: { entry: { title: 'Locked title', publisher: 'Locked Press' }, translation: { title: 'Locked title', publisher: 'Locked' } },
+  },
+  {
+    name: 'keyword',
+    table: 'keywords',
+    i18n: { name: 'keyword-i18n', table: 'keyword_i18n', filter: 'keyword__id' },
+    recordFilter: 'metadatakeyword__metadata__id',
+    link: { table: 'meta_keyword', column: 'keyword_id' },
+    async make(token, recordId) {
+      const name = uniqueName('共享关键词');
+      const keyword = await addKeyword(portal, token, recordId, 'theme', name);
+      return { id: keyword.id, translationId: keyword.translations[0].id, search: `search=${encodeURIComponent(name)}` };
+    },
+    change: { type: 'place' },
+    changeTranslation: { name: 'Changed' },
+    locked: { entry: { name: '改名', type: 'temporal' }, translation: { name: 'Locked' } },
+  },
+  {
+    name: 'fund',
+    table: 'funds',
+    link: { table: 'meta_fund', column: 'fund_id' },
+    async make(token, recordId) {
+      const name = uniqueName('共享基金');
+      const fund = await postResource(portal, token, 'fund', { name, name_en: 'Shared fund', metadata: recordId });
+      return { id: fund.id, search: `search=${encodeURIComponent(name)}` };
+    },
+    change: { phone: '123' },
+  },
+];
+
+/** Links an entry to a record as the record's own row would (as staff could through the API). */
+const linkDirectly = (kind: SharedKind, metadataId: string, id: string) =>
+  (portal.database.db as any)
+    .insertInto(kind.link.table)
+    .values({ id: randomUUID(), metadata_id: metadataId, [kind.link.column]: id, ...(kind.name === 'author' ? { role: 'owner', event_date: '2024-05-01' } : {}) })
+    .execute();
+
+describe('who sees a shared entry', () => {
+  for (const kind of SHARED_KINDS) {
+    it(`${kind.name}: one only another user's record in review uses is hidden from them (lists, GET, translations) until it is published`, async () => {
+      const record = await createRecord(portal, owner.token);
+      const entry = await kind.make(owner.token, record.id);
+      const listed = async (token: string, query: string) => idsOf(await listOf(token, kind.name, query));
+      const expectHidden = async () => {
+        expectRefusal(await get(other.token, resourceUrl(kind.name, entry.id)), 404, NOT_FOUND);
+        expect(await listed(other.token, entry.search)).toEqual([]);
+        expect(await listed(other.token, 'pageSize=1000')).not.toContain(entry.id);
+        if (kind.name === 'author') {
+          expect(idsOf(expectStatus(await get(other.token, `/api/metadata/like_author/?${entry.search}&pageSize=1000`), 200))).toEqual([]);
+          expect(await listed(other.token, 'like_author=%E5%85%B1%E4%BA%AB%E4%BD%9C%E8%80%85&pageSize=1000')).not.toContain(entry.id);
+        }
+        if (kind.recordFilter) expectRefusal(await get(other.token, `${resourceUrl(kind.name)}?${kind.recordFilter}=${record.id}`), 404, 'The metadata was not found');
+        if (kind.i18n) {
+          expectRefusal(await get(other.token, `${resourceUrl(kind.i18n.name)}?${kind.i18n.filter}=${entry.id}`), 404, NOT_FOUND);
+          expectRefusal(await get(other.token, resourceUrl(kind.i18n.name, entry.translationId)), 404, NOT_FOUND);
+        }
+      };
+      const expectShown = async (token: string) => {
+        expect(expectStatus(await get(token, resourceUrl(kind.name, entry.id)), 200).id).toBe(entry.id);
+        expect(await listed(token, entry.search)).toEqual([entry.id]);
+        if (kind.name === 'author') expect(idsOf(expectStatus(await get(token, `/api/metadata/like_author/?${entry.search}`), 200))).toEqual([entry.id]);
+        if (kind.recordFilter) expect(await listed(token, `${kind.recordFilter}=${record.id}&pageSize=100`)).toContain(entry.id);
+        if (kind.i18n) {
+          expect(idsOf(await listOf(token, kind.i18n.name, `${kind.i18n.filter}=${entry.id}`))).toEqual([entry.translationId]);
+          expect(expectStatus(await get(token, resourceUrl(kind.i18n.name, entry.translationId)), 200).id).toBe(entry.translationId);
+        }
+      };
+      await expectHidden();
+      await expectShown(owner.token);
+      await expectShown(staff.token);
+      await setStatus(portal, record.id, 'submitted');
+      await expectHidden();
+      await setStatus(portal, record.id, 'published');
+      await expectShown(other.token);
+    });
+  }
+
+  for (const kind of SHARED_KINDS) {
+    it(`${kind.name}: one somebody made is shown to the user whose record it is linked to, and to nobody else`, async () => {
+      const record = await createRecord(portal, owner.token);
+      const staging = await createRecord(portal, staff.token);
+      const entry = await kind.make(staff.token, staging.id);
+      expectRefusal(await get(owner.token, resourceUrl(kind.name, entry.id)), 404, NOT_FOUND);
+      await linkDirectly(kind, record.id, entry.id);
+      expect(expectStatus(await get(owner.token, resourceUrl(kind.name, entry.id)), 200).id).toBe(entry.id);
+      expect(idsOf(await listOf(owner.token, kind.name, entry.search))).toEqual([entry.id]);
+      if (kind.i18n) expect(idsOf(await listOf(owner.token, kind.i18n.name, `${kind.i18n.filter}=${entry.id}`))).toEqual([entry.translationId]);
+      expectRefusal(await get(other.token, resourceUrl(kind.name, entry.id)), 404, NOT_FOUND);
+      expect((await listOf(other.token, kind.name, entry.search)).count).toBe(0);
+    });
+  }
+
+  it("shows everybody the programme funds, and a user's own unlinked fund to them alone", async () => {
+    const fund = await postResource(portal, other.token, 'fund', { name: '私有基金', name_en: 'Private fund' });
+    expect(expectStatus(await get(other.token, resourceUrl('fund', fund.id)), 200).id).toBe(fund.id);
+    expectRefusal(await get(owner.token, resourceUrl('fund', fund.id)), 404, NOT_FOUND);
+    expect(idsOf(await listOf(owner.token, 'fund', 'pageSize=1000'))).not.toContain(fund.id);
+    expect(idsOf(await listOf(other.token, 'fund', 'pageSize=1000'))).toContain(fund.id);
+    expect(idsOf(await listOf(staff.token, 'fund', 'pageSize=1000'))).toContain(fund.id);
+    for (const token of [owner.token, other.token]) {
+      expect(idsOf(await listOf(token, 'fund', 'is_core=true')).sort()).toEqual(['5', '6']);
+      expect(expectStatus(await get(token, resourceUrl('fund', '6')), 200).is_core).toBe(true);
+    }
+  });
+
+  it('needs keyword__id or keyword_id in a list of keyword translations, except from staff', async () => {
+    const keyword = await addKeyword(portal, owner.token, draft.id, 'theme');
+    expectRefusal(await get(owner.token, resourceUrl('keyword-i18n')), 400, 'This filter value is not valid.', 'keyword__id');
+    expectRefusal(await get(other.token, `${resourceUrl('keyword-i18n')}?keyword__id=`), 400, 'This filter value is not valid.', 'keyword__id');
+    expect(expectStatus(await get(staff.token, `${resourceUrl('keyword-i18n')}?pageSize=1000`), 200).count).toBeGreaterThan(0);
+    for (const filter of ['keyword__id', 'keyword_id']) {
+      expect(idsOf(await listOf(owner.token, 'keyword-i18n', `${filter}=${keyword.id}`))).toEqual([keyword.translations[0].id]);
+      expectRefusal(await get(other.token, `${resourceUrl('keyword-i18n')}?${filter}=${keyword.id}`), 404, NOT_FOUND);
+    }
+  });
+});
+
+describe('who changes a shared entry', () => {
+  for (const kind of SHARED_KINDS.filter((k) => k.name !== 'fund')) {
+    it(`${kind.name}: its creator only while drafts of theirs alone use it; staff always`, async () => {
+      const first = await createRecord(portal, owner.token);
+      const second = await createRecord(portal, owner.token);
+      const entry = await kind.make(owner.token, first.id);
+      await linkDirectly(kind, second.id, entry.id);
+      const translation = kind.i18n!;
+      // Drafts of the creator's only: the creator may change it (and may not delete what records use).
+      expect((await put(owner.token, kind.name, entry.id, kind.change)).statusCode).toBe(200);
+      expect((await patch(owner.token, translation.name, entry.translationId!, kind.changeTranslation!)).statusCode).toBe(200);
+      expectRefusal(await del(owner.token, kind.name, entry.id), 409, 'Other metadata records use this entry, so it cannot be deleted.');
+
+      const expectLocked = async () => {
+        const entryBefore = await storedRow(kind.table, entry.id);
+        const translationBefore = await storedRow(translation.table, entry.translationId!);
+        const translations = await countRows(portal, translation.table, { [`${kind.name}_id`]: entry.id });
+        const writes: [string, () => Promise<LightMyRequestResponse>][] = [
+          ['PUT', () => put(owner.token, kind.name, entry.id, kind.locked!.entry)],
+          ['PATCH', () => patch(owner.token, kind.name, entry.id, kind.locked!.entry)],
+          ['DELETE', () => del(owner.token, kind.name, entry.id)],
+          ['PUT translation', () => put(owner.token, translation.name, entry.translationId!, kind.locked!.translation)],
+          ['PATCH translation', () => patch(owner.token, translation.name, entry.translationId!, kind.locked!.translation)],
+          ['DELETE translation', () => del(owner.token, translation.name, entry.translationId!)],
+        ];
+        for (const [name, write] of writes) {
+          const response = await write();
+          expect({ name, status: response.statusCode, body: response.json() }).toEqual({ name, status: 409, body: { detail: SHARED_LOCKED } });
+        }
+        const chinese = await call(portal, 'PATCH', resourceUrl(kind.name, entry.id), owner.token, { body: kind.locked!.entry });
+        expect({ status: chinese.statusCode, body: chinese.json() }).toEqual({ status: 409, body: { detail: SHARED_LOCKED_ZH } });
+        // Another user is still told they have no right at all.
+        expectRefusal(await patch(other.token, kind.name, entry.id, kind.locked!.entry), 403, NO_RIGHT);
+        expect(await storedRow(kind.table, entry.id)).toEqual(entryBefore);
+        expect(await storedRow(translation.table, entry.translationId!)).toEqual(translationBefore);
+        expect(await countRows(portal, translation.table, { [`${kind.name}_id`]: entry.id })).toBe(translations);
+      };
+
+      // Also a draft of somebody else's.
+      const othersDraft = await createRecord(portal, other.token);
+      await linkDirectly(kind, othersDraft.id, entry.id);
+      await expectLocked();
+      expect((await patch(staff.token, translation.name, entry.translationId!, kind.changeTranslation!)).statusCode).toBe(200);
+      expect((await put(staff.token, kind.name, entry.id, kind.change)).statusCode).toBe(200);
+      await (portal.database.db as any).deleteFrom(kind.link.table).where('metadata_id', '=', othersDraft.id).execute();
+      expect((await put(owner.token, kind.name, entry.id, kind.change)).statusCode).toBe(200);
+
+      // One of the creator's own records leaves the drafts.
+      for (const status of ['submitted', 'underReview', 'published']) {
+        await setStatus(portal, second.id, status);
+        await expectLocked();
+      }
+      expect((await patch(staff.token, kind.name, entry.id, kind.change)).statusCode).toBe(200);
+      await setStatus(portal, second.id, 'draft');
+      expect((await patch(owner.token, translation.name, entry.translationId!, kind.changeTranslation!)).statusCode).toBe(200);
+    });
+  }
+
+  it('lets anybody add the first English translation of an author they use in a draft of theirs, and only that', async () => {
+    const author = await postResource(portal, owner.token, 'author', authorForm({ name: '无英文名作者' }));
+    expect((await del(owner.token, 'author-i18n', author.translations[0].id)).statusCode).toBe(204);
+    const record = await createRecord(portal, owner.token);
+    await postResource(portal, owner.token, 'meta-author', { metadata: record.id, author: author.id, role: 'owner', event_date: '2024-05-01' });
+    await setStatus(portal, record.id, 'published');
+    const english = { author: author.id, language: 'en', name: 'Author Without English' };
+    // Found through like_author, but used in no draft of theirs: no right.
+    expect(idsOf(expectStatus(await get(other.token, `/api/metadata/like_author/?like_author=${encodeURIComponent('无英文名')}`), 200))).toEqual([author.id]);
+    expectRefusal(await post(other.token, 'author-i18n', english), 403, NO_RIGHT);
+    // Used in a record of theirs that is not a draft: no right either.
+    const submitted = await createRecord(portal, other.token);
+    await postResource(portal, other.token, 'meta-author', { metadata: submitted.id, author: author.id, role: 'owner', event_date: '2024-05-01' });
+    await setStatus(portal, submitted.id, 'submitted');
+    expectRefusal(await post(other.token, 'author-i18n', english), 403, NO_RIGHT);
+    expect(await countRows(portal, 'author_i18n', { author_id: author.id })).toBe(0);
+
+    const othersDraft = await createRecord(portal, other.token);
+    await postResource(portal, other.token, 'meta-author', { metadata: othersDraft.id, author: author.id, role: 'owner', event_date: '2024-05-01' });
+    const added = expectStatus(await post(other.token, 'author-i18n', english), 201);
+    expect(added).toMatchObject({ author_id: author.id, language: 'en', name: 'Author Without English' });
+    expect(expectStatus(await get(other.token, resourceUrl('author', author.id)), 200).translations).toEqual([expect.objectContaining({ id: added.id })]);
+    // Adding is all: a second one in that language, and changing or deleting the one there, are not theirs.
+    expectRefusal(await post(other.token, 'author-i18n', { ...english, name: 'Again' }), 400, 'This author already has a translation in that language.', 'non_field_errors');
+    expectRefusal(await put(other.token, 'author-i18n', added.id, { name: 'Changed' }), 403, NO_RIGHT);
+    expectRefusal(await del(other.token, 'author-i18n', added.id), 403, NO_RIGHT);
+    expectRefusal(await put(other.token, 'author', author.id, { phone: '1' }), 403, NO_RIGHT);
+    // The creator may not change it now either (a published record uses it); staff may.
+    expectRefusal(await put(owner.token, 'author-i18n', added.id, { name: 'Changed' }), 409, SHARED_LOCKED);
+    expect(await storedRow('author_i18n', added.id)).toMatchObject({ name: 'Author Without English' });
+    expect(expectStatus(await put(staff.token, 'author-i18n', added.id, { name: 'Staff Name' }), 200).name).toBe('Staff Name');
+  });
+
+  it('lets a user using a keyword or literature entry in a draft add its missing translation', async () => {
+    // Entries of the owner's, used by a published record of theirs, without an English version.
+    const record = await createRecord(portal, owner.token);
+    const keyword = await addKeyword(portal, owner.token, record.id, 'theme', '缺译关键词');
+    expect((await del(owner.token, 'keyword-i18n', keyword.translations[0].id)).statusCode).toBe(204);
+    const entry = await postResource(portal, owner.token, 'literature', { title: '缺译文献', type: 'reference', metadata: record.id });
+    await setStatus(portal, record.id, 'published');
+    expectRefusal(await post(other.token, 'keyword-i18n', { keyword: keyword.id, language: 'en', name: 'Untranslated' }), 403, NO_RIGHT);
+    expectRefusal(await post(other.token, 'literature-i18n', { literature: entry.id, language: 'en', title: 'Untranslated' }), 403, NO_RIGHT);
+    const othersDraft = await createRecord(portal, other.token);
+    for (const kind of SHARED_KINDS.slice(1, 3)) await linkDirectly(kind, othersDraft.id, kind.name === 'keyword' ? keyword.id : entry.id);
+    expect((await post(other.token, 'keyword-i18n', { keyword: keyword.id, language: 'en', name: 'Untranslated' })).statusCode).toBe(201);
+    expect((await post(other.token, 'literature-i18n', { literature: entry.id, language: 'en', title: 'Untranslated' })).statusCode).toBe(201);
+    expect(await countRows(portal, 'keyword_i18n', { keyword_id: keyword.id })).toBe(1);
+    expect(await countRows(portal, 'literature_i18n', { literature_id: entry.id })).toBe(1);
   });
 });

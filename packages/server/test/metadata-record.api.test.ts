@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECTIONS } from '@portal/shared';
+import { metadataI18nFields, metadataUpdateSchema, PROJECTIONS } from '@portal/shared';
 import { createTestPortal, createUserWithToken, EN, form, FORM, tokenHeader, type TestAccount, type TestPortal } from './helpers.js';
 import {
   addAuthor,
@@ -582,6 +583,46 @@ describe('POST /metadata/duplication/{id}', () => {
     expect(await storedStatus(portal, inReview.id)).toBe('submitted');
   });
 
+  it('gives the copy of a published record no way to change the entries it shares with the original', async () => {
+    const original = await createRecord(portal, owner.token, { title: '已发布原件' });
+    const literature = await postResource(portal, owner.token, 'literature', { title: '共享文献', type: 'reference', metadata: original.id });
+    const { author } = await addAuthor(portal, owner.token, original.id);
+    const keyword = await addKeyword(portal, owner.token, original.id, 'theme', '共享主题');
+    await setStatus(portal, original.id, 'published');
+    const copy = expectStatus(await duplicate(owner.token, original.id), 201);
+    expect(await countRows(portal, 'citations', { metadata_id: copy.id, literature_id: literature.id })).toBe(1);
+    const db = portal.database.db as any;
+    const stored = async () => ({
+      literature: await db.selectFrom('literature').selectAll().where('id', '=', literature.id).executeTakeFirst(),
+      literatureI18n: await db.selectFrom('literature_i18n').selectAll().where('literature_id', '=', literature.id).execute(),
+      author: await db.selectFrom('authors').selectAll().where('id', '=', author.id).executeTakeFirst(),
+      authorI18n: await db.selectFrom('author_i18n').selectAll().where('author_id', '=', author.id).execute(),
+      keyword: await db.selectFrom('keywords').selectAll().where('id', '=', keyword.id).executeTakeFirst(),
+    });
+    const before = await stored();
+    const locked = { detail: "This entry is also used by metadata that cannot be changed now (in review, published, or somebody else's), so it stays as it is." };
+    for (const [method, url, body] of [
+      ['PATCH', resourceUrl('literature', literature.id), { title: '副本里改题目' }],
+      ['PUT', resourceUrl('literature', literature.id), { year: '2001' }],
+      ['DELETE', resourceUrl('literature', literature.id), undefined],
+      ['PATCH', resourceUrl('author', author.id), { phone: '1' }],
+      ['PATCH', resourceUrl('author-i18n', author.translations[0].id), { name: 'Renamed' }],
+      ['DELETE', resourceUrl('author-i18n', author.translations[0].id), undefined],
+      ['PATCH', resourceUrl('keyword', keyword.id), { name: '副本里改名' }],
+      ['PATCH', resourceUrl('keyword-i18n', keyword.translations[0].id), { name: 'Renamed' }],
+    ] as const) {
+      const response = await call(portal, method, url, owner.token, { body, headers: EN });
+      expect({ method, url, status: response.statusCode, body: response.json() }).toEqual({ method, url, status: 409, body: locked });
+    }
+    expect(await stored()).toEqual(before);
+    // What belongs to the copy alone stays the copy's: the citation goes, and a translation missing so far may be added.
+    const added = expectStatus(await call(portal, 'POST', resourceUrl('literature-i18n'), owner.token, { body: { literature: literature.id, language: 'en', title: 'Shared paper' } }), 201);
+    expect(added).toMatchObject({ literature_id: literature.id, language: 'en' });
+    const [citation] = expectStatus(await call(portal, 'GET', `${resourceUrl('citation')}?metadata__id=${copy.id}`, owner.token), 200).results;
+    expect((await call(portal, 'DELETE', resourceUrl('citation', citation.id), owner.token)).statusCode).toBe(204);
+    expect(await countRows(portal, 'citations', { metadata_id: original.id, literature_id: literature.id })).toBe(1);
+  });
+
   it('refuses another user a published record with 403', async () => {
     const published = await createRecord(portal, owner.token);
     await setStatus(portal, published.id, 'published');
@@ -625,6 +666,114 @@ describe('GET /metadata/metadata-is-null/', () => {
     const placed = await createRecord(portal, owner.token, { title: undefined });
     await patchRecord(portal, owner.token, placed.id, { south: 0 });
     expect(expectStatus(await isNull(owner.token, placed.id), 200)).toEqual({ is_null: false });
+  });
+
+  /** One value for every field of the record's own, each alone enough to make the record non-empty. */
+  const FIELD_VALUES: Record<string, unknown> = {
+    title: '标题',
+    article_name: '论文',
+    article_publication: '期刊',
+    category: '冰川学',
+    platform: 'portal',
+    source_project: '项目',
+    data_series: '系列',
+    description: '摘要',
+    data_source: '来源',
+    use_term: '条款',
+    usage_method: '方法',
+    citation: '引用',
+    doi: '10.1000/1',
+    doi_category: 'own',
+    protection_period: 'halfYear',
+    protection_description: '保护',
+    time_start: '2020-01-01',
+    time_end: '2020-12-31',
+    time_description: '夏季',
+    coordinate_system: 'WGS84',
+    projection: 'Albers',
+    license: 'CC BY 4.0',
+    temporal_resolution: 'daily',
+    spatial_resolution: '30 m',
+    subtopic_three_pole: 'XDA20-01',
+    subtopic_third_pole: 'XDA19-01',
+    dist_unit: '中心',
+    dist_country: '中国',
+    dist_province: '西藏',
+    dist_city: '拉萨',
+    dist_address: '路',
+    dist_phone: '0891',
+    dist_email: 'dist@example.org',
+    sharing_policy: 'online',
+    submitting_type: 'general',
+    file_size: 0,
+    east: 0,
+    west: 0,
+    south: 0,
+    north: 0,
+    scale: 1,
+  };
+
+  it('has a value for every field of the record', () => {
+    expect(Object.keys(FIELD_VALUES).sort()).toEqual(Object.keys(metadataUpdateSchema.shape).sort());
+  });
+
+  for (const [field, value] of Object.entries(FIELD_VALUES)) {
+    it(`answers false for a record with only ${field} (${JSON.stringify(value)}), and true once it is cleared`, async () => {
+      const record = await createRecord(portal, owner.token, { title: undefined });
+      await patchRecord(portal, owner.token, record.id, { [field]: value });
+      expect(expectStatus(await isNull(owner.token, record.id), 200)).toEqual({ is_null: false });
+      await patchRecord(portal, owner.token, record.id, { [field]: typeof value === 'number' ? null : '' });
+      expect(expectStatus(await isNull(owner.token, record.id), 200)).toEqual({ is_null: true });
+    });
+  }
+
+  for (const field of Object.keys(metadataI18nFields)) {
+    it(`answers false for a record with only the ${field} of its translation`, async () => {
+      const record = await createRecord(portal, owner.token, { title: undefined });
+      const url = resourceUrl('metadata-i18n', record.translations[0].id);
+      expectStatus(await call(portal, 'PATCH', url, owner.token, { body: { [field]: 'English' } }), 200);
+      expect(expectStatus(await isNull(owner.token, record.id), 200)).toEqual({ is_null: false });
+      expectStatus(await call(portal, 'PATCH', url, owner.token, { body: { [field]: '' } }), 200);
+      expect(expectStatus(await isNull(owner.token, record.id), 200)).toEqual({ is_null: true });
+    });
+  }
+
+  describe('answers false for a record with only one row attached', () => {
+    let standard: { id: string };
+    let special: { id: string };
+    beforeAll(async () => {
+      standard = await postResource(portal, staff.token, 'keyword-standard', { code: 'N', name: '空判断' });
+      special = await postResource(portal, staff.token, 'special', { name: '空判断专题' });
+    });
+    const attachers: [table: string, attach: (id: string) => Promise<unknown>][] = [
+      ['meta_author', (id) => addAuthor(portal, owner.token, id)],
+      ['citations', (id) => postResource(portal, owner.token, 'literature', { title: '文献', type: 'reference', metadata: id })],
+      ['meta_keyword', (id) => addKeyword(portal, owner.token, id, 'place')],
+      ['meta_keyword_standard', (id) => postResource(portal, owner.token, 'meta-keyword-standard', { metadata: id, keyword_standard: standard.id })],
+      ['meta_discipline', (id) => postResource(portal, owner.token, 'meta-discipline', { metadata: id, keyword_standard: standard.id, number: 1 })],
+      ['meta_fund', (id) => postResource(portal, owner.token, 'meta-fund', { metadata: id, fund: '5' })],
+      ['meta_special', (id) => postResource(portal, owner.token, 'meta-special', { metadata: id, special: special.id })],
+      ['online_resources', (id) => postResource(portal, owner.token, 'online-resource', { metadata: id, name: '站点', url: 'https://example.org' })],
+      ['meta_media', (id) => insertThumbnail(portal, id, owner.id)],
+      ['meta_file', (id) => insertDataFile(portal, id, owner.id)],
+      [
+        'meta_attach',
+        (id) =>
+          portal.database.db
+            .insertInto('meta_attach')
+            .values({ id: randomUUID(), metadata_id: id, name: 'spec.pdf', mime: 'application/pdf', storage_key: `test/${id}`, sha256: '', size: 10, created_by: owner.id, created_at: new Date().toISOString() })
+            .execute(),
+      ],
+    ];
+    for (const [table, attach] of attachers) {
+      it(table, async () => {
+        const record = await createRecord(portal, owner.token, { title: undefined });
+        expect(expectStatus(await isNull(owner.token, record.id), 200)).toEqual({ is_null: true });
+        await attach(record.id);
+        expect(await countRows(portal, table, { metadata_id: record.id })).toBe(1);
+        expect(expectStatus(await isNull(owner.token, record.id), 200)).toEqual({ is_null: false });
+      });
+    }
   });
 
   it('needs an id', async () => {
@@ -690,6 +839,25 @@ describe('GET /api/metadata/applications/', () => {
     expect(ids(page)).toEqual([asAuthor]);
     const none = expectStatus(await applications(other.token, `?user_type=provider&author=${authorEntry}`), 200);
     expect(none.count).toBe(0);
+  });
+
+  it('matches the e-mail of an author entry to the caller whatever its case', async () => {
+    const shouted = (await createRecord(portal, owner.token, { title: '大写邮箱' })).id;
+    await addAuthor(portal, owner.token, shouted, { role: 'principalInvestigator', author: { email: other.email.toUpperCase() } });
+    await setStatus(portal, shouted, 'published');
+    const mixed = (await createRecord(portal, owner.token, { title: '混合邮箱' })).id;
+    const mixedEmail = [...other.email].map((c, i) => (i % 2 ? c.toUpperCase() : c.toLowerCase())).join('');
+    await addAuthor(portal, owner.token, mixed, { role: 'resourceProvider', author: { email: mixedEmail } });
+    await setStatus(portal, mixed, 'published');
+    expect(ids(expectStatus(await applications(other.token, '?user_type=author&pageSize=100'), 200)).sort()).toEqual([asAuthor, shouted].sort());
+    expect(ids(expectStatus(await applications(other.token, '?user_type=provider&pageSize=100'), 200)).sort()).toEqual([asProvider, mixed].sort());
+    // Another address that merely contains the caller's is no match.
+    const longer = (await createRecord(portal, owner.token, { title: '更长邮箱' })).id;
+    await addAuthor(portal, owner.token, longer, { role: 'principalInvestigator', author: { email: `x${other.email.toUpperCase()}` } });
+    await setStatus(portal, longer, 'published');
+    expect(ids(expectStatus(await applications(other.token, '?user_type=author&pageSize=100'), 200))).not.toContain(longer);
+    await setStatus(portal, shouted, 'draft');
+    await setStatus(portal, mixed, 'draft');
   });
 
   it("leaves out another user's unpublished records naming the caller", async () => {

@@ -282,7 +282,7 @@ describe('a submitted record', () => {
   it('is read-only to its creator in everything attached to it', async () => {
     const writes = [
       call(portal, 'PATCH', resourceUrl('metadata-i18n', record.englishId), owner.token, { body: { title: 'x' } }),
-      call(portal, 'POST', resourceUrl('keyword'), owner.token, { body: { name: '新', type: 'place', metadata: record.id } }),
+      call(portal, 'POST', resourceUrl('keyword'), owner.token, { body: { name: '新', type: 'place', metadata: record.id, translation: 'New' } }),
       call(portal, 'DELETE', `/api/metadata/keyword/?metadata=${record.id}&keyword=${record.keywords.place[0].id}`, owner.token),
       call(portal, 'DELETE', resourceUrl('meta-author', record.provider.link.id), owner.token),
       call(portal, 'POST', resourceUrl('meta-fund'), owner.token, { body: { metadata: record.id, fund: '6' } }),
@@ -307,6 +307,99 @@ describe('a submitted record', () => {
     expect(expectStatus(await call(portal, 'PATCH', resourceUrl('metadata-i18n', record.englishId), staff.token, { body: { citation: 'Cite as ...' } }), 200)).toMatchObject({
       citation: 'Cite as ...',
     });
+  });
+});
+
+const SHARED_LOCKED_EN = "This entry is also used by metadata that cannot be changed now (in review, published, or somebody else's), so it stays as it is.";
+const SHARED_LOCKED_ZH = '此条目还被当前不能修改的元数据（审核中、已发布或他人的）使用，因此不能修改。';
+
+describe('the shared entries of a submitted record', () => {
+  let record: CompleteRecord;
+  let literature: { id: string };
+  let literatureEnglish: { id: string };
+  let authorEnglish: { id: string };
+  let keyword: { id: string; translations: { id: string }[] };
+  beforeAll(async () => {
+    record = await buildCompleteRecord(portal, owner);
+    literature = await postResource(portal, owner.token, 'literature', { title: '冰川编目', type: 'reference', metadata: record.id });
+    literatureEnglish = await postResource(portal, owner.token, 'literature-i18n', { literature: literature.id, language: 'en', title: 'Glacier inventory' });
+    authorEnglish = record.provider.author.translations.find((t: { language: string }) => t.language === 'en');
+    keyword = record.keywords.place[0];
+    expectStatus(await submit(portal, owner.token, record.id), 200);
+  });
+
+  /** Every stored row the writes below could touch, to compare after they were refused. */
+  const snapshot = async () => {
+    const db = portal.database.db as any;
+    const row = (table: string, id: string) => db.selectFrom(table).selectAll().where('id', '=', id).executeTakeFirst();
+    const rows = (table: string, column: string, id: string) => db.selectFrom(table).selectAll().where(column, '=', id).orderBy('id').execute();
+    return {
+      author: await row('authors', record.provider.author.id),
+      authorI18n: await rows('author_i18n', 'author_id', record.provider.author.id),
+      literature: await row('literature', literature.id),
+      literatureI18n: await rows('literature_i18n', 'literature_id', literature.id),
+      keyword: await row('keywords', keyword.id),
+      keywordI18n: await rows('keyword_i18n', 'keyword_id', keyword.id),
+    };
+  };
+
+  const writes = (token: string, headers: Record<string, string>): [string, () => ReturnType<typeof call>][] => [
+    ['PATCH its literature', () => call(portal, 'PATCH', resourceUrl('literature', literature.id), token, { body: { title: '审核中改题目' }, headers })],
+    ['PUT its literature', () => call(portal, 'PUT', resourceUrl('literature', literature.id), token, { body: { publisher: 'Other Press' }, headers })],
+    ['DELETE its literature', () => call(portal, 'DELETE', resourceUrl('literature', literature.id), token, { headers })],
+    ['PATCH the literature translation', () => call(portal, 'PATCH', resourceUrl('literature-i18n', literatureEnglish.id), token, { body: { title: 'Changed' }, headers })],
+    ['DELETE the literature translation', () => call(portal, 'DELETE', resourceUrl('literature-i18n', literatureEnglish.id), token, { headers })],
+    ['PATCH its keyword', () => call(portal, 'PATCH', resourceUrl('keyword', keyword.id), token, { body: { name: '改过的地名' }, headers })],
+    ['PUT its keyword', () => call(portal, 'PUT', resourceUrl('keyword', keyword.id), token, { body: { type: 'theme' }, headers })],
+    ['DELETE its keyword', () => call(portal, 'DELETE', resourceUrl('keyword', keyword.id), token, { headers })],
+    ['PATCH the keyword translation', () => call(portal, 'PATCH', resourceUrl('keyword-i18n', keyword.translations[0]!.id), token, { body: { name: 'Changed' }, headers })],
+    ['DELETE the keyword translation', () => call(portal, 'DELETE', resourceUrl('keyword-i18n', keyword.translations[0]!.id), token, { headers })],
+    ['PATCH its author', () => call(portal, 'PATCH', resourceUrl('author', record.provider.author.id), token, { body: { phone: '0931-1', city: '兰州' }, headers })],
+    ['PUT its author', () => call(portal, 'PUT', resourceUrl('author', record.provider.author.id), token, { body: { email: 'changed@example.org' }, headers })],
+    ['DELETE its author', () => call(portal, 'DELETE', resourceUrl('author', record.provider.author.id), token, { headers })],
+    ['PATCH the English of its author', () => call(portal, 'PATCH', resourceUrl('author-i18n', authorEnglish.id), token, { body: { name: 'Changed Name' }, headers })],
+    ['PUT the English of its author', () => call(portal, 'PUT', resourceUrl('author-i18n', authorEnglish.id), token, { body: { affiliation: 'Elsewhere' }, headers })],
+    ['DELETE the English of its author', () => call(portal, 'DELETE', resourceUrl('author-i18n', authorEnglish.id), token, { headers })],
+  ];
+
+  it('refuses its creator every change of them with 409, in English and Chinese, and changes nothing', async () => {
+    const before = await snapshot();
+    for (const [headers, detail] of [
+      [EN, SHARED_LOCKED_EN],
+      [{}, SHARED_LOCKED_ZH],
+    ] as const) {
+      for (const [name, write] of writes(owner.token, headers)) {
+        const response = await write();
+        expect({ name, status: response.statusCode, body: response.json() }).toEqual({ name, status: 409, body: { detail } });
+      }
+    }
+    expect(await snapshot()).toEqual(before);
+    expect(expectStatus(await checkSubmit(portal, owner.token, record.id), 200).status).toBe('true');
+    expect(await storedStatus(portal, record.id)).toBe('submitted');
+  });
+
+  it("refuses another user with 'no right', changing nothing", async () => {
+    const before = await snapshot();
+    for (const [name, write] of writes(other.token, EN)) {
+      const response = await write();
+      expect({ name, status: response.statusCode, body: response.json() }).toEqual({ name, status: 403, body: { detail: NO_RIGHT_EN } });
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('lets staff change them', async () => {
+    expect(expectStatus(await call(portal, 'PATCH', resourceUrl('literature', literature.id), staff.token, { body: { publisher: 'Staff Press' } }), 200).publisher).toBe('Staff Press');
+    expect(expectStatus(await call(portal, 'PATCH', resourceUrl('keyword-i18n', keyword.translations[0]!.id), staff.token, { body: { name: 'Staff place' } }), 200).name).toBe('Staff place');
+    expect(expectStatus(await call(portal, 'PATCH', resourceUrl('author', record.provider.author.id), staff.token, { body: { city: '拉萨' } }), 200).city).toBe('拉萨');
+    expect(expectStatus(await call(portal, 'PATCH', resourceUrl('author-i18n', authorEnglish.id), staff.token, { body: { address: 'Lhasa' } }), 200).address).toBe('Lhasa');
+  });
+
+  it('gives them back to their creator when the record returns to draft', async () => {
+    expectStatus(await returnToDraft(portal, owner.token, record.id), 200);
+    expect(expectStatus(await call(portal, 'PATCH', resourceUrl('literature', literature.id), owner.token, { body: { publisher: 'Own Press' } }), 200).publisher).toBe('Own Press');
+    expect(expectStatus(await call(portal, 'PATCH', resourceUrl('author', record.provider.author.id), owner.token, { body: { city: '西宁' } }), 200).city).toBe('西宁');
+    expect(expectStatus(await call(portal, 'PATCH', resourceUrl('author-i18n', authorEnglish.id), owner.token, { body: { address: 'Xining' } }), 200).address).toBe('Xining');
+    expect(expectStatus(await submit(portal, owner.token, record.id), 200).metadata.status).toBe('submitted');
   });
 });
 
@@ -379,7 +472,7 @@ describe('another user', () => {
     ['link an author', () => call(portal, 'POST', resourceUrl('meta-author'), other.token, { body: { metadata: record.id, author: record.provider.author.id, role: 'owner', event_date: '2024-01-01' }, headers })],
     ['change an author link', () => call(portal, 'PATCH', resourceUrl('meta-author', record.provider.link.id), other.token, { body: { sort: 3 }, headers })],
     ['unlink an author', () => call(portal, 'DELETE', resourceUrl('meta-author', record.provider.link.id), other.token, { headers })],
-    ['add a keyword', () => call(portal, 'POST', resourceUrl('keyword'), other.token, { body: { name: '别人的', type: 'place', metadata: record.id }, headers })],
+    ['add a keyword', () => call(portal, 'POST', resourceUrl('keyword'), other.token, { body: { name: '别人的', type: 'place', metadata: record.id, translation: "Another's" }, headers })],
     ['remove a keyword', () => call(portal, 'DELETE', `/api/metadata/keyword/?metadata=${record.id}&keyword=${record.keywords.place[0].id}`, other.token, { headers })],
     ['add a fund', () => call(portal, 'POST', resourceUrl('meta-fund'), other.token, { body: { metadata: record.id, fund: '6' }, headers })],
     ['create a fund for it', () => call(portal, 'POST', resourceUrl('fund'), other.token, { body: { name: '基金', name_en: 'Fund', metadata: record.id }, headers })],
