@@ -216,5 +216,66 @@ for (const language of LANGUAGES) {
       // Someone else never gets the editor.
       await otherUserSees(browser, language, editPath);
     });
+
+    test('edits a reference and its translation, the translated version, and deletes a data file', async ({ page }) => {
+      test.setTimeout(120_000);
+      const provider = createUser({ realname: english ? 'Ben Permafrost' : '赵冻土' });
+      await logIn(page, language, provider.username, provider.password);
+      await page.goto(`${prefix}/personal/#/metadata/add`);
+      await page.getByRole('radio', { name: english ? e.languageEn : e.languageZh }).check();
+      await page.getByRole('button', { name: e.create }).click();
+      await expect(page.getByRole('tab', { name: e.tabs.overview })).toBeVisible();
+
+      // Reference: added, its title changed, translated, deleted.
+      const reference = uniqueName(english ? 'Permafrost temperature ' : '多年冻土温度');
+      await page.getByRole('tab', { name: e.tabs.reference }).click();
+      await page.getByRole('button', { name: e.reference.add }).click();
+      let dialog = page.getByRole('dialog');
+      await dialog.getByLabel(e.reference.title, { exact: true }).fill(reference);
+      await dialog.getByLabel(e.reference.year).fill('2019');
+      await dialog.getByRole('button', { name: e.saveShort }).click();
+      await expect(page.getByText(e.reference.added)).toBeVisible();
+      await page.getByRole('row').filter({ hasText: reference }).getByRole('button', { name: e.edit }).click();
+      dialog = page.getByRole('dialog');
+      await dialog.getByLabel(e.reference.title, { exact: true }).fill(`${reference} v2`);
+      await dialog.getByRole('button', { name: e.saveShort }).click();
+      await expect(page.getByText(e.reference.modified)).toBeVisible();
+      const row = page.getByRole('row').filter({ hasText: `${reference} v2` });
+      await row.getByRole('button', { name: e.reference.translate }).click();
+      dialog = page.getByRole('dialog');
+      await dialog.getByLabel(e.reference.title, { exact: true }).fill(`${reference} (${other})`);
+      await dialog.getByRole('button', { name: e.saveShort }).click();
+      await expect(row.getByRole('cell', { name: `${reference} (${other})` })).toBeVisible();
+      await row.getByRole('button', { name: e.remove }).click();
+      await page.getByRole('button', { name: e.yes, exact: true }).click();
+      await expect(page.getByText(texts.metadata.deleted)).toBeVisible();
+      await expect(page.getByRole('row').filter({ hasText: reference })).toHaveCount(0);
+
+      // The version in the other language, kept after a reload (and the Overview shows its English title).
+      const translatedTitle = english ? `冻土温度观测${uniqueName('')}` : `Permafrost temperature ${uniqueName('')}`;
+      const titleLabel = `${e.fields.title} (${texts.metadata.options.language[other]})`;
+      await page.getByRole('tab', { name: e.tabs.translations }).click();
+      await page.getByLabel(titleLabel, { exact: true }).fill(translatedTitle);
+      await page.getByRole('button', { name: e.save, exact: true }).click();
+      // The newest toast: the reference's translation said the same a moment ago.
+      await expect(page.getByText(texts.metadata.saved).last()).toBeVisible();
+      await page.reload();
+      if (!english) await expect(page.getByLabel(e.fields.titleEn, { exact: true })).toHaveValue(translatedTitle);
+      await page.getByRole('tab', { name: e.tabs.translations }).click();
+      await expect(page.getByLabel(titleLabel, { exact: true })).toHaveValue(translatedTitle);
+
+      // A data file, uploaded and deleted.
+      await page.getByRole('tab', { name: e.tabs.files, exact: true }).click();
+      await chooseFile(page, () => page.getByText(e.files.drop).click(), {
+        name: 'permafrost_2019.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from('borehole,depth_m,temperature_c\nqtp-1,10,-1.2\n'),
+      });
+      await expect(page.getByRole('link', { name: 'permafrost_2019.csv' })).toBeVisible();
+      await page.getByRole('button', { name: `${e.delete} permafrost_2019.csv` }).click();
+      await page.getByRole('button', { name: e.yes, exact: true }).click();
+      await expect(page.getByText(e.files.deleted)).toBeVisible();
+      await expect(page.getByRole('link', { name: 'permafrost_2019.csv' })).toHaveCount(0);
+    });
   });
 }

@@ -29,6 +29,7 @@ export const editorEn = {
   actions: 'Actions',
   moveUp: 'Move up',
   moveDown: 'Move down',
+  choose: 'Choose…',
   tabs: {
     overview: 'Overview',
     providers: 'Data Resource Providers',
@@ -109,6 +110,7 @@ export const editorEn = {
     createNew: 'New {{what}}',
     pickExisting: 'Choose an existing {{what}}',
     search: 'Search by name',
+    searchHint: 'Type at least one character of the name',
     name: 'Chinese name',
     nameEn: 'English name',
     email: 'E-mail',

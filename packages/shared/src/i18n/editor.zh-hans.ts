@@ -31,6 +31,7 @@ export const editorZhHans: Messages['editor'] = {
   actions: '操作',
   moveUp: '上移',
   moveDown: '下移',
+  choose: '请选择',
   tabs: {
     overview: '概况',
     providers: '数据资源提供者',
@@ -111,6 +112,7 @@ export const editorZhHans: Messages['editor'] = {
     createNew: '新建{{what}}',
     pickExisting: '选择已有{{what}}',
     search: '按姓名搜索',
+    searchHint: '请输入姓名中的至少一个字',
     name: '中文名',
     nameEn: '英文名',
     email: '电子邮箱',

@@ -236,10 +236,10 @@ export class ResourceService {
     for (const link of LINKED_BY[table] ?? []) {
       const row = await this.db
         .selectFrom(link.table)
-        .innerJoin('metadata', 'metadata.id', `${link.table}.metadata_id`)
+        .innerJoin('metadata as record', 'record.id', `${link.table}.metadata_id`)
         .select(`${link.table}.id`)
         .where(`${link.table}.${link.column}`, '=', id)
-        .where((eb) => eb.or([eb('metadata.owner_id', '<>', user.id), eb('metadata.status', '<>', 'draft')]))
+        .where((eb) => eb.or([eb('record.owner_id', '<>', user.id), eb('record.status', '<>', 'draft')]))
         .limit(1)
         .executeTakeFirst();
       if (row) return true;
@@ -251,11 +251,11 @@ export class ResourceService {
     for (const link of LINKED_BY[table] ?? []) {
       const row = await this.db
         .selectFrom(link.table)
-        .innerJoin('metadata', 'metadata.id', `${link.table}.metadata_id`)
+        .innerJoin('metadata as record', 'record.id', `${link.table}.metadata_id`)
         .select(`${link.table}.id`)
         .where(`${link.table}.${link.column}`, '=', id)
-        .where('metadata.owner_id', '=', user.id)
-        .where('metadata.status', '=', 'draft')
+        .where('record.owner_id', '=', user.id)
+        .where('record.status', '=', 'draft')
         .limit(1)
         .executeTakeFirst();
       if (row) return true;
@@ -274,9 +274,9 @@ export class ResourceService {
             'in',
             eb
               .selectFrom(link.table)
-              .innerJoin('metadata', 'metadata.id', `${link.table}.metadata_id`)
+              .innerJoin('metadata as record', 'record.id', `${link.table}.metadata_id`)
               .select(`${link.table}.${link.column}`)
-              .where((inner) => inner.or([inner('metadata.status', '=', 'published'), inner('metadata.owner_id', '=', user.id)])),
+              .where((inner) => inner.or([inner('record.status', '=', 'published'), inner('record.owner_id', '=', user.id)])),
           ),
         ),
       ]),

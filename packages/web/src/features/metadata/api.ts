@@ -11,7 +11,7 @@ export interface Page<T> {
   results: T[];
 }
 
-import type { MetadataRecord } from '@portal/shared';
+import type { MetadataRecord, MetadataTranslation as Translation } from '@portal/shared';
 
 export type { MetadataRecord, MetadataTranslation as Translation } from '@portal/shared';
 
@@ -149,6 +149,8 @@ export const metadataApi = {
   },
   returnToDraft: async (id: string) => ok<{ msg: string }>(await api.postJson('/metadata/return-draft/', { id })),
   isNull: async (id: string) => ok<{ is_null: boolean }>(await api.get('/metadata/metadata-is-null/', { id })),
+  /** The record's versions in other languages (metadata-i18n), read afresh: the Overview and the Translations tab both edit them. */
+  translations: async (id: string) => ok<Page<Translation>>(await api.get(base('metadata-i18n'), { metadata__id: id, pageSize: 100 })),
   projections: async () => ok<{ results: string[] }>(await api.get('/metadata/projections/')),
 };
 
@@ -177,6 +179,25 @@ function plainHeaders(state: boolean): Record<string, string> {
   const csrf = readCookie('csrftoken');
   if (state && csrf) headers[CSRF_HEADER] = csrf;
   return headers;
+}
+
+/**
+ * A JSON write that outlives the page (`keepalive`), for the moment the page is being closed:
+ * nothing can wait for its answer. False when the browser refused to send it (a body over 64 KB).
+ */
+export function sendOnUnload(method: 'PUT' | 'PATCH', url: string, json: unknown): boolean {
+  try {
+    void fetch(url, {
+      method,
+      headers: { ...plainHeaders(true), Accept: 'application/json', 'Content-Type': 'application/json' },
+      body: JSON.stringify(json),
+      credentials: 'include',
+      keepalive: true,
+    }).catch(() => undefined);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The server's text of a failed reply, if it gave one. */
@@ -213,6 +234,8 @@ export async function deleteStored(name: string, id: string): Promise<boolean> {
 }
 
 export const recordKey = (id: string) => ['metadata', 'record', id] as const;
+/** The record's metadata-i18n rows; one cache entry for the Overview and the Translations tab. */
+export const translationsKey = (id: string) => ['metadata', 'translations', id] as const;
 
 /** What every editor tab gets. */
 export interface EditorTabProps {

@@ -1,15 +1,27 @@
 import { Button, Col, Form, Input, Modal, Popconfirm, Row, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { AUTHOR_ROLES, PROVIDER_ROLE } from '@portal/shared';
 import { authorCreateSchema, authorI18nCreateSchema, metaAuthorCreateSchema } from '@portal/shared/contracts/metadata';
+import { formatDate } from '../../../components/format';
 import { zodRule } from '../../../components/zod-rule';
 import { likeAuthor, resource, type Author, type EditorTabProps, type MetaAuthor } from '../api';
+import { renumberAfterMove } from './reorder';
 import { useFeedback } from './useFeedback';
 
 const OTHER_ROLES = AUTHOR_ROLES.filter((role) => role !== PROVIDER_ROLE);
 const today = () => new Date().toISOString().slice(0, 10);
+const englishOf = (author: Author | null) => author?.translations?.find((row) => row.language === 'en');
+
+/** An author as the search lists it: name, English name and affiliation (never the e-mail). */
+const authorLabel = (author: Author) => {
+  const english = englishOf(author)?.name;
+  return [author.name, english && english !== author.name ? english : '', author.affiliation].filter(Boolean).join(' · ');
+};
+
+/** A calendar day (YYYY-MM-DD) in the page's language, read as that day wherever the browser is. */
+const formatDay = (value: string | null | undefined) => formatDate(value && /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00` : value);
 
 interface AuthorForm {
   name: string;
@@ -42,6 +54,8 @@ export function AuthorsTab({ record, readOnly, providers }: EditorTabProps & { p
   const [pickForm] = Form.useForm<{ author: string; role: string; event_date: string }>();
   const [englishForm] = Form.useForm<{ name: string; affiliation: string }>();
   const [found, setFound] = useState<Author[]>([]);
+  const [searching, setSearching] = useState('');
+  const searched = useRef('');
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['metadata', 'meta-author', record.id] });
   const nextSort = () => (rows.length ? Math.max(...rows.map((row) => row.sort)) + 1 : 0);
@@ -72,19 +86,25 @@ export function AuthorsTab({ record, readOnly, providers }: EditorTabProps & { p
     await refresh();
   };
 
+  /** like_author from the first character on: an empty search would list every author. */
   const search = async (text: string) => {
-    const reply = await run(() => likeAuthor(text));
-    setFound(reply?.results ?? []);
+    const query = text.trim();
+    searched.current = query;
+    setSearching(query);
+    if (!query) {
+      setFound([]);
+      return;
+    }
+    const reply = await run(() => likeAuthor(query));
+    // Only the answer to what is typed now: an earlier, slower answer is dropped.
+    if (searched.current === query) setFound(reply?.results ?? []);
   };
 
   const move = async (index: number, step: -1 | 1) => {
-    const other = rows[index + step];
-    const row = rows[index];
-    if (!other || !row) return;
-    // Positions by index, so that equal sort values also move.
+    const changes = renumberAfterMove(rows, index, step);
+    if (!changes.length) return;
     await run(async () => {
-      await resource.update('meta-author', row.id, { sort: index + step });
-      await resource.update('meta-author', other.id, { sort: index });
+      for (const change of changes) await resource.update('meta-author', change.id, { sort: change.sort });
       return true;
     });
     await refresh();
@@ -107,7 +127,7 @@ export function AuthorsTab({ record, readOnly, providers }: EditorTabProps & { p
     await refresh();
   };
 
-  const englishOf = (author: Author | null) => author?.translations?.find((row) => row.language === 'en');
+
   const columns: TableColumnsType<MetaAuthor> = [
     { title: t('editor.author.name'), key: 'name', render: (_, row) => row.author_detail?.name },
     {
@@ -131,7 +151,7 @@ export function AuthorsTab({ record, readOnly, providers }: EditorTabProps & { p
     { title: t('editor.author.email'), key: 'email', render: (_, row) => row.author_detail?.email },
     { title: t('editor.author.affiliation'), key: 'affiliation', render: (_, row) => row.author_detail?.affiliation },
     ...(providers ? [] : [{ title: t('editor.author.role'), key: 'role', render: (_: unknown, row: MetaAuthor) => t(`metadata.options.authorRole.${row.role}`) }]),
-    { title: t('editor.author.eventDate'), dataIndex: 'event_date', key: 'event_date' },
+    { title: t('editor.author.eventDate'), dataIndex: 'event_date', key: 'event_date', render: (value: string) => formatDay(value) },
   ];
   if (!readOnly) {
     columns.push({
@@ -171,7 +191,14 @@ export function AuthorsTab({ record, readOnly, providers }: EditorTabProps & { p
           <Button type="primary" onClick={() => setMode('new')}>
             {t('editor.author.createNew', { what })}
           </Button>
-          <Button onClick={() => setMode('existing')}>{t('editor.author.pickExisting', { what })}</Button>
+          <Button
+            onClick={() => {
+              searched.current = '';
+              setSearching('');
+              setFound([]);
+              setMode('existing');
+            }}
+          >{t('editor.author.pickExisting', { what })}</Button>
         </Space>
       )}
       <Table<MetaAuthor> rowKey="id" loading={isLoading} columns={columns} dataSource={rows} pagination={false} locale={{ emptyText: t('editor.none') }} />
@@ -239,9 +266,8 @@ export function AuthorsTab({ record, readOnly, providers }: EditorTabProps & { p
               showSearch
               filterOption={false}
               onSearch={(text) => void search(text)}
-              onFocus={() => void search('')}
-              options={found.map((author) => ({ value: author.id, label: `${author.name} (${author.email}, ${author.affiliation})` }))}
-              notFoundContent={t('editor.none')}
+              options={found.map((author) => ({ value: author.id, label: authorLabel(author) }))}
+              notFoundContent={searching ? t('editor.none') : t('editor.author.searchHint')}
             />
           </Form.Item>
           {roleItem}

@@ -3,6 +3,7 @@ import { InboxOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { METADATA_LIMITS } from '@portal/shared';
+import { formatDateTime } from '../../../components/format';
 import { base, deleteStored, resource, uploadFile, type EditorTabProps, type StoredFile } from '../api';
 import { useFeedback } from './useFeedback';
 
@@ -42,7 +43,7 @@ export function formatSize(bytes: number): string {
 
 /** Data Files (at most 5, each at most 200 MB, spec section 5) and Documents (specification documents only). */
 export function FilesTab({ record, readOnly, kind }: EditorTabProps & { kind: keyof typeof KINDS }) {
-  const { run, message, t } = useFeedback();
+  const { message, t } = useFeedback();
   const queryClient = useQueryClient();
   const def = KINDS[kind];
   const key = ['metadata', def.list, record.id];
@@ -67,8 +68,13 @@ export function FilesTab({ record, readOnly, kind }: EditorTabProps & { kind: ke
 
   const upload = async (file: File) => {
     setUploading((n) => n + 1);
-    const done = await run(async () => (await uploadFile(def.upload, record.id, file), true));
-    if (done) message.success(t('metadata.files.uploaded'));
+    try {
+      await uploadFile(def.upload, record.id, file);
+      message.success(t('metadata.files.uploaded'));
+    } catch (error) {
+      // One message: the server's, else the editor's own.
+      message.error(error instanceof Error && error.message ? error.message : t('metadata.files.uploadFailed'));
+    }
     await queryClient.invalidateQueries({ queryKey: key });
     pending.current -= 1;
     setUploading((n) => n - 1);
@@ -87,7 +93,7 @@ export function FilesTab({ record, readOnly, kind }: EditorTabProps & { kind: ke
       render: (name: string, file) => <a href={`${base(def.list)}${file.id}/download/`}>{name}</a>,
     },
     { title: t('editor.files.size'), dataIndex: 'size', width: 120, render: (size: number) => formatSize(size ?? 0) },
-    { title: t('editor.files.uploadedAt'), dataIndex: 'created_at', width: 200, render: (value: string) => (value ? new Date(value).toLocaleString() : '') },
+    { title: t('editor.files.uploadedAt'), dataIndex: 'created_at', width: 200, render: (value: string) => formatDateTime(value) },
   ];
   if (!readOnly) {
     columns.push({

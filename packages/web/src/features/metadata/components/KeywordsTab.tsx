@@ -1,6 +1,6 @@
 import { Button, Card, Col, Form, Input, Radio, Row, Space, Tag, Tree, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type Key } from 'react';
+import { useState, type Key, type ReactNode } from 'react';
 import { KEYWORD_TYPES, METADATA_LIMITS, type KeywordType, type Language } from '@portal/shared';
 import { keywordCreateSchema } from '@portal/shared/contracts/metadata';
 import { pageLanguage } from '../../../app/i18n';
@@ -9,6 +9,23 @@ import { resource, unlinkKeyword, type EditorTabProps, type Keyword, type Keywor
 import { useFeedback } from './useFeedback';
 
 type KeywordForm = { type: KeywordType; name: string; translation: string };
+
+/**
+ * The required mark as a screen reader should meet it: the star is only seen (the field itself
+ * says it is required), so a field's name stays its label ('Keyword', not '* Keyword').
+ */
+function requiredMark(label: ReactNode, { required }: { required: boolean }) {
+  return (
+    <>
+      {required && (
+        <span aria-hidden="true" style={{ display: 'inline-block', marginInlineEnd: 4, color: '#ff4d4f', fontFamily: 'sans-serif', lineHeight: 1 }}>
+          *
+        </span>
+      )}
+      {label}
+    </>
+  );
+}
 
 /** Keywords of the four types, each with its translation; keyword standards as a tree when the centre keeps any. */
 export function KeywordsTab({ record, readOnly }: EditorTabProps) {
@@ -46,13 +63,18 @@ export function KeywordsTab({ record, readOnly }: EditorTabProps) {
     <>
       <Typography.Paragraph type="secondary">{t('editor.keyword.intro', { min: METADATA_LIMITS.keywordsMin })}</Typography.Paragraph>
       {!readOnly && (
-        <Form<KeywordForm> form={form} name="keyword" layout="vertical" onFinish={add} initialValues={{ type: KEYWORD_TYPES[0] }}>
+        <Form<KeywordForm> form={form} name="keyword" layout="vertical" onFinish={add} initialValues={{ type: KEYWORD_TYPES[0] }} requiredMark={requiredMark}>
           <Form.Item name="type" label={t('editor.keyword.type')} rules={[zodRule(keywordCreateSchema.shape.type, t)]}>
             <Radio.Group options={KEYWORD_TYPES.map((value) => ({ value, label: t(`metadata.options.keywordType.${value}`) }))} />
           </Form.Item>
           <Row gutter={16}>
             <Col xs={24} md={10}>
-              <Form.Item name="name" label={t('editor.keyword.name')} rules={[zodRule(keywordCreateSchema.shape.name, t)]}>
+              <Form.Item
+                name="name"
+                label={t('editor.keyword.name')}
+                validateFirst
+                rules={[{ required: true, whitespace: true, message: t('metadata.keyword.required') }, zodRule(keywordCreateSchema.shape.name, t)]}
+              >
                 <Input />
               </Form.Item>
             </Col>

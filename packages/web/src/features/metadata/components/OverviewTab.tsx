@@ -1,6 +1,6 @@
-import { Button, Col, Divider, Form, Input, InputNumber, Modal, Radio, Row, Select, Space, Typography } from 'antd';
+import { Alert, Button, Col, Divider, Form, Input, InputNumber, Modal, Radio, Row, Select, Space, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   countWords,
   descriptionLength,
@@ -19,8 +19,23 @@ import {
 } from '@portal/shared';
 import { fundCreateSchema } from '@portal/shared/contracts/metadata';
 import { pageLanguage } from '../../../app/i18n';
+import { PageSpinner } from '../../../components/PageSpinner';
 import { zodRule } from '../../../components/zod-rule';
-import { metadataApi, recordKey, resource, type EditorTabProps, type Fund, type MetaFund, type MetadataRecord } from '../api';
+import {
+  base,
+  metadataApi,
+  recordKey,
+  resource,
+  sendOnUnload,
+  translationsKey,
+  type EditorTabProps,
+  type Fund,
+  type MetaFund,
+  type MetadataRecord,
+  type Page,
+  type Translation,
+} from '../api';
+import { useFreshTranslations, type EditorSession } from './editorSession';
 import { useFeedback } from './useFeedback';
 
 /** The record's own fields the Overview edits (PUT /api/metadata/metadata/{id}/). */
@@ -63,58 +78,124 @@ const RECORD_FIELDS = [
   'subtopic_third_pole',
 ] as const satisfies readonly (keyof MetadataRecord)[];
 
+/** The Overview's number fields: cleared, they are stored as null; every other field as ''. */
+const NUMBER_FIELDS = new Set<string>(['file_size', 'east', 'south', 'west', 'north', 'scale']);
+/** Fields shown as a Select: a stored '' shows the placeholder. */
+const SELECT_FIELDS = new Set<string>(['projection', 'license', 'temporal_resolution']);
+
 const AUTOSAVE_DELAY_MS = 1500;
 const shape = metadataUpdateSchema.shape;
 
-type OverviewValues = Partial<Record<(typeof RECORD_FIELDS)[number], unknown>> & { en_title?: string; en_description?: string };
+type RecordField = (typeof RECORD_FIELDS)[number];
+type OverviewValues = Partial<Record<RecordField, unknown>> & { en_title?: string; en_description?: string };
 
-/** Overview: the record's fields, saved explicitly or automatically once the title is filled in (spec section 4). */
-export function OverviewTab({ record, readOnly, flushRef }: EditorTabProps & { flushRef: RefObject<(() => Promise<void>) | null> }) {
+/** A field's value as the server takes it: a cleared number is null, a cleared text or option ''. */
+const sendable = (key: string, value: unknown) => {
+  if (NUMBER_FIELDS.has(key)) return value === undefined || value === '' ? null : value;
+  return value ?? '';
+};
+
+/** The fields the form shows for this record (the sub-topic numbers only with their fund). */
+const fieldsOf = (record: MetadataRecord): RecordField[] =>
+  RECORD_FIELDS.filter(
+    (key) =>
+      (key !== 'subtopic_three_pole' || record.fund.includes(FUND_THREE_POLE)) && (key !== 'subtopic_third_pole' || record.fund.includes(FUND_THIRD_POLE)),
+  );
+
+type OverviewProps = EditorTabProps & { session: EditorSession };
+
+/**
+ * Overview: the record's fields, saved explicitly or automatically once the title is filled in
+ * (spec section 4). The English title and abstract of a Chinese record are its `en` translation,
+ * which the Translations tab edits too: it is read afresh whenever the tab opens.
+ */
+export function OverviewTab(props: OverviewProps) {
+  const { t } = useFeedback();
+  const chinese = props.record.language === 'zh-hans';
+  const { translations, ready, error } = useFreshTranslations(props.record.id, props.session, chinese);
+  if (!ready) return <PageSpinner />;
+  if (error) return <Alert type="error" showIcon title={error.message || t('errors.formGeneric')} />;
+  return <OverviewForm {...props} english={chinese ? translations.find((row) => row.language === 'en') : undefined} />;
+}
+
+function OverviewForm({ record, readOnly, session, english }: OverviewProps & { english: Translation | undefined }) {
   const { run, message, modal, t } = useFeedback();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<OverviewValues>();
-  const english = record.language === 'zh-hans' ? record.translations?.find((row) => row.language === 'en') : undefined;
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const saving = useRef<Promise<unknown>>(Promise.resolve());
+  /** Saves started and not yet answered: the page closing then sends their values again. */
+  const inFlight = useRef(0);
   const [status, setStatus] = useState<'idle' | 'saving' | 'saved'>('idle');
   const description = Form.useWatch('description', form) as string | undefined;
+  /** What the latest render knows, for saves that run later (after a tab change, on leaving). */
+  const latest = useRef({ record, english });
+  latest.current = { record, english };
+  /** The English title and abstract as last stored: only a change of them is written to the translation. */
+  const storedEnglish = useRef({ title: english?.title ?? '', description: english?.description ?? '' });
 
-  const save = (auto: boolean) => {
-    const next = saving.current.then(async () => {
-      const values = form.getFieldsValue(true) as OverviewValues;
-      const changes = Object.fromEntries(RECORD_FIELDS.filter((key) => values[key] !== undefined).map((key) => [key, values[key] ?? null]));
+  /** The changes to send: every field the form shows, and the English ones only when they changed. */
+  const collect = () => {
+    const values = form.getFieldsValue(true) as OverviewValues;
+    const { record: current, english: translation } = latest.current;
+    const changes = Object.fromEntries(fieldsOf(current).map((key) => [key, sendable(key, values[key])]));
+    const englishValues = { title: values.en_title ?? '', description: values.en_description ?? '' };
+    const englishChanged =
+      translation && (englishValues.title !== storedEnglish.current.title || englishValues.description !== storedEnglish.current.description);
+    return { changes, english: englishChanged ? { id: translation.id, values: englishValues } : undefined };
+  };
+
+  const save = (auto: boolean) =>
+    session.enqueue(async () => {
+      const { changes, english: englishChange } = collect();
       setStatus('saving');
+      inFlight.current += 1;
       const done = await run(async () => {
         await metadataApi.update(record.id, changes);
-        if (english) await resource.update('metadata-i18n', english.id, { title: values.en_title ?? '', description: values.en_description ?? '' });
+        if (englishChange) {
+          const row = await resource.update<Translation>('metadata-i18n', englishChange.id, englishChange.values);
+          storedEnglish.current = englishChange.values;
+          // The one cache entry of the translations, which the Translations tab reads too.
+          queryClient.setQueryData(translationsKey(record.id), (old: Page<Translation> | undefined) =>
+            old ? { ...old, results: old.results.map((item) => (item.id === row.id ? row : item)) } : old,
+          );
+        }
         return true;
       }, form);
+      inFlight.current -= 1;
       setStatus(done ? 'saved' : 'idle');
       if (done && !auto) message.success(t('metadata.saved'));
       await queryClient.invalidateQueries({ queryKey: recordKey(record.id) });
     });
-    saving.current = next.catch(() => undefined);
-    return next;
+
+  const saveNow = () => {
+    if (!timer.current) return;
+    clearTimeout(timer.current);
+    timer.current = null;
+    void save(true);
   };
 
-  const flush = async () => {
-    if (timer.current) {
-      clearTimeout(timer.current);
-      timer.current = null;
-      await save(true);
-    }
-    await saving.current;
+  /** The page is closing: what is unsaved (or still on its way) goes with keepalive requests. */
+  const saveOnUnload = () => {
+    if (!timer.current && inFlight.current === 0) return;
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = null;
+    const { changes, english: englishChange } = collect();
+    sendOnUnload('PUT', `${base('metadata')}${record.id}/`, changes);
+    if (englishChange) sendOnUnload('PATCH', `${base('metadata-i18n')}${englishChange.id}/`, englishChange.values);
   };
+
+  const handlers = useRef({ saveNow, saveOnUnload });
+  handlers.current = { saveNow, saveOnUnload };
 
   useEffect(() => {
-    flushRef.current = flush;
+    const overview = { saveNow: () => handlers.current.saveNow(), saveOnUnload: () => handlers.current.saveOnUnload() };
+    session.overview = overview;
     return () => {
-      // Leaving the tab keeps what was typed.
-      void flush();
-      flushRef.current = null;
+      // Leaving the tab keeps what was typed: the pending autosave is queued now.
+      overview.saveNow();
+      if (session.overview === overview) session.overview = null;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the form and record of this mount
-  }, []);
+  }, [session]);
 
   const handleValuesChange = () => {
     if (readOnly) return;
@@ -145,7 +226,8 @@ export function OverviewTab({ record, readOnly, flushRef }: EditorTabProps & { f
   };
 
   const initialValues: OverviewValues = {
-    ...Object.fromEntries(RECORD_FIELDS.map((key) => [key, record[key] ?? (typeof record[key] === 'number' ? record[key] : undefined)])),
+    // A stored '' in a Select shows its placeholder, not an empty choice.
+    ...Object.fromEntries(RECORD_FIELDS.map((key) => [key, SELECT_FIELDS.has(key) && record[key] === '' ? undefined : (record[key] ?? undefined)])),
     en_title: english?.title,
     en_description: english?.description,
   };
@@ -236,7 +318,7 @@ export function OverviewTab({ record, readOnly, flushRef }: EditorTabProps & { f
         </Col>
         <Col xs={24} md={8}>
           <Form.Item name="temporal_resolution" label={t('editor.fields.temporalResolution')}>
-            <Select allowClear options={options(TEMPORAL_RESOLUTIONS, 'metadata.options.temporalResolution.')} />
+            <Select allowClear placeholder={t('editor.choose')} options={options(TEMPORAL_RESOLUTIONS, 'metadata.options.temporalResolution.')} />
           </Form.Item>
         </Col>
       </Row>
@@ -265,7 +347,7 @@ export function OverviewTab({ record, readOnly, flushRef }: EditorTabProps & { f
           {text('coordinate_system', 'editor.fields.coordinateSystem')}
         </Col>
         <Col xs={24} md={6}>
-          <ProjectionField label={t('editor.fields.projection')} />
+          <ProjectionField label={t('editor.fields.projection')} placeholder={t('editor.choose')} />
         </Col>
         <Col xs={24} md={6}>
           {text('spatial_resolution', 'editor.fields.spatialResolution')}
@@ -296,7 +378,7 @@ export function OverviewTab({ record, readOnly, flushRef }: EditorTabProps & { f
 
       <Divider titlePlacement="start">{t('editor.sections.sharing')}</Divider>
       <Form.Item name="license" label={t('editor.fields.license')}>
-        <Select allowClear options={LICENSES.map((value) => ({ value, label: t(licenseLabelKey(value)) }))} />
+        <Select allowClear placeholder={t('editor.choose')} options={LICENSES.map((value) => ({ value, label: t(licenseLabelKey(value)) }))} />
       </Form.Item>
       <Form.Item name="sharing_policy" label={t('editor.fields.sharingPolicy')}>
         <Radio.Group options={options(SHARING_POLICIES, 'metadata.options.sharingPolicy.')} />
@@ -328,11 +410,11 @@ export function OverviewTab({ record, readOnly, flushRef }: EditorTabProps & { f
 }
 
 /** Projection choices come from /metadata/projections/. */
-function ProjectionField({ label }: { label: string }) {
+function ProjectionField({ label, placeholder }: { label: string; placeholder: string }) {
   const { data } = useQuery({ queryKey: ['metadata', 'projections'], queryFn: metadataApi.projections, staleTime: Infinity });
   return (
     <Form.Item name="projection" label={label}>
-      <Select allowClear showSearch options={(data?.results ?? []).map((value) => ({ value, label: value }))} />
+      <Select allowClear showSearch placeholder={placeholder} options={(data?.results ?? []).map((value) => ({ value, label: value }))} />
     </Form.Item>
   );
 }

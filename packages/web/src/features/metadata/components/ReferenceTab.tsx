@@ -6,6 +6,7 @@ import { LITERATURE_TYPES, type Language } from '@portal/shared';
 import { literatureFields, literatureI18nCreateSchema } from '@portal/shared/contracts/metadata';
 import { zodRule } from '../../../components/zod-rule';
 import { resource, type Citation, type EditorTabProps, type Literature } from '../api';
+import { renumberAfterMove } from './reorder';
 import { useFeedback } from './useFeedback';
 
 type LiteratureForm = Pick<Literature, 'title' | 'title_en' | 'type' | 'year' | 'publisher' | 'link' | 'doi'>;
@@ -24,13 +25,14 @@ export function ReferenceTab({ record, readOnly }: EditorTabProps) {
   const [translationForm] = Form.useForm<TranslationForm>();
   const other: Language = record.language === 'en' ? 'zh-hans' : 'en';
   const refresh = () => queryClient.invalidateQueries({ queryKey: key });
+  const nextSort = () => (rows.length ? Math.max(...rows.map((row) => Number(row.sort) || 0)) + 1 : 0);
 
   const save = async (values: LiteratureForm) => {
     const fields = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v ?? '']));
     const done = await run(
       () =>
         editing === 'new' || editing === null
-          ? resource.create('literature', { ...fields, metadata: record.id, sort: rows.length })
+          ? resource.create('literature', { ...fields, metadata: record.id, sort: nextSort() })
           : resource.update('literature', editing.id, fields),
       form,
     );
@@ -57,12 +59,10 @@ export function ReferenceTab({ record, readOnly }: EditorTabProps) {
   };
 
   const move = async (index: number, step: -1 | 1) => {
-    const row = rows[index];
-    const neighbour = rows[index + step];
-    if (!row || !neighbour) return;
+    const changes = renumberAfterMove(rows, index, step);
+    if (!changes.length) return;
     await run(async () => {
-      await resource.update('citation', row.id, { sort: index + step });
-      await resource.update('citation', neighbour.id, { sort: index });
+      for (const change of changes) await resource.update('citation', change.id, { sort: change.sort });
       return true;
     });
     await refresh();

@@ -10,7 +10,7 @@ type Media = StoredFile & { image: string; original: string };
 
 /** Thumbnail: one image under 1 MB (spec section 5); the server keeps a resized copy, shown here. */
 export function ThumbnailTab({ record, readOnly }: EditorTabProps) {
-  const { run, message, t } = useFeedback();
+  const { message, t } = useFeedback();
   const queryClient = useQueryClient();
   const key = ['metadata', 'thumbnail', record.id];
   const { data } = useQuery({ queryKey: key, queryFn: () => resource.list<Media>('meta-media', { metadata__id: record.id, type: 'thumbnail' }) });
@@ -31,15 +31,16 @@ export function ThumbnailTab({ record, readOnly }: EditorTabProps) {
 
   const upload = async (file: File) => {
     setUploading(true);
-    const done = await run(async () => {
+    try {
+      // The server keeps one thumbnail a record: the new one replaces the earlier ones itself.
       await uploadFile(base('meta-media'), record.id, file, { type: 'thumbnail' });
-      // One thumbnail a record: the earlier ones go.
-      for (const old of media) await deleteStored('meta-media', old.id);
-      return true;
-    });
-    setUploading(false);
-    if (done) message.success(t('metadata.files.uploaded'));
-    else message.error(t('metadata.files.uploadFailed'));
+      message.success(t('metadata.files.uploaded'));
+    } catch (error) {
+      // One message: the server's, else the editor's own.
+      message.error(error instanceof Error && error.message ? error.message : t('metadata.files.uploadFailed'));
+    } finally {
+      setUploading(false);
+    }
     await queryClient.invalidateQueries({ queryKey: key });
   };
 

@@ -1,11 +1,23 @@
 import { App, type FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { handleFormReply } from '../../../api/form';
+import { fieldErrorsOf, handleFormReply } from '../../../api/form';
 import { ApiError } from '../api';
+
+/** Statuses of a refusal: not the caller's to change (403), or a shared entry others' records still use (409). */
+const REFUSALS = new Set([403, 409]);
+
+/** The server's own words of a refusal: its `detail`, else its first field message; undefined when it gave none. */
+export function refusalText(error: ApiError): string | undefined {
+  if (!REFUSALS.has(error.status)) return undefined;
+  if (typeof error.reply.detail === 'string' && error.reply.detail) return error.reply.detail;
+  return fieldErrorsOf(error.reply)[0]?.[1];
+}
 
 /**
  * Runs an editor call and shows what failed the house way (spec section 8): the server's field
- * message, its 401 / 403 text, else the generic text. Returns the result, or undefined on failure.
+ * message, its 401 / 403 text, else the generic text. A refusal (403, 409: a shared author,
+ * reference, keyword or translation the caller may not change) always shows the server's message
+ * as it is. Returns the result, or undefined on failure.
  */
 export function useFeedback() {
   const { t } = useTranslation();
@@ -14,7 +26,14 @@ export function useFeedback() {
     try {
       return await work();
     } catch (error) {
-      if (error instanceof ApiError) handleFormReply(error.reply, { message, t, form });
+      const refusal = error instanceof ApiError ? refusalText(error) : undefined;
+      if (refusal) {
+        message.error(refusal);
+        if (form && error instanceof ApiError) {
+          const known = new Set(Object.keys(form.getFieldsValue(true) as object));
+          form.setFields(fieldErrorsOf(error.reply).filter(([name]) => known.has(name)).map(([name, text]) => ({ name, errors: [text] })));
+        }
+      } else if (error instanceof ApiError) handleFormReply(error.reply, { message, t, form });
       else if (error instanceof Error && error.message) message.error(error.message);
       else message.error(t('errors.formGeneric'));
       return undefined;

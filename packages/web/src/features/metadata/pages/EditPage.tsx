@@ -1,7 +1,8 @@
 import { Alert, Button, Card, Popconfirm, Result, Space, Tabs, Tag, Typography } from 'antd';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useParams } from 'react-router';
+import { RETURNABLE_STATUSES, type MetadataStatus } from '@portal/shared';
 import { PageSpinner } from '../../../components/PageSpinner';
 import { useCurrentUser } from '../../account/api';
 import { ApiError, metadataApi, recordKey } from '../api';
@@ -12,44 +13,67 @@ import { OverviewTab } from '../components/OverviewTab';
 import { ReferenceTab } from '../components/ReferenceTab';
 import { ThumbnailTab } from '../components/ThumbnailTab';
 import { TranslationsTab } from '../components/TranslationsTab';
+import { createEditorSession, type EditorSession } from '../components/editorSession';
 import { useFeedback } from '../components/useFeedback';
 import { useReturnToDraft, useSubmitFlow } from '../components/useSubmitFlow';
 
 /** The editor open now; leaving it (not a StrictMode remount) checks whether the draft is empty. */
 let openEditor: string | null = null;
 
-function dropIfEmpty(id: string) {
-  void (async () => {
-    try {
-      const { is_null: isNull } = await metadataApi.isNull(id);
-      if (isNull) await metadataApi.remove(id);
-    } catch {
-      // A record that is gone already, or not ours: nothing to tidy.
-    }
-  })();
+/**
+ * Leaving the editor of one's own draft that holds nothing deletes it. The Overview's pending
+ * save is waited for first, the record is read afresh (it may have been submitted meanwhile) and
+ * only the server says what is empty. Staff looking at someone else's record never delete it.
+ */
+async function dropIfEmpty(id: string, userId: string | undefined, session: EditorSession, queryClient: QueryClient) {
+  try {
+    await session.flush();
+    if (!userId) return;
+    const record = await metadataApi.get(id);
+    if (record.owner !== userId || record.status !== 'draft') return;
+    const { is_null: isNull } = await metadataApi.isNull(id);
+    if (!isNull) return;
+    await metadataApi.remove(id);
+    queryClient.removeQueries({ queryKey: recordKey(id) });
+    await queryClient.invalidateQueries({ queryKey: ['metadata', 'list'] });
+  } catch {
+    // A record that is gone already, or not ours: nothing to tidy.
+  }
 }
 
 /** /metadata/edit/:id: the nine tabs of spec section 2; read-only while the record is in review. */
 export default function EditPage() {
   const { id = '' } = useParams();
   const { t } = useFeedback();
+  const queryClient = useQueryClient();
   const submit = useSubmitFlow();
   const returnToDraft = useReturnToDraft();
   const [tab, setTab] = useState('overview');
-  /** The Overview's pending changes, saved before submitting or leaving the tab. */
-  const flushRef = useRef<(() => Promise<void>) | null>(null);
+  /** The tabs' shared writes: the Overview's pending changes, saved before reading, submitting or leaving. */
+  const [session] = useState(createEditorSession);
   const { data: user } = useCurrentUser();
   const { data: record, error, isLoading } = useQuery({ queryKey: recordKey(id), queryFn: () => metadataApi.get(id) });
+  /** Whose editor this is, as the latest render knows it, for the check on leaving. */
+  const viewer = useRef<string | undefined>(undefined);
+  viewer.current = user?.id;
 
   useEffect(() => {
     openEditor = id;
     return () => {
       openEditor = null;
       setTimeout(() => {
-        if (openEditor !== id) dropIfEmpty(id);
+        if (openEditor !== id) void dropIfEmpty(id, viewer.current, session, queryClient);
       }, 300);
     };
-  }, [id]);
+  }, [id, session, queryClient]);
+
+  // Closing or reloading the page: the unsaved changes go out with keepalive requests; nothing is
+  // deleted then, since the server's answer on emptiness could not be waited for.
+  useEffect(() => {
+    const onPageHide = () => session.overview?.saveOnUnload();
+    window.addEventListener('pagehide', onPageHide);
+    return () => window.removeEventListener('pagehide', onPageHide);
+  }, [session]);
 
   if (isLoading) return <PageSpinner />;
   if (error || !record) {
@@ -63,20 +87,19 @@ export default function EditPage() {
   const readOnly = record.status !== 'draft';
   const props = { record, readOnly };
   const items = [
-    { key: 'overview', label: t('editor.tabs.overview'), children: <OverviewTab {...props} flushRef={flushRef} /> },
+    { key: 'overview', label: t('editor.tabs.overview'), children: <OverviewTab {...props} session={session} /> },
     { key: 'providers', label: t('editor.tabs.providers'), children: <AuthorsTab {...props} providers /> },
     { key: 'authors', label: t('editor.tabs.authors'), children: <AuthorsTab {...props} providers={false} /> },
     { key: 'reference', label: t('editor.tabs.reference'), children: <ReferenceTab {...props} /> },
     { key: 'keywords', label: t('editor.tabs.keywords'), children: <KeywordsTab {...props} /> },
     { key: 'thumbnail', label: t('editor.tabs.thumbnail'), children: <ThumbnailTab {...props} /> },
-    { key: 'translations', label: t('editor.tabs.translations'), children: <TranslationsTab {...props} /> },
+    { key: 'translations', label: t('editor.tabs.translations'), children: <TranslationsTab {...props} session={session} /> },
     { key: 'files', label: t('editor.tabs.files'), children: <FilesTab {...props} kind="data" /> },
     { key: 'documents', label: t('editor.tabs.documents'), children: <FilesTab {...props} kind="document" /> },
   ];
 
-  const flush = async () => {
-    await flushRef.current?.();
-  };
+  const flush = () => session.flush();
+  const returnable = (RETURNABLE_STATUSES as readonly MetadataStatus[]).includes(record.status as MetadataStatus);
 
   return (
     <Card
@@ -89,9 +112,12 @@ export default function EditPage() {
       }
       extra={
         readOnly ? (
-          <Popconfirm title={t('editor.returnConfirm')} okText={t('editor.yes')} cancelText={t('editor.no')} onConfirm={() => returnToDraft(record.id)}>
-            <Button>{t('editor.returnDraft')}</Button>
-          </Popconfirm>
+          // Only a record still in review can be taken back; a published or closed one is read-only.
+          returnable && (
+            <Popconfirm title={t('editor.returnConfirm')} okText={t('editor.yes')} cancelText={t('editor.no')} onConfirm={() => returnToDraft(record.id)}>
+              <Button>{t('editor.returnDraft')}</Button>
+            </Popconfirm>
+          )
         ) : (
           <Button type="primary" onClick={() => void submit(record.id, flush)}>
             {t('editor.submit')}
@@ -107,6 +133,8 @@ export default function EditPage() {
           setTab(key);
         }}
         items={items}
+        // All nine tabs in one row on a 1280-pixel screen, none hidden behind the overflow menu.
+        tabBarGutter={20}
         destroyOnHidden
       />
     </Card>

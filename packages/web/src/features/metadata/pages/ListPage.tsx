@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { DEFAULT_PAGE_SIZE, IN_REVIEW_STATUSES } from '@portal/shared';
+import { formatDateTime } from '../../../components/format';
 import { metadataApi, type MetadataRecord } from '../api';
 import { useFeedback } from '../components/useFeedback';
 import { useReturnToDraft, useSubmitFlow } from '../components/useSubmitFlow';
@@ -43,7 +44,7 @@ export default function ListPage({ kind }: { kind: ListKind }) {
     },
     { title: t('editor.language'), dataIndex: 'language', width: 100, render: (language: string) => t(`metadata.options.language.${language}`) },
     { title: t('editor.list.status'), dataIndex: 'status', width: 160, render: (status: string) => <Tag>{t(`metadata.status.${status}`)}</Tag> },
-    { title: t('editor.list.updated'), dataIndex: 'updated_at', width: 190, render: (value: string) => new Date(value).toLocaleString() },
+    { title: t('editor.list.updated'), dataIndex: 'updated_at', width: 190, render: (value: string) => formatDateTime(value) },
   ];
   if (kind !== 'published') {
     columns.push({

@@ -1,0 +1,72 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { metadataApi, translationsKey, type Translation } from '../api';
+
+/**
+ * What the tabs of one open editor share: the Overview's writes run one after another in `queue`,
+ * and whatever reads, submits or leaves first waits for them (`flush`), so that it never sees or
+ * overwrites what the Overview is still saving.
+ */
+export interface EditorSession {
+  /** Runs `work` after every write queued before it; a failed write does not stop the later ones. */
+  enqueue<T>(work: () => Promise<T>): Promise<T>;
+  /** Starts the Overview's pending autosave now and waits until every queued write has finished. */
+  flush(): Promise<void>;
+  /** Set by the Overview while it is shown. */
+  overview: {
+    /** Saves the changes the autosave timer is still holding back, now. */
+    saveNow(): void;
+    /** The page is going away: sends the unsaved changes with `keepalive` requests. */
+    saveOnUnload(): void;
+  } | null;
+}
+
+export function createEditorSession(): EditorSession {
+  let queue: Promise<unknown> = Promise.resolve();
+  const session: EditorSession = {
+    overview: null,
+    enqueue<T>(work: () => Promise<T>) {
+      const next = queue.then(work);
+      queue = next.catch(() => undefined);
+      return next;
+    },
+    async flush() {
+      session.overview?.saveNow();
+      // A write queued while waiting is waited for too.
+      let current: Promise<unknown>;
+      do {
+        current = queue;
+        await current;
+      } while (current !== queue);
+    },
+  };
+  return session;
+}
+
+/**
+ * The record's translations as the server has them now: read when the tab opens, after the
+ * Overview's pending writes. `ready` turns true once that read is done (or not needed).
+ */
+export function useFreshTranslations(recordId: string, session: EditorSession, needed = true) {
+  const [idle, setIdle] = useState(false);
+  useEffect(() => {
+    let live = true;
+    void session.flush().then(() => {
+      if (live) setIdle(true);
+    });
+    return () => {
+      live = false;
+    };
+  }, [session]);
+  const query = useQuery({
+    queryKey: translationsKey(recordId),
+    queryFn: () => metadataApi.translations(recordId),
+    enabled: needed && idle,
+    refetchOnMount: 'always',
+    refetchOnWindowFocus: false,
+    staleTime: 0,
+  });
+  const translations: Translation[] = query.data?.results ?? [];
+  const ready = idle && (!needed || query.isFetchedAfterMount || query.isError);
+  return { translations, ready, error: query.error };
+}
