@@ -64,7 +64,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         .send({ detail: translate(language, status >= 500 ? 'errors.generic' : 'errors.badRequest') });
     },
   });
-  const database = openDatabase(config);
+  const database = openDatabase({ ...config, onPoolError: (error) => app.log.error({ err: error }, 'PostgreSQL dropped an idle connection') });
   app.addHook('onClose', async () => {
     await database.db.destroy();
   });

@@ -35,9 +35,12 @@ class ListedMigrations implements MigrationProvider {
   }
 }
 
-export function openDatabase(options: { databaseUrl?: string; dataDir: string }): DbHandle {
+export function openDatabase(options: { databaseUrl?: string; dataDir: string; onPoolError?: (error: Error) => void }): DbHandle {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle connection that PostgreSQL drops (a restart, a network cut) is reported here; without a
+    // listener the event would end the process. The pool discards that connection and opens new ones.
+    pool.on('error', (error) => (options.onPoolError ?? ((e: Error) => console.error('PostgreSQL pool:', e.message)))(error));
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
