@@ -103,3 +103,33 @@ describe('POST /api/metadata/author_sort/', () => {
     expect(readOnly.statusCode).toBe(409);
   });
 });
+
+describe('per-record limits under concurrent requests', () => {
+  it('links at most 3 funding projects when six requests arrive together', async () => {
+    const record = await createRecord(portal, owner.token);
+    const funds = [];
+    for (let i = 0; i < 6; i++) {
+      funds.push(await postResource(portal, owner.token, 'fund', { name: `冰冻圈项目${i}`, name_en: `Cryosphere project ${i}` }));
+    }
+    const replies = await Promise.all(
+      funds.map((fund) => call(portal, 'POST', '/api/metadata/meta-fund/', owner.token, { body: { metadata: record.id, fund: fund.id }, headers: EN })),
+    );
+    const statuses = replies.map((reply) => reply.statusCode).sort();
+    expect(statuses).toEqual([201, 201, 201, 400, 400, 400]);
+    for (const refused of replies.filter((reply) => reply.statusCode === 400)) {
+      expect(refused.json().detail).toBe('A metadata record has at most 3 funding projects.');
+    }
+    expect(await countRows(portal, 'meta_fund', { metadata_id: record.id })).toBe(3);
+  });
+
+  it('counts a new fund linked at once against the same limit', async () => {
+    const record = await createRecord(portal, owner.token);
+    const replies = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        call(portal, 'POST', '/api/metadata/fund/', owner.token, { body: { name: `新项目${i}`, name_en: `New project ${i}`, metadata: record.id } }),
+      ),
+    );
+    expect(replies.filter((reply) => reply.statusCode === 201)).toHaveLength(3);
+    expect(await countRows(portal, 'meta_fund', { metadata_id: record.id })).toBe(3);
+  });
+});

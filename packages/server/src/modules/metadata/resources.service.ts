@@ -125,7 +125,14 @@ export class ResourceService {
     }
     if (def.table === 'funds') values.is_core = ['true', '1', 'on', true].includes(input.is_core as string) ? 1 : 0;
     if (CREATED_TABLES.has(def.table)) Object.assign(values, { created_by: user.id, created_at: new Date().toISOString() });
+    const recordId = typeof (values.metadata_id ?? input.metadata) === 'string' ? String(values.metadata_id ?? input.metadata) : undefined;
     await this.writeOnce(def, async (trx) => {
+      if (recordId) {
+        // Writing the record's row first locks it (PostgreSQL) until commit: two requests adding to one
+        // record take turns, so the per-record limits below count what the other one wrote.
+        await trx.updateTable('metadata').set({ updated_at: new Date().toISOString() }).where('id', '=', recordId).execute();
+        await this.checkRecordLimits(def, trx, recordId);
+      }
       await trx.insertInto(def.table).values(values).execute();
       await this.afterCreate(def, trx, id, input);
     });
@@ -206,6 +213,16 @@ export class ResourceService {
       if (await this.db.selectFrom(link.table).select('id').where(link.column, '=', id).limit(1).executeTakeFirst()) return true;
     }
     return false;
+  }
+
+  /** The per-record limits (funds), counted inside the writing transaction after the record is locked. */
+  private async checkRecordLimits(def: ResourceDef, trx: LooseDb, recordId: string) {
+    const fundLimited = def.maxPerRecord ? { table: def.table, key: def.maxPerRecord.messageKey, max: def.maxPerRecord.count } : def.table === 'funds' ? { table: 'meta_fund', key: 'metadata.fund.tooMany', max: METADATA_LIMITS.fundsMax } : undefined;
+    if (!fundLimited) return;
+    const row = (await trx.selectFrom(fundLimited.table).select((eb) => eb.fn.countAll().as('count')).where('metadata_id', '=', recordId).executeTakeFirst()) as {
+      count: number | string;
+    };
+    if (Number(row.count) >= fundLimited.max) throw invalid('non_field_errors', fundLimited.key);
   }
 
   /** Whether `candidate` is `id` or lies below it: a parent there would make a cycle. */
