@@ -136,7 +136,6 @@ export class ResourceService {
       await trx.insertInto(def.table).values(values).execute();
       await this.afterCreate(def, trx, id, input);
     });
-    await this.touchRecordOf(def, values);
     return (await this.present(def, [await this.find(def, id)]))[0]!;
   }
 
@@ -217,12 +216,16 @@ export class ResourceService {
 
   /** The per-record limits (funds), counted inside the writing transaction after the record is locked. */
   private async checkRecordLimits(def: ResourceDef, trx: LooseDb, recordId: string) {
-    const fundLimited = def.maxPerRecord ? { table: def.table, key: def.maxPerRecord.messageKey, max: def.maxPerRecord.count } : def.table === 'funds' ? { table: 'meta_fund', key: 'metadata.fund.tooMany', max: METADATA_LIMITS.fundsMax } : undefined;
-    if (!fundLimited) return;
-    const row = (await trx.selectFrom(fundLimited.table).select((eb) => eb.fn.countAll().as('count')).where('metadata_id', '=', recordId).executeTakeFirst()) as {
+    const limit = def.maxPerRecord
+      ? { table: def.table, messageKey: def.maxPerRecord.messageKey, max: def.maxPerRecord.count }
+      : def.table === 'funds'
+        ? { table: 'meta_fund', messageKey: 'metadata.fund.tooMany', max: METADATA_LIMITS.fundsMax }
+        : undefined;
+    if (!limit) return;
+    const row = (await trx.selectFrom(limit.table).select((eb) => eb.fn.countAll().as('count')).where('metadata_id', '=', recordId).executeTakeFirst()) as {
       count: number | string;
     };
-    if (Number(row.count) >= fundLimited.max) throw invalid('non_field_errors', fundLimited.key);
+    if (Number(row.count) >= limit.max) throw invalid('non_field_errors', limit.messageKey);
   }
 
   /** Whether `candidate` is `id` or lies below it: a parent there would make a cycle. */
@@ -325,23 +328,6 @@ export class ResourceService {
     if (def.parent) {
       const parentId = String(input[def.parent.field]);
       if (!(await this.linkedToOwnDraft(def.parent.table, parentId, user))) await this.mayChange(def, user, { [def.parent.column]: parentId });
-    }
-    if (def.maxPerRecord) {
-      const row = (await this.db
-        .selectFrom(def.table)
-        .select((eb) => eb.fn.countAll().as('count'))
-        .where('metadata_id', '=', String(metadataId))
-        .executeTakeFirst()) as { count: number | string };
-      if (Number(row.count) >= def.maxPerRecord.count) throw invalid('non_field_errors', def.maxPerRecord.messageKey);
-    }
-    if (def.table === 'funds' && typeof metadataId === 'string') {
-      // A new fund linked at once counts against the record's limit too.
-      const row = (await this.db
-        .selectFrom('meta_fund')
-        .select((eb) => eb.fn.countAll().as('count'))
-        .where('metadata_id', '=', metadataId)
-        .executeTakeFirst()) as { count: number | string };
-      if (Number(row.count) >= METADATA_LIMITS.fundsMax) throw invalid('non_field_errors', 'metadata.fund.tooMany');
     }
   }
 

@@ -7,8 +7,8 @@ import { authorCreateSchema, authorI18nCreateSchema, metaAuthorCreateSchema } fr
 import { formatDate } from '../../../components/format';
 import { zodRule } from '../../../components/zod-rule';
 import { likeAuthor, resource, type Author, type EditorTabProps, type MetaAuthor } from '../api';
-import { renumberAfterMove } from './reorder';
 import { useFeedback } from './useFeedback';
+import { useLinkRows } from './useLinkRows';
 
 const OTHER_ROLES = AUTHOR_ROLES.filter((role) => role !== PROVIDER_ROLE);
 const today = () => new Date().toISOString().slice(0, 10);
@@ -100,22 +100,7 @@ export function AuthorsTab({ record, readOnly, providers }: EditorTabProps & { p
     if (searched.current === query) setFound(reply?.results ?? []);
   };
 
-  const move = async (index: number, step: -1 | 1) => {
-    const changes = renumberAfterMove(rows, index, step);
-    if (!changes.length) return;
-    await run(async () => {
-      for (const change of changes) await resource.update('meta-author', change.id, { sort: change.sort });
-      return true;
-    });
-    await refresh();
-  };
-
-  const remove = async (id: string) => {
-    if (await run(async () => (await resource.remove('meta-author', id), true))) {
-      message.success(t('metadata.deleted'));
-      await refresh();
-    }
-  };
+  const { move, remove } = useLinkRows('meta-author', rows, refresh, { run, message, t });
 
   const addEnglish = async (values: { name: string; affiliation: string }) => {
     if (!englishFor) return;

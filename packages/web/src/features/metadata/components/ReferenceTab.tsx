@@ -6,8 +6,8 @@ import { LITERATURE_TYPES, type Language } from '@portal/shared';
 import { literatureFields, literatureI18nCreateSchema } from '@portal/shared/contracts/metadata';
 import { zodRule } from '../../../components/zod-rule';
 import { resource, type Citation, type EditorTabProps, type Literature } from '../api';
-import { renumberAfterMove } from './reorder';
 import { useFeedback } from './useFeedback';
+import { useLinkRows } from './useLinkRows';
 
 type LiteratureForm = Pick<Literature, 'title' | 'title_en' | 'type' | 'year' | 'publisher' | 'link' | 'doi'>;
 type TranslationForm = { title: string; publisher?: string; abstract?: string };
@@ -58,22 +58,7 @@ export function ReferenceTab({ record, readOnly }: EditorTabProps) {
     await refresh();
   };
 
-  const move = async (index: number, step: -1 | 1) => {
-    const changes = renumberAfterMove(rows, index, step);
-    if (!changes.length) return;
-    await run(async () => {
-      for (const change of changes) await resource.update('citation', change.id, { sort: change.sort });
-      return true;
-    });
-    await refresh();
-  };
-
-  const remove = async (id: string) => {
-    if (await run(async () => (await resource.remove('citation', id), true))) {
-      message.success(t('metadata.deleted'));
-      await refresh();
-    }
-  };
+  const { move, remove } = useLinkRows('citation', rows, refresh, { run, message, t });
 
   const columns: TableColumnsType<Citation> = [
     { title: t('editor.reference.title'), key: 'title', render: (_, row) => row.literature_detail?.title },
