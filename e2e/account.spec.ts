@@ -1,5 +1,5 @@
 import type { Language } from '@portal/shared';
-import { captchaAnswer, createUser, expect, linkMailedTo, logIn, prefixOf, test, textsOf, uniqueName } from './fixtures';
+import { captchaAnswer, createUser, expect, linkMailedTo, logIn, prefixOf, signOut, test, textsOf, uniqueName } from './fixtures';
 
 const LANGUAGES: Language[] = ['zh-hans', 'en'];
 
@@ -97,11 +97,7 @@ for (const language of LANGUAGES) {
       await logIn(page, language, username, newPassword);
 
       // Log out from the header's dropdown: cookies cleared, back at the site root.
-      await page.goto(`${prefix}/personal/#/`);
-      await page.getByTestId('header-user').click();
-      await page.getByText(texts.nav.signOut).click();
-      await expect(page.getByText(texts.account.logoutDone)).toBeVisible();
-      await expect(page.getByRole('link', { name: texts.nav.login })).toBeVisible();
+      await signOut(page, language);
       const names = (await context.cookies()).map((c) => c.name);
       expect(names).not.toContain('token');
       expect(names).not.toContain('sessionid');

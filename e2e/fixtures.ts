@@ -77,4 +77,14 @@ export async function logIn(page: Page, language: Language, username: string, pa
   await expect(page.getByTestId('header-user')).toBeVisible();
 }
 
+/** Signs out from the header's dropdown in the personal centre; the site root then says so. */
+export async function signOut(page: Page, language: Language) {
+  const texts = textsOf(language);
+  await page.goto(`${prefixOf(language)}/personal/#/`);
+  await page.getByTestId('header-user').click();
+  await page.getByText(texts.nav.signOut).click();
+  await expect(page.getByText(texts.account.logoutDone)).toBeVisible();
+  await expect(page.getByRole('link', { name: texts.nav.login, exact: true })).toBeVisible();
+}
+
 export const test = base;

@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { DEFAULT_LANGUAGE, languageFromHeader, translate } from '@portal/shared';
 import type { Config } from './config.js';
 import { migrateToLatest, openDatabase, type DbHandle } from './db/index.js';
+import { cleanupJobs, runCleanupJobs, scheduleCleanupJobs } from './jobs.js';
 import { AppError } from './errors.js';
 import { parseQuery } from './http/query.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
@@ -34,6 +35,7 @@ export interface Portal {
   app: FastifyInstance;
   database: DbHandle;
   accounts: AccountService;
+  metadata: MetadataService;
 }
 
 export interface BuildOptions {
@@ -75,6 +77,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const accounts = new AccountService(new AccountRepo(database.db), mailer, {
     publicUrl: config.publicUrl,
     siteVariant: config.siteVariant,
+    tokenTtlDays: config.tokenTtlDays,
   });
 
   await app.register(fastifyCookie);
@@ -110,16 +113,22 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.get('/healthz', { config: { access: 'public' } }, async () => ({ status: 'ok' }));
   await app.register(accountRoutes, { accounts, rateLimits: config.rateLimits });
   const metadataAccess = new MetadataAccess(database.db);
-  const metadata = new MetadataService(new MetadataRepo(database.db), metadataAccess);
+  const metadata = new MetadataService(new MetadataRepo(database.db), metadataAccess, config.accountLimits);
   await app.register(metadataRoutes, { metadata });
-  // Uploaded files live in DATA_DIR/files; writes a crashed process left half-done are swept here.
+  // Uploaded files live in DATA_DIR/files.
   const storage = createBlobStore({ dataDir: config.dataDir });
-  await storage.removeStaleTemporaryFiles();
-  const files = new FilesService(new FilesRepo(database.db), metadataAccess, storage, { log: app.log });
+  const files = new FilesService(new FilesRepo(database.db), metadataAccess, storage, {
+    log: app.log,
+    storageQuotaBytes: config.accountLimits.storageBytes,
+  });
   // A deleted record takes its stored files with it (rows go by cascade, blobs here, first).
   metadata.onDelete((id) => files.removeAllOf(id));
   await app.register(filesRoutes, { files });
+  // Unfinished uploads, abandoned empty drafts and expired tokens: removed at start, then regularly.
+  const jobs = cleanupJobs({ accounts, metadata, storage });
+  await runCleanupJobs(jobs, app.log);
+  scheduleCleanupJobs(app, jobs);
   await app.register(webPlugin, { webDist: config.webDist, siteVariant: config.siteVariant });
 
-  return { app, database, accounts };
+  return { app, database, accounts, metadata };
 }

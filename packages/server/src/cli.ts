@@ -7,6 +7,14 @@ import { AppError } from './errors.js';
 import { createMailer } from './mail/mailer.js';
 import { AccountRepo } from './modules/account/account.repo.js';
 import { AccountService } from './modules/account/account.service.js';
+import { cleanupJobs, runCleanupJobs } from './jobs.js';
+import { MetadataAccess } from './modules/metadata/metadata-access.js';
+import { MetadataRepo } from './modules/metadata/metadata.repo.js';
+import { MetadataService } from './modules/metadata/metadata.service.js';
+import { createBlobStore } from './storage/index.js';
+
+// Files and folders the portal creates are its user's only (see file-modes.ts).
+process.umask(0o077);
 
 const HELP = `Operators' tool of the Three Poles Data Portal.
 
@@ -16,6 +24,8 @@ Commands:
   create-user   Make an active account (no e-mail verification).
                 --username U --email E --password P [--realname R] [--staff] [--project 0|1|2]
   migrate       Apply the database migrations (npm start does this too).
+  cleanup       Remove unfinished uploads, abandoned empty drafts and expired tokens now
+                (the server does this at start and regularly while it runs).
   help          Show this text (also --help).
 
 The database is chosen as for the server: DATABASE_URL (postgres://...) or SQLite under DATA_DIR.
@@ -38,7 +48,7 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(HELP);
     return;
   }
-  if (command !== 'create-user' && command !== 'migrate') fail(`Unknown command: ${command}\n\n${HELP}`);
+  if (!['create-user', 'migrate', 'cleanup'].includes(command)) fail(`Unknown command: ${command}\n\n${HELP}`);
 
   const config = loadConfig();
   const { db } = openDatabase(config);
@@ -46,6 +56,22 @@ async function main(argv: string[]): Promise<void> {
     const applied = await migrateToLatest(db);
     if (command === 'migrate') {
       process.stdout.write(applied.length ? `Applied: ${applied.join(', ')}\n` : 'The database is up to date.\n');
+      return;
+    }
+    const log = { info() {}, warn() {}, error() {} } as never;
+    const accounts = new AccountService(new AccountRepo(db), createMailer({ from: config.mailFrom, dataDir: config.dataDir, log }), {
+      publicUrl: config.publicUrl,
+      siteVariant: config.siteVariant,
+      tokenTtlDays: config.tokenTtlDays,
+    });
+    if (command === 'cleanup') {
+      const metadata = new MetadataService(new MetadataRepo(db), new MetadataAccess(db));
+      const jobs = cleanupJobs({ accounts, metadata, storage: createBlobStore({ dataDir: config.dataDir }) });
+      await runCleanupJobs(jobs, {
+        info: (details: object) => process.stdout.write(`${JSON.stringify(details)}\n`),
+        error: (details: object) => process.stderr.write(`${String((details as { err?: unknown }).err)}\n`),
+      } as never);
+      process.stdout.write('Clean-up done.\n');
       return;
     }
     const { values } = parseArgs({
@@ -59,11 +85,6 @@ async function main(argv: string[]): Promise<void> {
         project: { type: 'string', default: '0' },
       },
       strict: true,
-    });
-    const log = { info() {}, warn() {}, error() {} } as never;
-    const accounts = new AccountService(new AccountRepo(db), createMailer({ from: config.mailFrom, dataDir: config.dataDir, log }), {
-      publicUrl: config.publicUrl,
-      siteVariant: config.siteVariant,
     });
     const user = await accounts.createActiveUser({
       username: check(usernameSchema, values.username, 'username'),

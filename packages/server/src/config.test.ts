@@ -31,6 +31,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ RATE_LIMIT_REGISTER: 'many' })).toThrow(ConfigError);
   });
 
+  it('reads the token lifetime and the per-account limits, with their defaults', () => {
+    expect(loadConfig({})).toMatchObject({ tokenTtlDays: 14, accountLimits: { recordsPerHour: 30, storageBytes: 10240 * 1024 * 1024 } });
+    const config = loadConfig({ TOKEN_TTL_DAYS: '7', METADATA_CREATE_PER_HOUR: '5', USER_STORAGE_QUOTA_MB: '100' });
+    expect(config).toMatchObject({ tokenTtlDays: 7, accountLimits: { recordsPerHour: 5, storageBytes: 100 * 1024 * 1024 } });
+    expect(() => loadConfig({ TOKEN_TTL_DAYS: '0' })).toThrow(ConfigError);
+    expect(() => loadConfig({ USER_STORAGE_QUOTA_MB: 'lots' })).toThrow(ConfigError);
+  });
+
   it('takes PUBLIC_URL without a trailing slash', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://data.example.org/' }).publicUrl).toBe('https://data.example.org');
   });

@@ -18,7 +18,20 @@ export interface Config {
   /** Fastify's trustProxy: false, a number of proxy hops, or the proxies' addresses / CIDRs. */
   trustProxy: boolean | number | string;
   rateLimits: RateLimits;
+  /** Days a login token lives after its last use (sliding expiry). */
+  tokenTtlDays: number;
+  accountLimits: AccountLimits;
 }
+
+/** What one account may create; staff are exempt (see docs/ARCHITECTURE.md). */
+export interface AccountLimits {
+  /** Metadata records created (new or duplicated) per rolling hour. */
+  recordsPerHour: number;
+  /** Bytes of uploaded files (data files, documents, thumbnails) the account's uploads may hold. */
+  storageBytes: number;
+}
+
+export const defaultAccountLimits: AccountLimits = { recordsPerHour: 30, storageBytes: 10240 * 1024 * 1024 };
 
 export interface RateLimit {
   max: number;
@@ -62,13 +75,18 @@ function parseTrustProxy(value: string | undefined): boolean | number | string {
 function parseRateLimits(env: NodeJS.ProcessEnv): RateLimits {
   const limits = { ...defaultRateLimits };
   for (const name of Object.keys(defaultRateLimits) as (keyof RateLimits)[]) {
-    const variable = `RATE_LIMIT_${name.toUpperCase()}`;
-    const value = env[variable];
-    if (value === undefined || value === '') continue;
-    if (!/^\d+$/.test(value) || Number(value) < 1) throw new ConfigError(`${variable} must be a whole number of calls, not ${value}`);
-    limits[name] = { ...defaultRateLimits[name], max: Number(value) };
+    const max = positiveInteger(env, `RATE_LIMIT_${name.toUpperCase()}`, defaultRateLimits[name].max);
+    limits[name] = { ...defaultRateLimits[name], max };
   }
   return limits;
+}
+
+/** A whole number of at least 1 from the environment, or the default when unset or empty. */
+function positiveInteger(env: NodeJS.ProcessEnv, variable: string, fallback: number): number {
+  const value = env[variable];
+  if (value === undefined || value === '') return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new ConfigError(`${variable} must be a whole number of at least 1, not ${value}`);
+  return Number(value);
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -95,5 +113,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     rateLimits: parseRateLimits(env),
+    tokenTtlDays: positiveInteger(env, 'TOKEN_TTL_DAYS', 14),
+    accountLimits: {
+      recordsPerHour: positiveInteger(env, 'METADATA_CREATE_PER_HOUR', defaultAccountLimits.recordsPerHour),
+      storageBytes: positiveInteger(env, 'USER_STORAGE_QUOTA_MB', defaultAccountLimits.storageBytes / (1024 * 1024)) * 1024 * 1024,
+    },
   };
 }

@@ -1,6 +1,9 @@
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 
+// Files and folders the portal creates are its user's only (see file-modes.ts).
+process.umask(0o077);
+
 const config = loadConfig();
 const { app } = await buildApp(config);
 

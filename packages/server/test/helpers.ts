@@ -34,7 +34,8 @@ export async function createTestPortal(overrides: { rateLimits?: Partial<RateLim
     databaseUrl = url.toString();
   }
   const config: Config = {
-    ...loadConfig({ DATA_DIR: dataDir, PUBLIC_URL: 'http://portal.test', WEB_DIST: path.join(dataDir, 'no-web'), ...overrides.env }),
+    // Tests of other behaviour create many records; limits.api.test.ts sets its own limit.
+    ...loadConfig({ DATA_DIR: dataDir, PUBLIC_URL: 'http://portal.test', WEB_DIST: path.join(dataDir, 'no-web'), METADATA_CREATE_PER_HOUR: '100000', ...overrides.env }),
     databaseUrl,
     rateLimits: { ...relaxedRateLimits, ...overrides.rateLimits },
   };

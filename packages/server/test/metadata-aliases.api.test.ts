@@ -47,12 +47,16 @@ describe('/metadata/metadata-keyword/', () => {
     expect(await countRows(portal, 'meta_keyword', { metadata_id: record.id })).toBe(1);
   });
 
-  it("refuses another user's record with 'no right'", async () => {
+  it("refuses another user's record: 404 for a draft they cannot see, 403 'no right' for a published one", async () => {
     const record = await createRecord(portal, owner.token);
     const keyword = await addKeyword(portal, other.token, (await createRecord(portal, other.token)).id, 'temporal', '全新世');
     const response = await call(portal, 'POST', '/metadata/metadata-keyword/', other.token, { body: { metadata: record.id, keyword: keyword.id }, headers: EN });
-    expect(response.statusCode).toBe(403);
-    expect(response.json()).toEqual({ detail: 'Sorry, you have no right to modify the data entity of this metadata' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ detail: 'The metadata was not found' });
+    await setStatus(portal, record.id, 'published');
+    const seen = await call(portal, 'POST', '/metadata/metadata-keyword/', other.token, { body: { metadata: record.id, keyword: keyword.id }, headers: EN });
+    expect(seen.statusCode).toBe(403);
+    expect(seen.json()).toEqual({ detail: 'Sorry, you have no right to modify the data entity of this metadata' });
   });
 });
 
@@ -97,7 +101,7 @@ describe('POST /api/metadata/author_sort/', () => {
     const repeated = await call(portal, 'POST', '/api/metadata/author_sort/', owner.token, { body: { metadata: record.id, ids: [mine.id, mine.id] } });
     expect(repeated.statusCode).toBe(400);
     const stranger = await call(portal, 'POST', '/api/metadata/author_sort/', other.token, { body: { metadata: record.id, ids: [mine.id] } });
-    expect(stranger.statusCode).toBe(403);
+    expect(stranger.statusCode).toBe(404);
     await setStatus(portal, record.id, 'submitted');
     const readOnly = await call(portal, 'POST', '/api/metadata/author_sort/', owner.token, { body: { metadata: record.id, ids: [mine.id] } });
     expect(readOnly.statusCode).toBe(409);

@@ -231,3 +231,19 @@ export async function countRows(portal: TestPortal, table: string, where: Record
   const row = await query.executeTakeFirstOrThrow();
   return Number(row.count);
 }
+
+export type Part = string | { filename: string; content: Uint8Array | string; type?: string };
+
+/** A multipart body built by the platform's own FormData, as a browser would send it. */
+export async function multipart(parts: [string, Part][]): Promise<{ payload: Buffer; headers: Record<string, string> }> {
+  const data = new FormData();
+  for (const [name, part] of parts) {
+    if (typeof part === 'string') data.append(name, part);
+    else {
+      const content = typeof part.content === 'string' ? part.content : new Uint8Array(part.content);
+      data.append(name, new Blob([content], { type: part.type ?? 'application/octet-stream' }), part.filename);
+    }
+  }
+  const request = new Request('http://portal.invalid/', { method: 'POST', body: data });
+  return { payload: Buffer.from(await request.arrayBuffer()), headers: { 'content-type': request.headers.get('content-type')! } };
+}

@@ -60,12 +60,16 @@ function expectRefusal(response: LightMyRequestResponse, status: number, detail:
   expect({ status: response.statusCode, body: response.json() }).toEqual({ status, body: field ? { [field]: [detail], detail } : { detail } });
 }
 
-/** Anonymous 401; another user 403 with the spec's text; for a shared entity its creator and staff may change it. */
-async function expectCreatorOnly(name: string, id: string, change: Record<string, unknown>) {
+/**
+ * Anonymous 401; another user 404 when the entry is private to its creator (no existence leak), 403
+ * with the spec's text when they can see it; its creator and staff may change it.
+ */
+async function expectCreatorOnly(name: string, id: string, change: Record<string, unknown>, seen: 'private' | 'visible' = 'private') {
+  const [status, detail] = seen === 'private' ? [404, NOT_FOUND] : [403, NO_RIGHT];
   expectRefusal(await put(null, name, id, change), 401, LOGIN);
-  expectRefusal(await put(other.token, name, id, change), 403, NO_RIGHT);
+  expectRefusal(await put(other.token, name, id, change), status, detail);
   expectRefusal(await del(null, name, id), 401, LOGIN);
-  expectRefusal(await del(other.token, name, id), 403, NO_RIGHT);
+  expectRefusal(await del(other.token, name, id), status, detail);
   expect((await put(staff.token, name, id, change)).statusCode).toBe(200);
 }
 
@@ -134,14 +138,19 @@ describe('metadata-i18n', () => {
     expectRefusal(await patch(null, 'metadata-i18n', english.id, { title: 'x' }), 401, LOGIN);
     const before = await storedRow('metadata_i18n', english.id);
     expect(before).toMatchObject({ id: english.id });
-    expectRefusal(await patch(other.token, 'metadata-i18n', english.id, { title: 'x' }), 403, NO_RIGHT);
-    expectRefusal(await call(portal, 'PUT', resourceUrl('metadata-i18n', english.id), other.token, { body: { title: 'x' } }), 403, NO_RIGHT_ZH);
-    expectRefusal(await del(other.token, 'metadata-i18n', english.id), 403, NO_RIGHT);
-    expectRefusal(await post(other.token, 'metadata-i18n', { metadata: draft.id, language: 'en' }), 403, NO_RIGHT);
+    // The draft is hidden from them: its rows answer as unknown ones.
+    expectRefusal(await patch(other.token, 'metadata-i18n', english.id, { title: 'x' }), 404, NOT_FOUND);
+    expectRefusal(await call(portal, 'PUT', resourceUrl('metadata-i18n', english.id), other.token, { body: { title: 'x' } }), 404, '请求的资源不存在。');
+    expectRefusal(await del(other.token, 'metadata-i18n', english.id), 404, NOT_FOUND);
+    expectRefusal(await post(other.token, 'metadata-i18n', { metadata: draft.id, language: 'en' }), 404, 'The metadata was not found');
+    // A published record of somebody else's is seen, not theirs to change.
+    const [publishedVersion] = (await listOf(owner.token, 'metadata-i18n', `metadata__id=${published.id}`)).results;
+    expectRefusal(await patch(other.token, 'metadata-i18n', publishedVersion.id, { title: 'x' }), 403, NO_RIGHT);
+    expectRefusal(await call(portal, 'PUT', resourceUrl('metadata-i18n', publishedVersion.id), other.token, { body: { title: 'x' } }), 403, NO_RIGHT_ZH);
     expect(await storedRow('metadata_i18n', english.id)).toEqual(before);
     expect(await countRows(portal, 'metadata_i18n', { metadata_id: draft.id })).toBe(1);
     // The draft itself stays hidden from them.
-    expectRefusal(await get(other.token, resourceUrl('metadata-i18n', english.id)), 404, 'The metadata was not found');
+    expectRefusal(await get(other.token, resourceUrl('metadata-i18n', english.id)), 404, NOT_FOUND);
     expectRefusal(await post(owner.token, 'metadata-i18n', { metadata: '00000000-0000-4000-8000-000000000000', language: 'en' }), 404, 'The metadata was not found');
     expect(expectStatus(await patch(staff.token, 'metadata-i18n', english.id, { citation: 'Staff citation' }), 200).citation).toBe('Staff citation');
     expectRefusal(await patch(owner.token, 'metadata-i18n', english.id, { title: 't'.repeat(501) }), 400, 'This text is too long.', 'title');
@@ -341,13 +350,14 @@ describe('meta-author', () => {
     const before = await storedRow('meta_author', row.id);
     expect(before).toMatchObject({ id: row.id });
     const links = await countRows(portal, 'meta_author', { metadata_id: draft.id });
-    expectRefusal(await patch(other.token, 'meta-author', row.id, { sort: 5 }), 403, NO_RIGHT);
-    expectRefusal(await del(other.token, 'meta-author', row.id), 403, NO_RIGHT);
+    expectRefusal(await patch(other.token, 'meta-author', row.id, { sort: 5 }), 404, NOT_FOUND);
+    expectRefusal(await del(other.token, 'meta-author', row.id), 404, NOT_FOUND);
     const stranger = await postResource(portal, other.token, 'author', authorForm());
-    expectRefusal(await link(other.token, draft.id, stranger.id), 403, NO_RIGHT);
+    expectRefusal(await link(other.token, draft.id, stranger.id), 404, 'The metadata was not found');
+    expectRefusal(await link(other.token, published.id, stranger.id), 403, NO_RIGHT);
     expect(await storedRow('meta_author', row.id)).toEqual(before);
     expect(await countRows(portal, 'meta_author', { metadata_id: draft.id })).toBe(links);
-    expectRefusal(await get(other.token, resourceUrl('meta-author', row.id)), 404, 'The metadata was not found');
+    expectRefusal(await get(other.token, resourceUrl('meta-author', row.id)), 404, NOT_FOUND);
     expect(expectStatus(await patch(owner.token, 'meta-author', row.id, { sort: 5, role: 'owner' }), 200)).toMatchObject({ sort: 5, role: 'owner' });
     expect(expectStatus(await patch(staff.token, 'meta-author', row.id, { sort: 6 }), 200).sort).toBe(6);
     expectRefusal(await del(null, 'meta-author', row.id), 401, LOGIN);
@@ -422,7 +432,7 @@ describe('literature, citation and literature-meta', () => {
 
   it('citations of a record follow the record: another user cannot add one to a draft of somebody else', async () => {
     const entry = await postResource(portal, other.token, 'literature', literature());
-    expectRefusal(await post(other.token, 'citation', { metadata: draft.id, literature: entry.id }), 403, NO_RIGHT);
+    expectRefusal(await post(other.token, 'citation', { metadata: draft.id, literature: entry.id }), 404, 'The metadata was not found');
     expectRefusal(await post(other.token, 'citation', { metadata: published.id, literature: entry.id }), 403, NO_RIGHT);
     expectRefusal(await post(null, 'citation', { metadata: draft.id, literature: entry.id }), 401, LOGIN);
     expect(await countRows(portal, 'citations', { literature_id: entry.id })).toBe(0);
@@ -522,8 +532,8 @@ describe('keyword', () => {
     const keyword = await addKeyword(portal, owner.token, record.id, 'theme');
     const url = `/api/metadata/keyword/?metadata=${record.id}&keyword=${keyword.id}`;
     expectRefusal(await call(portal, 'DELETE', url, null, { headers: EN }), 401, LOGIN);
-    expectRefusal(await call(portal, 'DELETE', url, other.token, { headers: EN }), 403, NO_RIGHT);
-    expectRefusal(await call(portal, 'DELETE', url, other.token), 403, NO_RIGHT_ZH);
+    expectRefusal(await call(portal, 'DELETE', url, other.token, { headers: EN }), 404, 'The metadata was not found');
+    expectRefusal(await call(portal, 'DELETE', url, other.token), 404, '未找到该元数据');
     expect(await countRows(portal, 'meta_keyword', { metadata_id: record.id, keyword_id: keyword.id })).toBe(1);
     expect((await call(portal, 'DELETE', url, owner.token)).statusCode).toBe(204);
     expect((await listOf(owner.token, 'keyword', `metadatakeyword__metadata__id=${record.id}`)).count).toBe(0);
@@ -711,7 +721,7 @@ describe('fund and meta-fund', () => {
   });
 
   it('creates a fund from the form, and asks for both names', async () => {
-    const fund = expectStatus(await post(owner.token, 'fund', { name: '国家自然科学基金', name_en: 'NSFC', serial_number: '41871', is_core: 'false' }, true), 201);
+    const fund = expectStatus(await post(owner.token, 'fund', { name: '国家自然科学基金', name_en: 'NSFC', serial_number: '41871', is_core: '' }, true), 201);
     expect(fund).toMatchObject({ name: '国家自然科学基金', name_en: 'NSFC', serial_number: '41871', is_core: false, created_by: owner.id });
     expect(expectStatus(await get(owner.token, resourceUrl('fund', fund.id)), 200).name).toBe('国家自然科学基金');
     expectRefusal(await post(owner.token, 'fund', { name_en: 'NSFC' }, true), 400, 'Please enter the Chinese name of the funding project.', 'name');
@@ -739,20 +749,22 @@ describe('fund and meta-fund', () => {
     expectRefusal(await post(owner.token, 'meta-fund', { metadata: draft.id, fund: 'missing' }), 400, 'Please choose a funding project.', 'fund');
   });
 
-  it('lets the creator of a fund and staff change it, as a form or as JSON', async () => {
+  it('lets the creator of a fund and staff change it, as a form or as JSON; is_core is for staff only', async () => {
     const fund = await postResource(portal, owner.token, 'fund', { name: '基金', name_en: 'Fund' });
-    expect(expectStatus(await call(portal, 'PUT', resourceUrl('fund', fund.id), owner.token, { body: { is_core: 'true', principal: '王' }, asForm: true }), 200)).toMatchObject({
-      is_core: true,
+    expect(expectStatus(await call(portal, 'PUT', resourceUrl('fund', fund.id), owner.token, { body: { principal: '王' }, asForm: true }), 200)).toMatchObject({
+      is_core: false,
       principal: '王',
     });
-    expect(expectStatus(await put(owner.token, 'fund', fund.id, { is_core: false }), 200).is_core).toBe(false);
+    expect((await call(portal, 'PUT', resourceUrl('fund', fund.id), owner.token, { body: { is_core: 'true' }, asForm: true })).statusCode).toBe(403);
+    expect(expectStatus(await call(portal, 'PUT', resourceUrl('fund', fund.id), staff.token, { body: { is_core: 'true' }, asForm: true }), 200).is_core).toBe(true);
+    expect(expectStatus(await put(staff.token, 'fund', fund.id, { is_core: false }), 200).is_core).toBe(false);
     await expectCreatorOnly('fund', fund.id, { phone: '123' });
     expectRefusal(await put(owner.token, 'fund', '5', { name: '改' }), 403, NO_RIGHT);
     expectRefusal(await del(staff.token, 'fund', '5'), 409, 'Other metadata records use this entry, so it cannot be deleted.');
   });
 
   it('refuses another user the funds of a record not theirs', async () => {
-    expectRefusal(await post(other.token, 'meta-fund', { metadata: draft.id, fund: '5' }), 403, NO_RIGHT);
+    expectRefusal(await post(other.token, 'meta-fund', { metadata: draft.id, fund: '5' }), 404, 'The metadata was not found');
     expectRefusal(await post(other.token, 'meta-fund', { metadata: published.id, fund: '5' }), 403, NO_RIGHT);
     expectRefusal(await post(null, 'meta-fund', { metadata: published.id, fund: '5' }), 401, LOGIN);
     expect(await countRows(portal, 'meta_fund', { metadata_id: draft.id, fund_id: '5' })).toBe(0);
@@ -777,7 +789,7 @@ describe('project', () => {
     expect(chinese.json().abbreviation).toEqual(['请输入简称。']);
     expectRefusal(await post(null, 'project', form), 401, LOGIN);
     expect(idsOf(await listOf(other.token, 'project', `search=${encodeURIComponent('青藏高原')}`))).toEqual([project.id]);
-    await expectCreatorOnly('project', project.id, { abbreviation: 'STEP-2' });
+    await expectCreatorOnly('project', project.id, { abbreviation: 'STEP-2' }, 'visible');
   });
 });
 
@@ -846,7 +858,7 @@ describe('affiliation', () => {
     expectRefusal(await post(owner.token, 'affiliation', { name: '' }), 400, 'Please input your affiliation!', 'name');
     expectRefusal(await post(null, 'affiliation', { name: '单位' }), 401, LOGIN);
     expect(idsOf(await listOf(other.token, 'affiliation', `search=${encodeURIComponent('兰州')}`))).toEqual([affiliation.id]);
-    await expectCreatorOnly('affiliation', affiliation.id, { name_en: 'LZU' });
+    await expectCreatorOnly('affiliation', affiliation.id, { name_en: 'LZU' }, 'visible');
     expect((await del(owner.token, 'affiliation', affiliation.id)).statusCode).toBe(204);
   });
 });
@@ -862,9 +874,9 @@ describe('online-resource', () => {
     expect(expectStatus(await put(owner.token, 'online-resource', resource.id, { url: 'ftp://ftp.example.org/glacier' }), 200).url).toBe('ftp://ftp.example.org/glacier');
     const before = await storedRow('online_resources', resource.id);
     expect(before).toMatchObject({ id: resource.id });
-    expectRefusal(await put(other.token, 'online-resource', resource.id, { name: 'x' }), 403, NO_RIGHT);
-    expectRefusal(await del(other.token, 'online-resource', resource.id), 403, NO_RIGHT);
-    expectRefusal(await post(other.token, 'online-resource', { metadata: record.id, name: '别人的', url: 'https://x.org' }), 403, NO_RIGHT);
+    expectRefusal(await put(other.token, 'online-resource', resource.id, { name: 'x' }), 404, NOT_FOUND);
+    expectRefusal(await del(other.token, 'online-resource', resource.id), 404, NOT_FOUND);
+    expectRefusal(await post(other.token, 'online-resource', { metadata: record.id, name: '别人的', url: 'https://x.org' }), 404, 'The metadata was not found');
     expect(await storedRow('online_resources', resource.id)).toEqual(before);
     expect(await countRows(portal, 'online_resources', { metadata_id: record.id })).toBe(1);
     expect(expectStatus(await put(staff.token, 'online-resource', resource.id, { description: '镜像' }), 200).description).toBe('镜像');
@@ -1054,63 +1066,86 @@ describe('who sees a shared entry', () => {
 
 describe('who changes a shared entry', () => {
   for (const kind of SHARED_KINDS.filter((k) => k.name !== 'fund')) {
-    it(`${kind.name}: its creator only while drafts of theirs alone use it; staff always`, async () => {
+    it(`${kind.name}: in place by its creator while drafts of theirs alone use it, by staff always; otherwise on the writer's copy`, async () => {
       const first = await createRecord(portal, owner.token);
       const second = await createRecord(portal, owner.token);
       const entry = await kind.make(owner.token, first.id);
       await linkDirectly(kind, second.id, entry.id);
       const translation = kind.i18n!;
-      // Drafts of the creator's only: the creator may change it (and may not delete what records use).
-      expect((await put(owner.token, kind.name, entry.id, kind.change)).statusCode).toBe(200);
-      expect((await patch(owner.token, translation.name, entry.translationId!, kind.changeTranslation!)).statusCode).toBe(200);
+      const column = `${kind.name}_id`;
+      const linkedFrom = async (recordId: string) =>
+        ((await (portal.database.db as any).selectFrom(kind.link.table).select(kind.link.column).where('metadata_id', '=', recordId).execute()) as Record<string, string>[]).map(
+          (row) => row[kind.link.column],
+        );
+      // Drafts of the creator's only: the creator changes it in place (and may not delete what records use).
+      expect(expectStatus(await put(owner.token, kind.name, entry.id, kind.change), 200).id).toBe(entry.id);
+      expect(expectStatus(await patch(owner.token, translation.name, entry.translationId!, kind.changeTranslation!), 200).id).toBe(entry.translationId);
       expectRefusal(await del(owner.token, kind.name, entry.id), 409, 'Other metadata records use this entry, so it cannot be deleted.');
 
-      const expectLocked = async () => {
+      /** Every write of the creator's goes to a copy linked from `drafts`; the records in `kept` keep the original, which stays as it was. */
+      const expectCopied = async (drafts: string[], kept: string[]) => {
         const entryBefore = await storedRow(kind.table, entry.id);
         const translationBefore = await storedRow(translation.table, entry.translationId!);
-        const translations = await countRows(portal, translation.table, { [`${kind.name}_id`]: entry.id });
-        const writes: [string, () => Promise<LightMyRequestResponse>][] = [
-          ['PUT', () => put(owner.token, kind.name, entry.id, kind.locked!.entry)],
-          ['PATCH', () => patch(owner.token, kind.name, entry.id, kind.locked!.entry)],
-          ['DELETE', () => del(owner.token, kind.name, entry.id)],
-          ['PUT translation', () => put(owner.token, translation.name, entry.translationId!, kind.locked!.translation)],
-          ['PATCH translation', () => patch(owner.token, translation.name, entry.translationId!, kind.locked!.translation)],
-          ['DELETE translation', () => del(owner.token, translation.name, entry.translationId!)],
+        const translations = await countRows(portal, translation.table, { [column]: entry.id });
+        const writes: [string, () => Promise<LightMyRequestResponse>, number, Record<string, unknown> | null][] = [
+          ['PUT', () => put(owner.token, kind.name, entry.id, kind.locked!.entry), 200, kind.locked!.entry],
+          ['PATCH', () => patch(owner.token, kind.name, entry.id, kind.locked!.entry), 200, kind.locked!.entry],
+          ['PUT translation', () => put(owner.token, translation.name, entry.translationId!, kind.locked!.translation), 200, kind.locked!.translation],
+          ['PATCH translation', () => patch(owner.token, translation.name, entry.translationId!, kind.locked!.translation), 200, kind.locked!.translation],
+          ['DELETE translation', () => del(owner.token, translation.name, entry.translationId!), 204, null],
         ];
-        for (const [name, write] of writes) {
+        for (const [name, write, status, change] of writes) {
           const response = await write();
-          expect({ name, status: response.statusCode, body: response.json() }).toEqual({ name, status: 409, body: { detail: SHARED_LOCKED } });
+          expect({ name, status: response.statusCode }).toEqual({ name, status });
+          const [copyId, ...others] = new Set((await Promise.all(drafts.map(linkedFrom))).flat());
+          expect({ name, copies: others.length, copied: copyId !== entry.id }).toEqual({ name, copies: 0, copied: true });
+          for (const record of kept) expect(await linkedFrom(record)).toEqual([entry.id]);
+          expect(await storedRow(kind.table, copyId!)).toMatchObject({ created_by: owner.id });
+          if (change && !name.includes('translation')) expect(response.json()).toMatchObject({ ...change, id: copyId, copied_from: entry.id });
+          if (change && name.includes('translation')) expect(response.json()).toMatchObject({ ...change, [column]: copyId, copied_from: entry.id });
+          if (!change) expect(await countRows(portal, translation.table, { [column]: copyId! })).toBe(translations - 1);
+          // Back to the original for the next write.
+          await (portal.database.db as any).updateTable(kind.link.table).set({ [kind.link.column]: entry.id }).where('metadata_id', 'in', drafts).execute();
         }
-        const chinese = await call(portal, 'PATCH', resourceUrl(kind.name, entry.id), owner.token, { body: kind.locked!.entry });
-        expect({ status: chinese.statusCode, body: chinese.json() }).toEqual({ status: 409, body: { detail: SHARED_LOCKED_ZH } });
-        // Another user is still told they have no right at all.
-        expectRefusal(await patch(other.token, kind.name, entry.id, kind.locked!.entry), 403, NO_RIGHT);
+        expectRefusal(await del(owner.token, kind.name, entry.id), 409, 'Other metadata records use this entry, so it cannot be deleted.');
         expect(await storedRow(kind.table, entry.id)).toEqual(entryBefore);
         expect(await storedRow(translation.table, entry.translationId!)).toEqual(translationBefore);
-        expect(await countRows(portal, translation.table, { [`${kind.name}_id`]: entry.id })).toBe(translations);
+        expect(await countRows(portal, translation.table, { [column]: entry.id })).toBe(translations);
       };
 
       // Also a draft of somebody else's.
       const othersDraft = await createRecord(portal, other.token);
       await linkDirectly(kind, othersDraft.id, entry.id);
-      await expectLocked();
-      expect((await patch(staff.token, translation.name, entry.translationId!, kind.changeTranslation!)).statusCode).toBe(200);
-      expect((await put(staff.token, kind.name, entry.id, kind.change)).statusCode).toBe(200);
+      await expectCopied([first.id, second.id], [othersDraft.id]);
+      expect(expectStatus(await patch(staff.token, translation.name, entry.translationId!, kind.changeTranslation!), 200).id).toBe(entry.translationId);
+      expect(expectStatus(await put(staff.token, kind.name, entry.id, kind.change), 200).id).toBe(entry.id);
       await (portal.database.db as any).deleteFrom(kind.link.table).where('metadata_id', '=', othersDraft.id).execute();
-      expect((await put(owner.token, kind.name, entry.id, kind.change)).statusCode).toBe(200);
+      expect(expectStatus(await put(owner.token, kind.name, entry.id, kind.change), 200).id).toBe(entry.id);
 
       // One of the creator's own records leaves the drafts.
       for (const status of ['submitted', 'underReview', 'published']) {
         await setStatus(portal, second.id, status);
-        await expectLocked();
+        await expectCopied([first.id], [second.id]);
       }
-      expect((await patch(staff.token, kind.name, entry.id, kind.change)).statusCode).toBe(200);
+      expect(expectStatus(await patch(staff.token, kind.name, entry.id, kind.change), 200).id).toBe(entry.id);
+
+      // No draft of the creator's uses it: there is nothing to copy for, and it stays as it is.
+      await setStatus(portal, first.id, 'submitted');
+      const before = await storedRow(kind.table, entry.id);
+      expectRefusal(await patch(owner.token, kind.name, entry.id, kind.locked!.entry), 409, SHARED_LOCKED);
+      expectRefusal(await patch(owner.token, translation.name, entry.translationId!, kind.locked!.translation), 409, SHARED_LOCKED);
+      const chinese = await call(portal, 'PATCH', resourceUrl(kind.name, entry.id), owner.token, { body: kind.locked!.entry });
+      expect({ status: chinese.statusCode, body: chinese.json() }).toEqual({ status: 409, body: { detail: SHARED_LOCKED_ZH } });
+      // Another user who sees it (a published record uses it) and uses it in no draft has no right to it.
+      expectRefusal(await patch(other.token, kind.name, entry.id, kind.locked!.entry), 403, NO_RIGHT);
+      expect(await storedRow(kind.table, entry.id)).toEqual(before);
+      await setStatus(portal, first.id, 'draft');
       await setStatus(portal, second.id, 'draft');
-      expect((await patch(owner.token, translation.name, entry.translationId!, kind.changeTranslation!)).statusCode).toBe(200);
+      expect(expectStatus(await patch(owner.token, translation.name, entry.translationId!, kind.changeTranslation!), 200).id).toBe(entry.translationId);
     });
   }
 
-  it('lets anybody add the first English translation of an author they use in a draft of theirs, and only that', async () => {
+  it('gives anybody who adds a translation to an author they use in a draft of theirs their own copy, and leaves the original alone', async () => {
     const author = await postResource(portal, owner.token, 'author', authorForm({ name: '无英文名作者' }));
     expect((await del(owner.token, 'author-i18n', author.translations[0].id)).statusCode).toBe(204);
     const record = await createRecord(portal, owner.token);
@@ -1130,20 +1165,25 @@ describe('who changes a shared entry', () => {
     const othersDraft = await createRecord(portal, other.token);
     await postResource(portal, other.token, 'meta-author', { metadata: othersDraft.id, author: author.id, role: 'owner', event_date: '2024-05-01' });
     const added = expectStatus(await post(other.token, 'author-i18n', english), 201);
-    expect(added).toMatchObject({ author_id: author.id, language: 'en', name: 'Author Without English' });
-    expect(expectStatus(await get(other.token, resourceUrl('author', author.id)), 200).translations).toEqual([expect.objectContaining({ id: added.id })]);
-    // Adding is all: a second one in that language, and changing or deleting the one there, are not theirs.
-    expectRefusal(await post(other.token, 'author-i18n', { ...english, name: 'Again' }), 400, 'This author already has a translation in that language.', 'non_field_errors');
-    expectRefusal(await put(other.token, 'author-i18n', added.id, { name: 'Changed' }), 403, NO_RIGHT);
-    expectRefusal(await del(other.token, 'author-i18n', added.id), 403, NO_RIGHT);
-    expectRefusal(await put(other.token, 'author', author.id, { phone: '1' }), 403, NO_RIGHT);
-    // The creator may not change it now either (a published record uses it); staff may.
-    expectRefusal(await put(owner.token, 'author-i18n', added.id, { name: 'Changed' }), 409, SHARED_LOCKED);
-    expect(await storedRow('author_i18n', added.id)).toMatchObject({ name: 'Author Without English' });
-    expect(expectStatus(await put(staff.token, 'author-i18n', added.id, { name: 'Staff Name' }), 200).name).toBe('Staff Name');
+    expect(added).toMatchObject({ language: 'en', name: 'Author Without English', copied_from: author.id });
+    expect(added.author_id).not.toBe(author.id);
+    expect(expectStatus(await get(other.token, resourceUrl('author', added.author_id)), 200)).toMatchObject({
+      name: '无英文名作者',
+      created_by: other.id,
+      translations: [expect.objectContaining({ id: added.id })],
+    });
+    expect(expectStatus(await get(other.token, resourceUrl('author', author.id)), 200).translations).toEqual([]);
+    expect(await countRows(portal, 'meta_author', { metadata_id: othersDraft.id, author_id: added.author_id })).toBe(1);
+    expect(await countRows(portal, 'meta_author', { metadata_id: submitted.id, author_id: author.id })).toBe(1);
+    // Their copy is theirs to change in place.
+    expect(expectStatus(await put(other.token, 'author-i18n', added.id, { name: 'Changed' }), 200)).toMatchObject({ id: added.id, name: 'Changed' });
+    expect(expectStatus(await put(other.token, 'author', added.author_id, { phone: '1' }), 200)).toMatchObject({ id: added.author_id, phone: '1' });
+    // The original stays the creator's, who uses it in no draft now (a published record uses it); staff change it in place.
+    expectRefusal(await put(owner.token, 'author', author.id, { phone: '2' }), 409, SHARED_LOCKED);
+    expect(expectStatus(await put(staff.token, 'author', author.id, { phone: '3' }), 200)).toMatchObject({ id: author.id, phone: '3' });
   });
 
-  it('lets a user using a keyword or literature entry in a draft add its missing translation', async () => {
+  it('gives a user who translates a keyword or literature entry they use in a draft a copy, never a change of the original', async () => {
     // Entries of the owner's, used by a published record of theirs, without an English version.
     const record = await createRecord(portal, owner.token);
     const keyword = await addKeyword(portal, owner.token, record.id, 'theme', '缺译关键词');
@@ -1154,9 +1194,13 @@ describe('who changes a shared entry', () => {
     expectRefusal(await post(other.token, 'literature-i18n', { literature: entry.id, language: 'en', title: 'Untranslated' }), 403, NO_RIGHT);
     const othersDraft = await createRecord(portal, other.token);
     for (const kind of SHARED_KINDS.slice(1, 3)) await linkDirectly(kind, othersDraft.id, kind.name === 'keyword' ? keyword.id : entry.id);
-    expect((await post(other.token, 'keyword-i18n', { keyword: keyword.id, language: 'en', name: 'Untranslated' })).statusCode).toBe(201);
-    expect((await post(other.token, 'literature-i18n', { literature: entry.id, language: 'en', title: 'Untranslated' })).statusCode).toBe(201);
-    expect(await countRows(portal, 'keyword_i18n', { keyword_id: keyword.id })).toBe(1);
-    expect(await countRows(portal, 'literature_i18n', { literature_id: entry.id })).toBe(1);
+    const keywordCopy = expectStatus(await post(other.token, 'keyword-i18n', { keyword: keyword.id, language: 'en', name: 'Untranslated' }), 201).keyword_id;
+    const literatureCopy = expectStatus(await post(other.token, 'literature-i18n', { literature: entry.id, language: 'en', title: 'Untranslated' }), 201).literature_id;
+    expect(await countRows(portal, 'keyword_i18n', { keyword_id: keyword.id })).toBe(0);
+    expect(await countRows(portal, 'literature_i18n', { literature_id: entry.id })).toBe(0);
+    expect(await countRows(portal, 'keyword_i18n', { keyword_id: keywordCopy })).toBe(1);
+    expect(await countRows(portal, 'literature_i18n', { literature_id: literatureCopy })).toBe(1);
+    expect(await countRows(portal, 'meta_keyword', { metadata_id: othersDraft.id, keyword_id: keywordCopy })).toBe(1);
+    expect(await countRows(portal, 'citations', { metadata_id: othersDraft.id, literature_id: literatureCopy })).toBe(1);
   });
 });

@@ -13,6 +13,7 @@ import { FilesService } from '../src/modules/files/files.service.js';
 import { MetadataAccess } from '../src/modules/metadata/metadata-access.js';
 import { createBlobStore } from '../src/storage/index.js';
 import { createTestPortal, createUserWithToken, EN, tokenHeader, type TestAccount, type TestPortal } from './helpers.js';
+import { multipart, type Part } from './metadata-builders.js';
 
 const MIB = 1024 * 1024;
 const NO_RIGHT = 'Sorry, you have no right to modify the data entity of this metadata';
@@ -56,22 +57,6 @@ async function createRecord(ownerId: string, status = 'draft'): Promise<string> 
     .values({ id, owner_id: ownerId, status, language: 'zh-hans', created_at: now, updated_at: now } as never)
     .execute();
   return id;
-}
-
-type Part = string | { filename: string; content: Uint8Array | string; type?: string };
-
-/** A multipart body built by the platform's own FormData, as a browser would send it. */
-async function multipart(parts: [string, Part][]): Promise<{ payload: Buffer; headers: Record<string, string> }> {
-  const data = new FormData();
-  for (const [name, part] of parts) {
-    if (typeof part === 'string') data.append(name, part);
-    else {
-      const content = typeof part.content === 'string' ? part.content : new Uint8Array(part.content);
-      data.append(name, new Blob([content], { type: part.type ?? 'application/octet-stream' }), part.filename);
-    }
-  }
-  const request = new Request('http://portal.invalid/', { method: 'POST', body: data });
-  return { payload: Buffer.from(await request.arrayBuffer()), headers: { 'content-type': request.headers.get('content-type')! } };
 }
 
 async function post(url: string, parts: [string, Part][], headers: Record<string, string> = {}) {
@@ -231,20 +216,20 @@ describe('who may call the file routes', () => {
     expect(await rowsOf('meta_file', record)).toBe(0);
   });
 
-  it("refuses uploads to another user's draft with the spec's message, and keeps its lists hidden", async () => {
+  it("refuses uploads to another user's draft as to an unknown record (404), and keeps its lists hidden", async () => {
     const record = await createRecord(owner.id);
     const upload = await uploadFile(other.token, record, { filename: 'a.csv', content: 'x' }, EN);
-    expect(upload.statusCode).toBe(403);
-    expect(upload.json().detail).toBe(NO_RIGHT);
+    expect(upload.statusCode).toBe(404);
+    expect(upload.json()).toEqual({ detail: 'The metadata was not found' });
     const chinese = await uploadFile(other.token, record, { filename: 'a.csv', content: 'x' });
-    expect(chinese.statusCode).toBe(403);
-    expect(chinese.json()).toEqual({ detail: '对不起，您无权修改该元数据的数据实体' });
+    expect(chinese.statusCode).toBe(404);
+    expect(chinese.json()).toEqual({ detail: '未找到该元数据' });
     for (const response of [
       await uploadAttachment(other.token, record, { filename: 'a.pdf', content: 'x' }, EN),
       await uploadThumbnail(other.token, record, { filename: 'a.png', content: await png(10, 10) }, EN),
     ]) {
-      expect(response.statusCode).toBe(403);
-      expect(response.json()).toEqual({ detail: NO_RIGHT });
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toEqual({ detail: 'The metadata was not found' });
     }
     expect(await rowsOf('meta_file', record)).toBe(0);
     expect(await rowsOf('meta_attach', record)).toBe(0);
@@ -321,8 +306,8 @@ describe('who may call the file routes', () => {
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.json().detail).toBe('Please log in first.');
     const removal = await del(`/api/metadata/meta-file/${stored.id}/`, other.token, EN);
-    expect(removal.statusCode).toBe(403);
-    expect(removal.json().detail).toBe(NO_RIGHT);
+    expect(removal.statusCode).toBe(404);
+    expect(removal.json().detail).toBe('The requested resource was not found.');
     expect(await rowsOf('meta_file', record)).toBe(1);
   });
 });
@@ -785,7 +770,8 @@ describe('thumbnail', () => {
     expect(resized.headers['content-type']).toBe('image/png');
     expect(resized.headers['x-content-type-options']).toBe('nosniff');
     expect(resized.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
-    expect(resized.headers['cache-control']).toBe('private, max-age=3600');
+    // Asked with a token: personal data is never stored by a cache (the route's own caching is for visitors).
+    expect(resized.headers['cache-control']).toBe('no-store');
     const size = await sharp(resized.rawPayload).metadata();
     expect(size.format).toBe('png');
     expect(Math.max(size.width!, size.height!)).toBe(METADATA_LIMITS.thumbnailResizedSide);

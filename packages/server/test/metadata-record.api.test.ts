@@ -43,6 +43,9 @@ afterAll(async () => {
 
 const NO_RIGHT_EN = 'Sorry, you have no right to modify the data entity of this metadata';
 const NO_RIGHT_ZH = '对不起，您无权修改该元数据的数据实体';
+/** Another user's draft answers as an unknown record does (no existence leak). */
+const HIDDEN_EN = 'The metadata was not found';
+const HIDDEN_ZH = '未找到该元数据';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const PERSONAL = { personal: 'true' };
 const list = (token: string | null, query = '', headers: Record<string, string> = {}) =>
@@ -66,6 +69,21 @@ describe('GET /api/metadata/metadata/', () => {
     expect(ids(page)).not.toContain(draft.id);
     expect(ids(page)).not.toContain(othersDraft.id);
     expect(page.results.every((r: { status: string }) => r.status === 'published')).toBe(true);
+  });
+
+  it('gives every row the title of its version in the other language, for a list in that language', async () => {
+    const chinese = await createRecord(portal, owner.token, { title: '冰湖编目' });
+    const english = await createRecord(portal, owner.token, { language: 'en', title: 'Glacial lake inventory' });
+    const untranslated = await createRecord(portal, owner.token, { title: '未翻译' });
+    for (const [record, title] of [[chinese, 'Glacial lakes of the Himalaya'], [english, '喜马拉雅冰湖']] as const) {
+      const version = record.translations.find((t: { language: string }) => t.language !== record.language);
+      expectStatus(await call(portal, 'PATCH', resourceUrl('metadata-i18n', version.id), owner.token, { body: { title } }), 200);
+    }
+    const page = expectStatus(await list(owner.token, '?pageSize=1000', PERSONAL), 200);
+    const row = (id: string) => page.results.find((r: { id: string }) => r.id === id);
+    expect(row(chinese.id)).toMatchObject({ title: '冰湖编目', translation_title: 'Glacial lakes of the Himalaya' });
+    expect(row(english.id)).toMatchObject({ title: 'Glacial lake inventory', translation_title: '喜马拉雅冰湖' });
+    expect(row(untranslated.id).translation_title ?? '').toBe('');
   });
 
   it('shows an anonymous visitor nothing when asked for drafts', async () => {
@@ -312,13 +330,13 @@ describe('PUT and PATCH /api/metadata/metadata/{id}/', () => {
     expect((await getRecord(portal, owner.token, record.id)).title).toBe('编辑测试');
   });
 
-  it("answers 403 with the spec's text to another user, for a draft they cannot see and for a published one", async () => {
+  it("answers another user 404 for a draft they cannot see, and 403 with the spec's text for a published one", async () => {
     const hidden = await call(portal, 'PUT', recordUrl(record.id), other.token, { body: { title: '别人改' }, headers: EN });
-    expect(hidden.statusCode).toBe(403);
-    expect(hidden.json()).toEqual({ detail: NO_RIGHT_EN });
+    expect(hidden.statusCode).toBe(404);
+    expect(hidden.json()).toEqual({ detail: HIDDEN_EN });
     const hiddenZh = await call(portal, 'PATCH', recordUrl(record.id), other.token, { body: { title: '别人改' } });
-    expect(hiddenZh.statusCode).toBe(403);
-    expect(hiddenZh.json()).toEqual({ detail: NO_RIGHT_ZH });
+    expect(hiddenZh.statusCode).toBe(404);
+    expect(hiddenZh.json()).toEqual({ detail: HIDDEN_ZH });
     // Refused a write, the draft stays unreadable to them.
     const read = await call(portal, 'GET', recordUrl(record.id), other.token, { headers: EN });
     expect(read.statusCode).toBe(404);
@@ -405,6 +423,7 @@ describe('PUT and PATCH /api/metadata/metadata/{id}/', () => {
     const cases: [name: string, fields: Record<string, unknown>, field: string, texts: readonly [string, string]][] = [
       ['a licence not in the list', { license: 'CC0' }, 'license', OPTION],
       ['a projection not in the list', { projection: 'Mercator' }, 'projection', OPTION],
+      ['the placeholder of the spec text as a projection', { projection: '{token}' }, 'projection', OPTION],
       ['a temporal resolution not in the list', { temporal_resolution: 'weekly' }, 'temporal_resolution', OPTION],
       ['a platform that is no site', { platform: 'elsewhere' }, 'platform', OPTION],
       ['a sharing policy not in the list', { sharing_policy: 'closed' }, 'sharing_policy', OPTION],
@@ -475,16 +494,16 @@ describe('PUT and PATCH /api/metadata/metadata/{id}/', () => {
 });
 
 describe('DELETE /api/metadata/metadata/{id}/', () => {
-  it("refuses an anonymous caller with 401 and another user with 403 'no right', deleting nothing", async () => {
+  it('refuses an anonymous caller with 401 and another user, who cannot see the draft, with 404, deleting nothing', async () => {
     const record = await createRecord(portal, owner.token);
     await addKeyword(portal, owner.token, record.id, 'place');
     expect((await call(portal, 'DELETE', recordUrl(record.id), null)).statusCode).toBe(401);
     const english = await call(portal, 'DELETE', recordUrl(record.id), other.token, { headers: EN });
-    expect(english.statusCode).toBe(403);
-    expect(english.json()).toEqual({ detail: NO_RIGHT_EN });
+    expect(english.statusCode).toBe(404);
+    expect(english.json()).toEqual({ detail: HIDDEN_EN });
     const chinese = await call(portal, 'DELETE', recordUrl(record.id), other.token);
-    expect(chinese.statusCode).toBe(403);
-    expect(chinese.json()).toEqual({ detail: NO_RIGHT_ZH });
+    expect(chinese.statusCode).toBe(404);
+    expect(chinese.json()).toEqual({ detail: HIDDEN_ZH });
     expect(await storedStatus(portal, record.id)).toBe('draft');
     expect(await countRows(portal, 'meta_keyword', { metadata_id: record.id })).toBe(1);
     expect(await countRows(portal, 'metadata_i18n', { metadata_id: record.id })).toBe(1);
@@ -542,15 +561,15 @@ describe('POST /metadata/duplication/{id}', () => {
     await insertDataFile(portal, source.id, owner.id);
   });
 
-  it("refuses an anonymous caller with 401 and another user with 403 'no right', copying nothing", async () => {
+  it('refuses an anonymous caller with 401 and another user, who cannot see the draft, with 404, copying nothing', async () => {
     const before = await countRows(portal, 'metadata');
     expect((await duplicate(null, source.id)).statusCode).toBe(401);
     const english = await call(portal, 'POST', `/metadata/duplication/${source.id}`, other.token, { headers: EN });
-    expect(english.statusCode).toBe(403);
-    expect(english.json()).toEqual({ detail: NO_RIGHT_EN });
+    expect(english.statusCode).toBe(404);
+    expect(english.json()).toEqual({ detail: HIDDEN_EN });
     const chinese = await duplicate(other.token, source.id);
-    expect(chinese.statusCode).toBe(403);
-    expect(chinese.json()).toEqual({ detail: NO_RIGHT_ZH });
+    expect(chinese.statusCode).toBe(404);
+    expect(chinese.json()).toEqual({ detail: HIDDEN_ZH });
     expect(await countRows(portal, 'metadata')).toBe(before);
   });
 
@@ -583,7 +602,7 @@ describe('POST /metadata/duplication/{id}', () => {
     expect(await storedStatus(portal, inReview.id)).toBe('submitted');
   });
 
-  it('gives the copy of a published record no way to change the entries it shares with the original', async () => {
+  it('lets the copy of a published record change the entries it shares with the original, on copies of its own', async () => {
     const original = await createRecord(portal, owner.token, { title: '已发布原件' });
     const literature = await postResource(portal, owner.token, 'literature', { title: '共享文献', type: 'reference', metadata: original.id });
     const { author } = await addAuthor(portal, owner.token, original.id);
@@ -598,29 +617,23 @@ describe('POST /metadata/duplication/{id}', () => {
       author: await db.selectFrom('authors').selectAll().where('id', '=', author.id).executeTakeFirst(),
       authorI18n: await db.selectFrom('author_i18n').selectAll().where('author_id', '=', author.id).execute(),
       keyword: await db.selectFrom('keywords').selectAll().where('id', '=', keyword.id).executeTakeFirst(),
+      originalLinks: [
+        await countRows(portal, 'citations', { metadata_id: original.id, literature_id: literature.id }),
+        await countRows(portal, 'meta_author', { metadata_id: original.id, author_id: author.id }),
+        await countRows(portal, 'meta_keyword', { metadata_id: original.id, keyword_id: keyword.id }),
+      ],
     });
     const before = await stored();
-    const locked = { detail: "This entry is also used by metadata that cannot be changed now (in review, published, or somebody else's), so it stays as it is." };
-    for (const [method, url, body] of [
-      ['PATCH', resourceUrl('literature', literature.id), { title: '副本里改题目' }],
-      ['PUT', resourceUrl('literature', literature.id), { year: '2001' }],
-      ['DELETE', resourceUrl('literature', literature.id), undefined],
-      ['PATCH', resourceUrl('author', author.id), { phone: '1' }],
-      ['PATCH', resourceUrl('author-i18n', author.translations[0].id), { name: 'Renamed' }],
-      ['DELETE', resourceUrl('author-i18n', author.translations[0].id), undefined],
-      ['PATCH', resourceUrl('keyword', keyword.id), { name: '副本里改名' }],
-      ['PATCH', resourceUrl('keyword-i18n', keyword.translations[0].id), { name: 'Renamed' }],
-    ] as const) {
-      const response = await call(portal, method, url, owner.token, { body, headers: EN });
-      expect({ method, url, status: response.statusCode, body: response.json() }).toEqual({ method, url, status: 409, body: locked });
-    }
+    const literatureCopy = expectStatus(await call(portal, 'PATCH', resourceUrl('literature', literature.id), owner.token, { body: { title: '副本里改题目' } }), 200);
+    expect(literatureCopy).toMatchObject({ title: '副本里改题目', copied_from: literature.id });
+    const authorCopy = expectStatus(await call(portal, 'PATCH', resourceUrl('author', author.id), owner.token, { body: { phone: '1', metadata: copy.id } }), 200);
+    const keywordCopy = expectStatus(await call(portal, 'PATCH', resourceUrl('keyword-i18n', keyword.translations[0].id), owner.token, { body: { name: 'Renamed' } }), 200);
+    expect(await countRows(portal, 'citations', { metadata_id: copy.id, literature_id: literatureCopy.id })).toBe(1);
+    expect(await countRows(portal, 'meta_author', { metadata_id: copy.id, author_id: authorCopy.id })).toBe(1);
+    expect(await countRows(portal, 'meta_keyword', { metadata_id: copy.id, keyword_id: keywordCopy.keyword_id })).toBe(1);
+    // The published original keeps its entries as they were; deleting one it uses stays refused.
     expect(await stored()).toEqual(before);
-    // What belongs to the copy alone stays the copy's: the citation goes, and a translation missing so far may be added.
-    const added = expectStatus(await call(portal, 'POST', resourceUrl('literature-i18n'), owner.token, { body: { literature: literature.id, language: 'en', title: 'Shared paper' } }), 201);
-    expect(added).toMatchObject({ literature_id: literature.id, language: 'en' });
-    const [citation] = expectStatus(await call(portal, 'GET', `${resourceUrl('citation')}?metadata__id=${copy.id}`, owner.token), 200).results;
-    expect((await call(portal, 'DELETE', resourceUrl('citation', citation.id), owner.token)).statusCode).toBe(204);
-    expect(await countRows(portal, 'citations', { metadata_id: original.id, literature_id: literature.id })).toBe(1);
+    expect((await call(portal, 'DELETE', resourceUrl('keyword', keyword.id), owner.token)).statusCode).toBe(409);
   });
 
   it('refuses another user a published record with 403', async () => {
@@ -635,15 +648,19 @@ describe('POST /metadata/duplication/{id}', () => {
 describe('GET /metadata/metadata-is-null/', () => {
   const isNull = (token: string | null, id: string) => call(portal, 'GET', `/metadata/metadata-is-null/?id=${id}`, token);
 
-  it("refuses an anonymous caller with 401 and another user with 403 'no right'", async () => {
+  it("refuses an anonymous caller with 401, another user's hidden draft with 404 and their published record with 403 'no right'", async () => {
     const record = await createRecord(portal, owner.token, { title: undefined });
     expect((await isNull(null, record.id)).statusCode).toBe(401);
     const english = await call(portal, 'GET', `/metadata/metadata-is-null/?id=${record.id}`, other.token, { headers: EN });
-    expect(english.statusCode).toBe(403);
-    expect(english.json()).toEqual({ detail: NO_RIGHT_EN });
+    expect(english.statusCode).toBe(404);
+    expect(english.json()).toEqual({ detail: HIDDEN_EN });
     const chinese = await isNull(other.token, record.id);
-    expect(chinese.statusCode).toBe(403);
-    expect(chinese.json()).toEqual({ detail: NO_RIGHT_ZH });
+    expect(chinese.statusCode).toBe(404);
+    expect(chinese.json()).toEqual({ detail: HIDDEN_ZH });
+    await setStatus(portal, record.id, 'published');
+    const published = await isNull(other.token, record.id);
+    expect(published.statusCode).toBe(403);
+    expect(published.json()).toEqual({ detail: NO_RIGHT_ZH });
   });
 
   it('answers true for a record nothing was entered into', async () => {
@@ -784,9 +801,11 @@ describe('GET /metadata/metadata-is-null/', () => {
 });
 
 describe('GET /metadata/projections/', () => {
-  it('answers the projection list to anybody', async () => {
+  it('answers the projection list to anybody: real projections only, not the spec text\'s {token} placeholder', async () => {
     const page = expectStatus(await call(portal, 'GET', '/metadata/projections/?_r=1', null), 200);
-    expect(page.count).toBe(12);
+    expect(page.count).toBe(11);
+    expect(page.results).not.toContain('{token}');
+    expect(page.results.filter((name: string) => !/^[A-Za-z][\w]*$/.test(name))).toEqual([]);
     expect(page.results).toEqual([...PROJECTIONS]);
     expect(page.results).toEqual(expect.arrayContaining(['WGS84', 'Albers', 'UTM', 'Beijing1954', 'GCS_Xian_1980', 'World_Sinusoidal']));
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SUBMISSION_REASONS, translate, type SubmissionReason } from '@portal/shared';
+import { KEYWORD_TYPES, SUBMISSION_REASONS, translate, type SubmissionReason } from '@portal/shared';
 import { createTestPortal, createUserWithToken, EN, type TestAccount, type TestPortal } from './helpers.js';
 import {
   abstractOf,
@@ -7,6 +7,7 @@ import {
   buildCompleteRecord,
   call,
   checkSubmit,
+  countRows,
   createRecord,
   expectStatus,
   getRecord,
@@ -37,8 +38,19 @@ afterAll(async () => {
 
 const NO_RIGHT_EN = 'Sorry, you have no right to modify the data entity of this metadata';
 const NO_RIGHT_ZH = '对不起，您无权修改该元数据的数据实体';
+/** Another user's draft answers as an unknown record, and its rows as unknown rows (no existence leak). */
+const HIDDEN_EN = 'The metadata was not found';
+const NOT_FOUND_EN = 'The requested resource was not found.';
 const READ_ONLY_EN = 'The metadata is in review and cannot be changed. Return it to draft first.';
 const READ_ONLY_ZH = '元数据正在审核中，不能修改。请先退回草稿。';
+
+const KEYWORDS_ZH = '至少添加 3 个关键词，且学科、地点、时间、主题四种类型都要有';
+const KEYWORDS_EN = 'At least 3 keywords must be added, with every type among them (discipline, place, temporal, theme)';
+
+/** Takes a keyword off a record. */
+async function unlink(recordId: string, keywordId: string) {
+  expect((await call(portal, 'DELETE', `/api/metadata/keyword/?metadata=${recordId}&keyword=${keywordId}`, owner.token)).statusCode).toBe(204);
+}
 
 /** The reply of the check for a list of reasons, in a language. */
 function failing(reasons: SubmissionReason[], language: 'en' | 'zh-hans') {
@@ -53,11 +65,11 @@ describe('GET /metadata/metadata-submit/', () => {
     expect(response.json()).toEqual({ detail: '请先登录。' });
   });
 
-  it("refuses another user with 'no right' for a draft that is not theirs", async () => {
+  it('answers another user 404 for a draft that is not theirs, as for an unknown one', async () => {
     const record = await createRecord(portal, owner.token);
     const response = await checkSubmit(portal, other.token, record.id, EN);
-    expect(response.statusCode).toBe(403);
-    expect(response.json()).toEqual({ detail: NO_RIGHT_EN });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ detail: HIDDEN_EN });
   });
 
   it('needs an id', async () => {
@@ -76,11 +88,13 @@ describe('GET /metadata/metadata-submit/', () => {
 
   it('lists every missing item of an empty record, in the checklist order, in both languages', async () => {
     const record = await createRecord(portal, owner.token, { title: undefined });
-    const reasons = SUBMISSION_REASONS.filter((reason) => reason !== 'subtopic');
+    // No author at all: the provider is missing, not an English translation of nobody.
+    const reasons = SUBMISSION_REASONS.filter((reason) => reason !== 'subtopic' && reason !== 'authorEnglish');
     expect(expectStatus(await checkSubmit(portal, owner.token, record.id), 200)).toEqual(failing(reasons, 'zh-hans'));
     const english = expectStatus(await checkSubmit(portal, owner.token, record.id, EN), 200);
     expect(english).toEqual(failing(reasons, 'en'));
-    expect(english.msg).toContain('The author must have an English translation');
+    expect(english.msg).toContain('The data resource provider must be filled in (at least one)');
+    expect(english.msg).not.toContain('Every author must have an English translation');
     expect(english.msg).toContain('The abstract must be at least 200 characters long');
   });
 
@@ -119,9 +133,8 @@ describe('GET /metadata/metadata-submit/', () => {
       ['fund 6 without its subtopic number', 'subtopic', '资助项目为三极平台或青藏高原中心时，必须填写子课题编号', 'A sub-topic number is required for the Three Poles platform or the Tibetan Plateau centres funding', async (r) => {
         await postResource(portal, owner.token, 'meta-fund', { metadata: r.id, fund: '6' });
       }],
-      ['only 2 temporal keywords', 'keywords', '学科、地点、时间、主题每类关键词都至少添加 3 个', 'At least 3 keywords of every type (discipline, place, temporal, theme) must be added', async (r) => {
-        const keyword = r.keywords.temporal[0];
-        expect((await call(portal, 'DELETE', `/api/metadata/keyword/?metadata=${r.id}&keyword=${keyword.id}`, owner.token)).statusCode).toBe(204);
+      ['no temporal keyword', 'keywords', KEYWORDS_ZH, KEYWORDS_EN, async (r) => {
+        for (const keyword of r.keywords.temporal) await unlink(r.id, keyword.id);
       }],
       ['no thumbnail', 'thumbnail', '缩略图为必填项', 'Thumbnail is required', async (r) => {
         await portal.database.db.deleteFrom('meta_media').where('id', '=', r.thumbnailId).execute();
@@ -132,12 +145,12 @@ describe('GET /metadata/metadata-submit/', () => {
       ['no publishing platform', 'platform', '必须选择发布平台', 'A publishing platform must be chosen', async (r) => {
         await patchRecord(portal, owner.token, r.id, { platform: '' });
       }],
-      ['an author without English translation', 'authorEnglish', '作者必须有英文翻译', 'The author must have an English translation', async (r) => {
+      ['an author without English translation', 'authorEnglish', '每位作者都必须有英文翻译', 'Every author must have an English translation', async (r) => {
         const versions = expectStatus(await call(portal, 'GET', `${resourceUrl('author-i18n')}?author__id=${r.provider.author.id}`, owner.token), 200);
         const english = versions.results.find((v: { language: string }) => v.language === 'en');
         expect((await call(portal, 'DELETE', resourceUrl('author-i18n', english.id), owner.token)).statusCode).toBe(204);
       }],
-      ['a second author whose English name is empty', 'authorEnglish', '作者必须有英文翻译', 'The author must have an English translation', async (r) => {
+      ['a second author whose English name is empty', 'authorEnglish', '每位作者都必须有英文翻译', 'Every author must have an English translation', async (r) => {
         const { author } = await addAuthor(portal, owner.token, r.id, { role: 'processor' });
         const english = author.translations.find((v: { language: string }) => v.language === 'en');
         expect((await call(portal, 'DELETE', resourceUrl('author-i18n', english.id), owner.token)).statusCode).toBe(204);
@@ -161,6 +174,37 @@ describe('GET /metadata/metadata-submit/', () => {
         expect(english).toEqual({ status: 'false', reasons: [reason], msg: [en] });
       });
     }
+  });
+
+  describe('keywords: at least 3 in all, with every one of the four types', () => {
+    it('refuses 3 keywords in all when a type is missing', async () => {
+      const record = await buildCompleteRecord(portal, owner);
+      // One discipline, one place, one theme keyword: 3 in all, no temporal one.
+      for (const type of ['discipline', 'place', 'theme'] as const) for (const keyword of record.keywords[type].slice(1)) await unlink(record.id, keyword.id);
+      for (const keyword of record.keywords.temporal) await unlink(record.id, keyword.id);
+      expect(expectStatus(await checkSubmit(portal, owner.token, record.id), 200)).toEqual({ status: 'false', reasons: ['keywords'], msg: [KEYWORDS_ZH] });
+      expect(expectStatus(await checkSubmit(portal, owner.token, record.id, EN), 200)).toEqual({ status: 'false', reasons: ['keywords'], msg: [KEYWORDS_EN] });
+    });
+
+    it('accepts one keyword of each type (4 in all), and submits the record', async () => {
+      const record = await buildCompleteRecord(portal, owner);
+      for (const type of KEYWORD_TYPES) for (const keyword of record.keywords[type].slice(1)) await unlink(record.id, keyword.id);
+      expect(await countRows(portal, 'meta_keyword', { metadata_id: record.id })).toBe(4);
+      expect(expectStatus(await checkSubmit(portal, owner.token, record.id), 200)).toEqual({ status: 'true', reasons: [], msg: [] });
+      expectStatus(await submit(portal, owner.token, record.id), 200);
+      expect(await storedStatus(portal, record.id)).toBe('submitted');
+    });
+  });
+
+  it('names the data resource provider, not an English translation, when the record has no author at all', async () => {
+    const record = await buildCompleteRecord(portal, owner);
+    for (const link of [record.provider.link, record.authorLink]) expect((await call(portal, 'DELETE', resourceUrl('meta-author', link.id), owner.token)).statusCode).toBe(204);
+    expect(expectStatus(await checkSubmit(portal, owner.token, record.id, EN), 200)).toEqual({
+      status: 'false',
+      reasons: ['provider'],
+      msg: ['The data resource provider must be filled in (at least one)'],
+    });
+    expect(expectStatus(await checkSubmit(portal, owner.token, record.id), 200).msg).toEqual(['必须填写数据资源提供者（至少一个）']);
   });
 
   it('accepts a time description instead of the time range', async () => {
@@ -195,9 +239,9 @@ describe('POST /metadata/metadata-submit/', () => {
     expect(await storedStatus(portal, record.id)).toBe('draft');
   });
 
-  it("refuses another user with 403 for a draft that is not theirs", async () => {
+  it('refuses another user with 404 for a draft that is not theirs', async () => {
     const record = await buildCompleteRecord(portal, owner);
-    expect((await submit(portal, other.token, record.id)).statusCode).toBe(403);
+    expect((await submit(portal, other.token, record.id)).statusCode).toBe(404);
     expect(await storedStatus(portal, record.id)).toBe('draft');
   });
 
@@ -362,15 +406,17 @@ describe('the shared entries of a submitted record', () => {
     ['DELETE the English of its author', () => call(portal, 'DELETE', resourceUrl('author-i18n', authorEnglish.id), token, { headers })],
   ];
 
-  it('refuses its creator every change of them with 409, in English and Chinese, and changes nothing', async () => {
+  it('refuses its creator, who uses them in no draft, every change of them with 409, in English and Chinese, and changes nothing', async () => {
     const before = await snapshot();
-    for (const [headers, detail] of [
-      [EN, SHARED_LOCKED_EN],
-      [{}, SHARED_LOCKED_ZH],
+    for (const [headers, detail, inUse] of [
+      [EN, SHARED_LOCKED_EN, 'Other metadata records use this entry, so it cannot be deleted.'],
+      [{}, SHARED_LOCKED_ZH, '其他元数据正在使用此条目，不能删除。'],
     ] as const) {
       for (const [name, write] of writes(owner.token, headers)) {
         const response = await write();
-        expect({ name, status: response.statusCode, body: response.json() }).toEqual({ name, status: 409, body: { detail } });
+        // Deleting an entry records use is refused as such; every other change because nothing of the caller's may follow it.
+        const expected = /^DELETE its /.test(name) ? inUse : detail;
+        expect({ name, status: response.statusCode, body: response.json() }).toEqual({ name, status: 409, body: { detail: expected } });
       }
     }
     expect(await snapshot()).toEqual(before);
@@ -378,11 +424,11 @@ describe('the shared entries of a submitted record', () => {
     expect(await storedStatus(portal, record.id)).toBe('submitted');
   });
 
-  it("refuses another user with 'no right', changing nothing", async () => {
+  it('answers another user, who cannot see them (the record is in review), 404, changing nothing', async () => {
     const before = await snapshot();
     for (const [name, write] of writes(other.token, EN)) {
       const response = await write();
-      expect({ name, status: response.statusCode, body: response.json() }).toEqual({ name, status: 403, body: { detail: NO_RIGHT_EN } });
+      expect({ name, status: response.statusCode, body: response.json() }).toEqual({ name, status: 404, body: { detail: NOT_FOUND_EN } });
     }
     expect(await snapshot()).toEqual(before);
   });
@@ -404,11 +450,11 @@ describe('the shared entries of a submitted record', () => {
 });
 
 describe('POST /metadata/return-draft/', () => {
-  it('refuses an anonymous caller with 401 and another user with 403', async () => {
+  it('refuses an anonymous caller with 401 and another user, who cannot see the record, with 404', async () => {
     const record = await createRecord(portal, owner.token);
     await setStatus(portal, record.id, 'submitted');
     expect((await returnToDraft(portal, null, record.id)).statusCode).toBe(401);
-    expect((await returnToDraft(portal, other.token, record.id)).statusCode).toBe(403);
+    expect((await returnToDraft(portal, other.token, record.id)).statusCode).toBe(404);
     expect(await storedStatus(portal, record.id)).toBe('submitted');
   });
 
@@ -527,17 +573,19 @@ describe('another user', () => {
     }
   });
 
-  it("gets 'no right' on the owner-only checks of a draft not theirs", async () => {
+  it('gets 404 on the owner-only checks of a draft not theirs', async () => {
     for (const url of [`/metadata/metadata-submit/?id=${draft.id}`, `/metadata/metadata-is-null/?id=${draft.id}`]) {
       const response = await call(portal, 'GET', url, other.token, { headers: EN });
-      expect({ url, status: response.statusCode, body: response.json() }).toEqual({ url, status: 403, body: { detail: NO_RIGHT_EN } });
+      expect({ url, status: response.statusCode, body: response.json() }).toEqual({ url, status: 404, body: { detail: HIDDEN_EN } });
     }
   });
 
-  it("gets 403 'no right' on every write of a draft not theirs, which stays as it was", async () => {
+  it('gets 404 on every write of a draft not theirs (the record or the row named, as an unknown one), which stays as it was', async () => {
     for (const [name, write] of writes(draft, EN)) {
       const response = await write();
-      expect({ name, status: response.statusCode, body: response.json() }).toEqual({ name, status: 403, body: { detail: NO_RIGHT_EN } });
+      // A row named by its own id answers as an unknown row; a record named as an unknown record.
+      const detail = /^(change its English|delete its English|change an author link|unlink an author)/.test(name) ? NOT_FOUND_EN : HIDDEN_EN;
+      expect({ name, status: response.statusCode, body: response.json() }).toEqual({ name, status: 404, body: { detail } });
     }
     expect(expectStatus(await checkSubmit(portal, owner.token, draft.id), 200).status).toBe('true');
     expect(await storedStatus(portal, draft.id)).toBe('draft');

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestPortal, type TestPortal } from './helpers.js';
+import { createTestPortal, createUserWithToken, type TestPortal } from './helpers.js';
 
 /**
  * Serving the web app: a built app in a folder of its own (the same markers as packages/web's
@@ -53,10 +53,13 @@ describe('public pages', () => {
     }
   });
 
-  it('gives the page a csrftoken cookie and a strict content security policy', async () => {
+  it('gives a signed-in browser a csrftoken cookie, an anonymous one none, and a strict content security policy', async () => {
     const response = await get('/');
-    expect(response.cookies.find((c) => c.name === 'csrftoken')?.value).toMatch(/^[0-9a-f]{48}$/);
+    expect(response.cookies.find((c) => c.name === 'csrftoken')).toBeUndefined();
     expect(response.headers['content-security-policy']).toContain("script-src 'self'");
+    const { token } = await createUserWithToken(portal);
+    const signedIn = await portal.app.inject({ method: 'GET', url: '/', headers: { accept: 'text/html' }, cookies: { token } });
+    expect(signedIn.cookies.find((c) => c.name === 'csrftoken')?.value).toMatch(/^[0-9a-f]{48}$/);
   });
 
   it('adds the trailing slash and the language root', async () => {

@@ -11,6 +11,7 @@ import {
   type SqliteDatabase,
 } from 'kysely';
 import pg from 'pg';
+import { PRIVATE_FILE, PRIVATE_FOLDER } from '../file-modes.js';
 import * as accounts from './migrations/0001-accounts.js';
 import * as metadata from './migrations/0002-metadata.js';
 import type { Database } from './schema.js';
@@ -43,8 +44,13 @@ export function openDatabase(options: { databaseUrl?: string; dataDir: string; o
     pool.on('error', (error) => (options.onPoolError ?? ((e: Error) => console.error('PostgreSQL pool:', e.message)))(error));
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
   }
-  fs.mkdirSync(options.dataDir, { recursive: true });
-  const sqlite = new SQLite(path.join(options.dataDir, 'portal.sqlite3'));
+  fs.mkdirSync(options.dataDir, { recursive: true, mode: PRIVATE_FOLDER });
+  const file = path.join(options.dataDir, 'portal.sqlite3');
+  // Created (or narrowed) to 0600 before SQLite opens it: SQLite gives its -wal and -shm files the
+  // database file's permissions.
+  fs.closeSync(fs.openSync(file, 'a', PRIVATE_FILE));
+  fs.chmodSync(file, PRIVATE_FILE);
+  const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');

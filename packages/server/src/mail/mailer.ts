@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
+import { PRIVATE_FILE, PRIVATE_FOLDER } from '../file-modes.js';
 
 export interface MailMessage {
   to: string;
@@ -38,11 +39,11 @@ export function createMailer(options: {
   return {
     async send(message) {
       const info = await transport.sendMail({ from: options.from, ...message });
-      await fs.mkdir(outbox, { recursive: true });
+      await fs.mkdir(outbox, { recursive: true, mode: PRIVATE_FOLDER });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`;
       // Written aside and renamed, so a reader never sees half a message.
       const temporary = path.join(outbox, `.${name}.tmp`);
-      await fs.writeFile(temporary, info.message as Buffer);
+      await fs.writeFile(temporary, info.message as Buffer, { mode: PRIVATE_FILE });
       await fs.rename(temporary, path.join(outbox, name));
       options.log.info({ to: message.to, subject: message.subject, file: path.join(outbox, name) }, 'mail written to outbox');
     },

@@ -35,7 +35,8 @@ async function webRoutes(app: FastifyInstance, { webDist, siteVariant }: { webDi
   const pages: Record<Language, string> = { 'zh-hans': pageFor('zh-hans'), en: pageFor('en') };
 
   const sendPage = (request: FastifyRequest, reply: FastifyReply, status = 200) => {
-    ensureCsrfCookie(request, reply);
+    // Only a signed-in browser gets one: after logout no `csrftoken` comes back (spec section 2).
+    if (request.user) ensureCsrfCookie(request, reply);
     return reply
       .status(status)
       .header('cache-control', 'no-cache')

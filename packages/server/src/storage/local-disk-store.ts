@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { PRIVATE_FILE, PRIVATE_FOLDER } from '../file-modes.js';
 import {
   BlobNotFoundError,
   BlobTooLargeError,
@@ -52,9 +53,9 @@ export class LocalDiskStore implements BlobStore {
 
     let target: WriteStream | undefined;
     try {
-      await fs.mkdir(folder, { recursive: true });
+      await fs.mkdir(folder, { recursive: true, mode: PRIVATE_FOLDER });
       // `flush`: the file is written to the disk before it is closed, and so before the rename.
-      target = createWriteStream(temporary, { flags: 'wx', mode: 0o640, flush: true });
+      target = createWriteStream(temporary, { flags: 'wx', mode: PRIVATE_FILE, flush: true });
       await pipeline(input, meter, target, options.signal ? { signal: options.signal } : {});
       await fs.rename(temporary, final);
       await syncFolder(folder);
@@ -97,8 +98,9 @@ export class LocalDiskStore implements BlobStore {
   }
 
   /**
-   * Removes temporary files a crashed process left behind (a running write renames or removes its
-   * own long before `olderThanMs`). Returns how many were removed.
+   * Removes temporary files of writes that died (a killed process, on this or another instance
+   * sharing the folder): a running write touches its file with every chunk, so a file untouched for
+   * `olderThanMs` is no write's any more (the clean-up job passes 15 minutes). Returns how many.
    */
   async removeStaleTemporaryFiles(olderThanMs = 24 * 3600_000, now = Date.now()): Promise<number> {
     let removed = 0;

@@ -158,7 +158,15 @@ export const authorCreateSchema = z.object({
   name_en: required('metadata.author.nameEnRequired'),
   affiliation_en: required('metadata.author.affiliationEnRequired', METADATA_TEXT_LIMITS.title),
 });
-export const authorUpdateSchema = z.object(authorFields).partial();
+/**
+ * Writes to a shared entry (author, literature, keyword, fund) or its translations may name the
+ * caller's draft the change is for: when the entry may not change in place (another's or a
+ * non-draft record uses it), the caller's copy is linked from that draft only (without it, from
+ * every draft of the caller's that uses the entry).
+ */
+const forRecord = { metadata: z.string().min(1).max(100).optional() };
+
+export const authorUpdateSchema = z.object({ ...authorFields, ...forRecord }).partial();
 
 export const authorI18nCreateSchema = z.object({
   author: z.string({ error: 'metadata.validation.author' }).min(1, 'metadata.validation.author'),
@@ -166,6 +174,7 @@ export const authorI18nCreateSchema = z.object({
   name: required('metadata.author.nameEnRequired'),
   affiliation: text(METADATA_TEXT_LIMITS.title).optional(),
   address: text(METADATA_TEXT_LIMITS.title).optional(),
+  ...forRecord,
 });
 export const authorI18nUpdateSchema = authorI18nCreateSchema.omit({ author: true, language: true }).partial();
 
@@ -207,7 +216,7 @@ export const literatureFields = {
 };
 /** A literature entry; with `metadata` it is cited by that record at once. */
 export const literatureCreateSchema = z.object({ ...literatureFields, metadata: z.string().min(1).optional() });
-export const literatureUpdateSchema = z.object(literatureFields).partial();
+export const literatureUpdateSchema = z.object({ ...literatureFields, ...forRecord }).partial();
 
 export const literatureI18nCreateSchema = z.object({
   literature: z.string({ error: 'metadata.validation.literature' }).min(1, 'metadata.validation.literature'),
@@ -215,6 +224,7 @@ export const literatureI18nCreateSchema = z.object({
   title: required('metadata.literature.titleRequired', METADATA_TEXT_LIMITS.title),
   publisher: text(METADATA_TEXT_LIMITS.title).optional(),
   abstract: text(METADATA_TEXT_LIMITS.long).optional(),
+  ...forRecord,
 });
 export const literatureI18nUpdateSchema = literatureI18nCreateSchema.omit({ literature: true, language: true }).partial();
 
@@ -245,13 +255,14 @@ export const authorSortSchema = z.object({
   metadata: z.string({ error: 'metadata.validation.metadata' }).min(1, 'metadata.validation.metadata').max(100, 'metadata.validation.metadata'),
   ids: z.array(z.string().min(1).max(100), { error: 'metadata.validation.author' }).min(1, 'metadata.validation.author').max(1000, 'metadata.validation.author'),
 });
-export const keywordUpdateSchema = z.object({ name: required('metadata.keyword.required', 100), type: keywordTypeSchema }).partial();
+export const keywordUpdateSchema = z.object({ name: required('metadata.keyword.required', 100), type: keywordTypeSchema, ...forRecord }).partial();
 export const keywordI18nCreateSchema = z.object({
   keyword: z.string({ error: 'metadata.validation.keyword' }).min(1, 'metadata.validation.keyword'),
   language: languageSchema,
   name: required('metadata.keyword.translationRequired', 100),
+  ...forRecord,
 });
-export const keywordI18nUpdateSchema = z.object({ name: required('metadata.keyword.translationRequired', 100) });
+export const keywordI18nUpdateSchema = z.object({ name: required('metadata.keyword.translationRequired', 100), ...forRecord });
 
 export const keywordStandardCreateSchema = z.object({
   parent: z.string().min(1).nullable().optional(),
@@ -348,4 +359,6 @@ export type MetadataRecord = Required<MetadataUpdate> & {
   published_at: string | null;
   fund: string[];
   translations?: MetadataTranslation[];
+  /** In lists: the title of the record's version in its other language ('' or null when it has none). */
+  translation_title?: string | null;
 };

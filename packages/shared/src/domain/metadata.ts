@@ -40,7 +40,7 @@ export const TEMPORAL_RESOLUTIONS = [
   'over1000years',
 ] as const;
 
-/** Served by /metadata/projections/. `{token}` is a projection named in the spec as it stands. */
+/** Served by /metadata/projections/. The spec's list also shows `{token}`, a placeholder left in its text, not a projection. */
 export const PROJECTIONS = [
   'WGS84',
   'Albers',
@@ -50,7 +50,6 @@ export const PROJECTIONS = [
   'Transverse_Mercator',
   'Beijing1954',
   'GCS_Xian_1980',
-  '{token}',
   'South_Pole_Stereographic',
   'North_Pole_Stereographic',
   'World_Sinusoidal',

@@ -47,8 +47,7 @@ export interface SubmissionFacts {
   thumbnailCount: number;
   dataFileCount: number;
   platform: string;
-  /** Authors linked to the record (every role) and how many of them have no English translation. */
-  authorCount: number;
+  /** How many of the authors linked to the record (every role) have no English translation. */
   authorsWithoutEnglish: number;
   providerCount: number;
 }
@@ -91,12 +90,14 @@ export function submissionProblems(facts: SubmissionFacts): SubmissionReason[] {
   ) {
     problems.push('subtopic');
   }
-  // "At least 3 keywords, and all keyword types must be added": 3 or more of every type.
-  if (KEYWORD_TYPES.some((type) => (facts.keywordCounts[type] ?? 0) < METADATA_LIMITS.keywordsMin)) problems.push('keywords');
+  // "At least 3 keywords, and all keyword types must be added": 3 or more in all, every type among them.
+  const keywordTotal = KEYWORD_TYPES.reduce((sum, type) => sum + (facts.keywordCounts[type] ?? 0), 0);
+  if (keywordTotal < METADATA_LIMITS.keywordsMin || KEYWORD_TYPES.some((type) => !facts.keywordCounts[type])) problems.push('keywords');
   if (facts.thumbnailCount < 1) problems.push('thumbnail');
   if (facts.dataFileCount < 1) problems.push('dataFile');
   if (!filled(facts.platform)) problems.push('platform');
-  if (facts.authorCount < 1 || facts.authorsWithoutEnglish > 0) problems.push('authorEnglish');
+  // With no author at all, the missing provider says it; the English is asked of authors that exist.
+  if (facts.authorsWithoutEnglish > 0) problems.push('authorEnglish');
   if (facts.providerCount < 1) problems.push('provider');
   return problems;
 }

@@ -52,11 +52,12 @@ beforeEach(() => {
 });
 
 describe('what the client sends', () => {
-  it('sends the token from the cookie, Personal true, the page language and a cache-busting _r on GET', async () => {
-    browserAt('/en/personal/', 'token=abc123; lang=en');
+  it('leaves the token to the (HttpOnly) cookie, and sends Personal true, the page language and a cache-busting _r on GET', async () => {
+    browserAt('/en/personal/', 'token=abc123; csrftoken=secret42; lang=en');
     await request('GET', `${origin}/json`, { params: { metadata__id: 7, type: ['place', 'theme'] } });
     const [call] = seen;
-    expect(call!.headers.authorization).toBe('Token abc123');
+    expect(call!.headers.authorization).toBeUndefined();
+    expect(call!.headers['x-csrftoken']).toBeUndefined();
     expect(call!.headers.personal).toBe('true');
     expect(call!.headers['accept-language']).toBe('en');
     const query = new URLSearchParams(call!.url.split('?')[1]);
@@ -80,6 +81,12 @@ describe('what the client sends', () => {
     expect(seen[0]!.headers['x-csrftoken']).toBe('secret42');
     expect(JSON.parse(seen[0]!.body)).toEqual({ title: '冰川' });
     expect(seen[0]!.url).toBe('/json');
+  });
+
+  it('repeats csrftoken on every request that is not a GET, with or without a body', async () => {
+    browserAt('/personal/', 'csrftoken=secret42');
+    await request('DELETE', `${origin}/json`);
+    expect(seen[0]!.headers['x-csrftoken']).toBe('secret42');
   });
 
   it('posts forms url-encoded, leaving out undefined fields', async () => {

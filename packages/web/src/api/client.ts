@@ -2,9 +2,10 @@ import { CSRF_HEADER, languageFromPath } from '@portal/shared';
 import { readCookie } from './cookies';
 
 /**
- * The one HTTP client (spec section 7). Every request carries `Authorization: Token <key>` from
- * the `token` cookie when present, the `Personal` header (false on admin paths), credentials, and
- * the page's language; JSON and form posts carry the CSRF header from the `csrftoken` cookie.
+ * The one HTTP client (spec section 7). The login token is an HttpOnly cookie the server sets (no
+ * script reads it): every request goes with credentials, the `Personal` header (false on admin
+ * paths) and the page's language; every request but a GET repeats the `csrftoken` cookie in the
+ * CSRF header, which the server asks of a request authenticated by the cookie.
  * GET adds a random `_r` and sends arrays as `name[]`. Replies: 204 gives undefined; 4xx JSON gets
  * `request_error: {status}`; 5xx gives the text plus `request_error`. Only JSON and HTML are read.
  */
@@ -52,8 +53,6 @@ export async function request<T = Record<string, unknown>>(method: string, url: 
     'Accept-Language': languageFromPath(location.pathname),
     Personal: String(options.personal ?? !location.pathname.split('/').includes('admin')),
   };
-  const token = readCookie('token');
-  if (token) headers.Authorization = `Token ${token}`;
   let body: string | undefined;
   if (options.json !== undefined) {
     headers['Content-Type'] = 'application/json';
@@ -65,7 +64,7 @@ export async function request<T = Record<string, unknown>>(method: string, url: 
     body = fields.toString();
   }
   const csrf = readCookie('csrftoken');
-  if (body !== undefined && csrf) headers[CSRF_HEADER] = csrf;
+  if (method !== 'GET' && csrf) headers[CSRF_HEADER] = csrf;
   const target = method === 'GET' ? `${url}${url.includes('?') ? '&' : '?'}${buildQuery(options.params)}` : url;
 
   const response = await fetch(target, { method, headers, body, credentials: 'include' });

@@ -1,3 +1,4 @@
+import type { FormInstance } from 'antd';
 import type { TFunction } from 'i18next';
 import type { MessageInstance } from 'antd/es/message/interface';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -16,8 +17,12 @@ describe('the form-post error text (spec section 8)', () => {
     expect(formErrorText(reply, t)).toBe('E-mail: The input is not valid E-mail!');
   });
 
-  it('shows an unknown field by its name', () => {
-    expect(formErrorText({ widget: ['broken'], request_error: { status: 400 } }, t)).toBe('widget: broken');
+  it('shows a field without a label by its message alone, never by its wire name', () => {
+    expect(formErrorText({ dist_email: ['broken'], request_error: { status: 400 } }, t)).toBe('broken');
+  });
+
+  it("names a field by the caller's label", () => {
+    expect(formErrorText({ dist_email: ['broken'], request_error: { status: 400 } }, t, { dist_email: 'Distribution e-mail' })).toBe('Distribution e-mail: broken');
   });
 
   it("shows the server's text on 401 and 403", () => {
@@ -53,6 +58,18 @@ describe('handling a form reply', () => {
     const { shown, message } = recordingMessages();
     handleFormReply({ status: 0, detail: 'Username or email already exists!', request_error: { status: 409 } }, { message, t });
     expect(shown).toEqual([['warning', 'Username or email already exists!']]);
+  });
+
+  it('marks the fields of the form only, once, when asked to (the editor), and toasts what the form does not show', () => {
+    const { shown, message } = recordingMessages();
+    const set: unknown[] = [];
+    const form = { getFieldsValue: () => ({ name: 'x', translation: 'y' }), setFields: (fields: unknown[]) => set.push(...fields) } as unknown as FormInstance;
+    const reply = { name: ['Taken.'], detail: 'Taken.', request_error: { status: 400 } };
+    handleFormReply(reply, { message, t, form, inline: true });
+    expect(set).toEqual([{ name: 'name', errors: ['Taken.'] }]);
+    expect(shown).toEqual([]);
+    handleFormReply({ name: ['Taken.'], metadata: ['Gone.'], request_error: { status: 400 } }, { message, t, form, inline: true, labels: { metadata: 'Metadata' } });
+    expect(shown).toEqual([['error', 'Metadata: Gone.']]);
   });
 
   it('returns a successful reply and shows nothing', () => {

@@ -113,6 +113,11 @@ export class AccountRepo {
     await this.db.deleteFrom('auth_tokens').where('key_hash', '=', keyHash).execute();
   }
 
+  async deleteTokensUnusedSince(time: string): Promise<number> {
+    const result = await this.db.deleteFrom('auth_tokens').where('last_used_at', '<', time).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   async deleteTokensOfUser(userId: string): Promise<void> {
     await this.db.deleteFrom('auth_tokens').where('user_id', '=', userId).execute();
   }
@@ -178,4 +183,17 @@ export class AccountRepo {
   transaction<T>(work: (repo: AccountRepo) => Promise<T>): Promise<T> {
     return this.db.transaction().execute((trx) => work(new AccountRepo(trx)));
   }
+}
+
+/**
+ * Locks the user's row until the transaction ends (PostgreSQL: a row lock; SQLite: the write lock),
+ * so that two requests of one account checking a per-account limit take turns and each counts what
+ * the other wrote. The update changes nothing.
+ */
+export async function lockUserRow(db: Db, userId: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set((eb) => ({ last_login: eb.ref('last_login') }))
+    .where('id', '=', userId)
+    .execute();
 }

@@ -12,6 +12,7 @@ import {
 } from '@portal/shared/contracts/account';
 import type { RateLimits } from '../../config.js';
 import { pagingQuery, toPage } from '../../http/paging.js';
+import { clearAuthCookies, setTokenCookie } from '../../plugins/auth.js';
 import { ensureCsrfCookie } from '../../plugins/csrf.js';
 import type { AccountService } from './account.service.js';
 
@@ -74,18 +75,23 @@ export async function accountRoutes(
     { schema: { body: loginSchema }, config: { access: 'public', ...limit('login') } },
     async (request, reply) => {
       const user = await accounts.login(request.body.username, request.body.password);
+      // The browser keeps the token as an HttpOnly cookie; API clients read it from the reply (spec).
+      setTokenCookie(request, reply, user.token, accounts.tokenTtlMs);
       ensureCsrfCookie(request, reply);
       return { ...user, msg: request.t('account.loginSuccess') };
     },
   );
 
   app.get('/account/validate/', { config: { access: 'user' } }, async (request, reply) => {
+    // The web client asks on every page load: the cookie's lifetime slides with the token's.
+    if (request.isCookieAuth) setTokenCookie(request, reply, request.tokenKey!, accounts.tokenTtlMs);
     ensureCsrfCookie(request, reply);
     return { ...request.user!, token: request.tokenKey! };
   });
 
   app.post('/account/logout/', { config: { access: 'user' } }, async (request, reply) => {
     await accounts.logout(request.tokenKey!);
+    clearAuthCookies(reply);
     return reply.status(204).send();
   });
 
@@ -119,8 +125,10 @@ export async function accountRoutes(
   app.post(
     '/account/change/',
     { schema: { body: changeSchema }, config: { access: 'user', ...limit('login') } },
-    async (request) => {
+    async (request, reply) => {
       const status = await accounts.change(request.user!, request.body);
+      // Every token was revoked: the browser forgets its cookies too (log in again).
+      if (status === CHANGE_RESULT.passwordChanged) clearAuthCookies(reply);
       return { status, msg: request.t(changeMessages[status]!) };
     },
   );

@@ -23,8 +23,12 @@ type RegisterData = z.output<typeof registerSchema>;
 type ChangeData = z.output<typeof changeSchema>;
 
 const ARGON2_OPTIONS = { type: argon2.argon2id } as const;
-/** Touch a token's last-used time at most this often, to keep reads free of writes. */
-const TOKEN_TOUCH_MS = 5 * 60_000;
+/**
+ * A token expires `tokenTtlDays` after its last use (sliding). Its last-used time, from which the
+ * expiry is reckoned, is written at most this often, so that the auth hook of a busy client
+ * writes about once an hour, not on every request.
+ */
+const TOKEN_TOUCH_MS = 3_600_000;
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 const newKey = () => randomBytes(20).toString('hex');
@@ -53,6 +57,8 @@ export function toPublicUser(row: UserRow): User {
 export interface AccountServiceOptions {
   publicUrl: string;
   siteVariant: SiteVariant;
+  /** Days a token lives after its last use. */
+  tokenTtlDays: number;
 }
 
 /** Account rules (spec sections 4, 5, 6, 8). Knows nothing of HTTP. */
@@ -68,14 +74,27 @@ export class AccountService {
     this.dummyHash = argon2.hash(newKey(), ARGON2_OPTIONS);
   }
 
+  get tokenTtlMs(): number {
+    return this.options.tokenTtlDays * 24 * 3_600_000;
+  }
+
+  /** The user of a live token; an expired token is deleted and answers null, as an unknown one. */
   async authenticate(key: string): Promise<User | null> {
     const keyHash = sha256(key);
     const row = await this.repo.findActiveUserByToken(keyHash);
     if (!row) return null;
-    if (Date.now() - Date.parse(row.token_last_used_at) > TOKEN_TOUCH_MS) {
-      await this.repo.touchToken(keyHash, new Date().toISOString());
+    const idleMs = Date.now() - Date.parse(row.token_last_used_at);
+    if (idleMs > this.tokenTtlMs) {
+      await this.repo.deleteToken(keyHash);
+      return null;
     }
+    if (idleMs > TOKEN_TOUCH_MS) await this.repo.touchToken(keyHash, new Date().toISOString());
     return toPublicUser(row);
+  }
+
+  /** Deletes the tokens whose expiry has passed (the periodic clean-up); returns how many. */
+  async deleteExpiredTokens(now = Date.now()): Promise<number> {
+    return this.repo.deleteTokensUnusedSince(new Date(now - this.tokenTtlMs).toISOString());
   }
 
   async createCaptcha(): Promise<{ id: string; image: Buffer }> {

@@ -1,6 +1,7 @@
 import type { Insertable, Selectable, Transaction } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { Database, MetaMediaTable, StoredFileTable } from '../../db/schema.js';
+import { lockUserRow } from '../account/account.repo.js';
 
 /** Data files (`meta_file`) and specification documents (`meta_attach`) share one shape. */
 export type FileKind = 'file' | 'attach';
@@ -20,8 +21,8 @@ export interface Slice {
  */
 export type Refusal = 'gone' | 'readOnly';
 
-/** Inserted, refused because the record has its maximum already, or a Refusal. */
-export type InsertResult = 'inserted' | 'full' | Refusal;
+/** Inserted, refused because the record has its maximum already or the uploader's quota is used up, or a Refusal. */
+export type InsertResult = 'inserted' | 'full' | 'quota' | Refusal;
 
 /**
  * What the caller may still change, checked again under the lock: `draftOnly` for a non-staff caller
@@ -29,6 +30,8 @@ export type InsertResult = 'inserted' | 'full' | Refusal;
  */
 export interface WriteCondition {
   draftOnly: boolean;
+  /** The uploader's storage quota (none for staff): their stored bytes with the new file stay within it. */
+  quota?: { userId: string; bytes: number };
 }
 
 /** The only SQL of the stored files of a record. */
@@ -37,6 +40,11 @@ export class FilesRepo {
 
   async count(kind: FileKind, metadataId: string): Promise<number> {
     return countOf(this.db, TABLE[kind], metadataId);
+  }
+
+  /** Bytes of every file the user uploaded (data files, documents, thumbnails as uploaded). */
+  async storedBytesOf(userId: string): Promise<number> {
+    return storedBytesOf(this.db, userId);
   }
 
   async page(kind: FileKind, metadataId: string, slice: Slice): Promise<{ count: number; rows: StoredFileRow[] }> {
@@ -71,6 +79,7 @@ export class FilesRepo {
       const refusal = await lockRecord(trx, row.metadata_id, row.created_at, condition);
       if (refusal) return refusal;
       if ((await countOf(trx, TABLE[kind], row.metadata_id)) >= max) return 'full';
+      if (await isOverQuota(trx, condition, Number(row.size))) return 'quota';
       await trx.insertInto(TABLE[kind]).values(row).execute();
       return 'inserted';
     });
@@ -100,19 +109,26 @@ export class FilesRepo {
    * record). Returns the rows it replaced, whose blobs the caller deletes, or a Refusal (the record is
    * locked and checked again first, as in insertWithin).
    */
-  async replaceMedia(row: Insertable<MetaMediaTable>, condition: WriteCondition): Promise<MediaRow[] | Refusal> {
-    return this.db.transaction().execute(async (trx) => {
-      const refusal = await lockRecord(trx, row.metadata_id, row.created_at, condition);
-      if (refusal) return refusal;
-      const replaced = await trx
-        .deleteFrom('meta_media')
-        .where('metadata_id', '=', row.metadata_id)
-        .where('type', '=', row.type ?? '')
-        .returningAll()
-        .execute();
-      await trx.insertInto('meta_media').values(row).execute();
-      return replaced;
-    });
+  async replaceMedia(row: Insertable<MetaMediaTable>, condition: WriteCondition): Promise<MediaRow[] | Refusal | 'quota'> {
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        const refusal = await lockRecord(trx, row.metadata_id, row.created_at, condition);
+        if (refusal) return refusal;
+        const replaced = await trx
+          .deleteFrom('meta_media')
+          .where('metadata_id', '=', row.metadata_id)
+          .where('type', '=', row.type ?? '')
+          .returningAll()
+          .execute();
+        // Counted after the replaced rows are gone; over the quota, the transaction is rolled back.
+        if (await isOverQuota(trx, condition, Number(row.size))) throw new QuotaExceeded();
+        await trx.insertInto('meta_media').values(row).execute();
+        return replaced;
+      });
+    } catch (error) {
+      if (error instanceof QuotaExceeded) return 'quota';
+      throw error;
+    }
   }
 
   removeMedia(id: string): Promise<MediaRow | undefined> {
@@ -145,6 +161,29 @@ async function countOf(db: Db | Transaction<Database>, table: (typeof TABLE)[Fil
     .where('metadata_id', '=', metadataId)
     .executeTakeFirstOrThrow();
   return Number(row.count);
+}
+
+/** Rolls back a transaction that would take the uploader over their quota. */
+class QuotaExceeded extends Error {}
+
+async function storedBytesOf(db: Db | Transaction<Database>, userId: string): Promise<number> {
+  let total = 0;
+  for (const table of ['meta_file', 'meta_attach', 'meta_media'] as const) {
+    const row = await db
+      .selectFrom(table)
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('size'), eb.val(0)).as('bytes'))
+      .where('created_by', '=', userId)
+      .executeTakeFirstOrThrow();
+    total += Number(row.bytes);
+  }
+  return total;
+}
+
+/** Whether `size` more bytes would take the uploader over their quota; locks their row first. */
+async function isOverQuota(trx: Transaction<Database>, condition: WriteCondition, size: number): Promise<boolean> {
+  if (!condition.quota) return false;
+  await lockUserRow(trx, condition.quota.userId);
+  return (await storedBytesOf(trx, condition.quota.userId)) + size > condition.quota.bytes;
 }
 
 /**

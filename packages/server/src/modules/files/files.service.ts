@@ -6,8 +6,8 @@ import { MEDIA_TYPES, METADATA_LIMITS, THUMBNAIL_MIME_TYPES } from '@portal/shar
 import { AppError, fieldError } from '../../errors.js';
 import { BlobNotFoundError, BlobTooLargeError, type BlobStore } from '../../storage/index.js';
 import type { AuthenticatedUser } from '../account/account.service.js';
-import type { MetadataAccess } from '../metadata/metadata-access.js';
-import type { FileKind, FilesRepo, MediaRow, Refusal, Slice, StoredFileRow } from './files.repo.js';
+import { orNotFound, type MetadataAccess } from '../metadata/metadata-access.js';
+import type { FileKind, FilesRepo, MediaRow, Refusal, Slice, StoredFileRow, WriteCondition } from './files.repo.js';
 
 /** A file part as it arrives: the name the client gave, its declared type, and its bytes. */
 export interface IncomingFile {
@@ -154,16 +154,6 @@ function refused(refusal: Refusal): AppError {
   return refusal === 'gone' ? new AppError('NOT_FOUND', 'metadata.notFound') : new AppError('CONFLICT', 'metadata.readOnly');
 }
 
-/** A lookup by a file's own id answers one 'not found', whether the row or its record is hidden. */
-async function orNotFound<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (error) {
-    if (error instanceof AppError && error.code === 'NOT_FOUND') throw new AppError('NOT_FOUND', 'errors.notFound');
-    throw error;
-  }
-}
-
 /**
  * The stored files of a metadata record: data files (at most 5, 200 MB each), specification
  * documents (at most 20, 50 MB each) and the thumbnail (under 1 MB, a raster image by its content,
@@ -174,14 +164,32 @@ async function orNotFound<T>(work: Promise<T>): Promise<T> {
  */
 export class FilesService {
   private readonly log?: Log;
+  private readonly storageQuotaBytes: number;
 
   constructor(
     private readonly repo: FilesRepo,
     private readonly access: MetadataAccess,
     private readonly storage: BlobStore,
-    options: { log?: Log } = {},
+    options: { log?: Log; storageQuotaBytes?: number } = {},
   ) {
     this.log = options.log;
+    this.storageQuotaBytes = options.storageQuotaBytes ?? Number.MAX_SAFE_INTEGER;
+  }
+
+  /**
+   * Every account's uploads together hold at most `storageQuotaBytes` (USER_STORAGE_QUOTA_MB); staff
+   * are exempt. What is left is the upload's byte limit (with the per-file limit) before a byte is
+   * stored, and the total is checked again in the transaction that writes the row.
+   */
+  private async quotaOf(user: AuthenticatedUser): Promise<{ condition: WriteCondition['quota']; remaining: number }> {
+    if (user.is_staff) return { condition: undefined, remaining: Number.MAX_SAFE_INTEGER };
+    const remaining = this.storageQuotaBytes - (await this.repo.storedBytesOf(user.id));
+    if (remaining <= 0) throw this.quotaExceeded();
+    return { condition: { userId: user.id, bytes: this.storageQuotaBytes }, remaining };
+  }
+
+  private quotaExceeded(): AppError {
+    return new AppError('PAYLOAD_TOO_LARGE', 'metadata.files.quotaExceeded', { params: { limit: formatLimit(this.storageQuotaBytes) } });
   }
 
   /** POST /metadata/upload-file/ and /metadata/upload-attachment: one file for a record. */
@@ -201,8 +209,9 @@ export class FilesService {
     }
     // Refused before a byte is stored; checked again, under a lock, when the row is inserted.
     if ((await this.repo.count(kind, record.id)) >= rules.max) throw this.tooMany(kind);
+    const quota = await this.quotaOf(user!);
 
-    const blob = await this.store(file.stream, rules.maxBytes);
+    const blob = await this.store(file.stream, rules.maxBytes, quota.remaining);
     try {
       if (blob.size === 0) throw fieldError('file', 'metadata.files.empty');
       const row = {
@@ -216,8 +225,9 @@ export class FilesService {
         created_by: user!.id,
         created_at: new Date().toISOString(),
       };
-      const result = await this.repo.insertWithin(kind, row, rules.max, { draftOnly: !user!.is_staff });
+      const result = await this.repo.insertWithin(kind, row, rules.max, { draftOnly: !user!.is_staff, quota: quota.condition });
       if (result === 'full') throw this.tooMany(kind);
+      if (result === 'quota') throw this.quotaExceeded();
       if (result !== 'inserted') throw refused(result);
       return fileView(row);
     } catch (error) {
@@ -236,11 +246,13 @@ export class FilesService {
     if (!(MEDIA_TYPES as readonly string[]).includes(mediaType)) throw fieldError('type', 'metadata.validation.option');
     if (!file) throw fieldError('file', 'metadata.files.noFile');
     const name = displayName(file.filename);
+    const quota = await this.quotaOf(user!);
     // "Under 1 MB", as the spec's client checks it (size < 1 MiB).
     const original = await readAtMost(file.stream, METADATA_LIMITS.thumbnailMaxBytes - 1).catch((error: unknown) => {
       throw asUploadFailure(error);
     });
     if (!original) throw new AppError('PAYLOAD_TOO_LARGE', 'metadata.files.imageTooBig');
+    if (original.length > quota.remaining) throw this.quotaExceeded();
     const { mime, resized } = await this.resizeImage(original);
 
     const stored = await this.storage.put(original, { maxBytes: METADATA_LIMITS.thumbnailMaxBytes });
@@ -261,7 +273,8 @@ export class FilesService {
         created_by: user!.id,
         created_at: new Date().toISOString(),
       };
-      const replaced = await this.repo.replaceMedia(row, { draftOnly: !user!.is_staff });
+      const replaced = await this.repo.replaceMedia(row, { draftOnly: !user!.is_staff, quota: quota.condition });
+      if (replaced === 'quota') throw this.quotaExceeded();
       if (!Array.isArray(replaced)) throw refused(replaced);
       await this.deleteBlobs(replaced.flatMap((old) => [old.storage_key, old.resized_key]));
       return mediaView(row);
@@ -391,11 +404,13 @@ export class FilesService {
     return new AppError('CONFLICT', KINDS[kind].tooMany, { params: { max: KINDS[kind].max } });
   }
 
-  private async store(stream: Readable, maxBytes: number) {
+  /** Stores an upload within its per-file limit and what is left of the uploader's quota. */
+  private async store(stream: Readable, maxBytes: number, quotaLeft: number) {
     try {
-      return await this.storage.put(stream, { maxBytes });
+      return await this.storage.put(stream, { maxBytes: Math.min(maxBytes, quotaLeft) });
     } catch (error) {
       if (error instanceof BlobTooLargeError) {
+        if (quotaLeft < maxBytes) throw this.quotaExceeded();
         throw new AppError('PAYLOAD_TOO_LARGE', 'metadata.files.tooBig', { params: { limit: formatLimit(maxBytes) } });
       }
       throw asUploadFailure(error);

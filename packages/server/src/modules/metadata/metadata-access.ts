@@ -33,14 +33,13 @@ export class MetadataAccess {
   }
 
   /**
-   * The record, when the caller is its creator or staff. Anyone else is refused with the spec's
-   * 'no right' message (the issue asks for it on every change; ids are random, so this tells nothing
-   * about records one could not name anyway).
+   * The record, when the caller is its creator or staff. Who cannot see it gets NOT_FOUND, the reply
+   * to an unknown id (no existence leak); who can see it (a published record of someone else's) the
+   * spec's 'no right' message.
    */
   async owned(user: AuthenticatedUser | null, id: string): Promise<MetadataRow> {
     if (!user) throw new AppError('UNAUTHENTICATED', 'account.loginRequired');
-    const record = await this.find(id);
-    if (!record) throw new AppError('NOT_FOUND', 'metadata.notFound');
+    const record = await this.readable(user, id);
     if (!user.is_staff && record.owner_id !== user.id) throw new AppError('FORBIDDEN', 'metadata.noRight');
     return record;
   }
@@ -59,5 +58,18 @@ export class MetadataAccess {
 
   static isInReview(status: string): boolean {
     return (IN_REVIEW_STATUSES as readonly string[]).includes(status);
+  }
+}
+
+/**
+ * For a lookup by the id of a row attached to a record (a file, a link): a hidden record answers as
+ * an unknown row does, with one 'not found'.
+ */
+export async function orNotFound<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'NOT_FOUND') throw new AppError('NOT_FOUND', 'errors.notFound');
+    throw error;
   }
 }

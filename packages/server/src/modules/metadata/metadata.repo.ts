@@ -60,10 +60,24 @@ export class MetadataRepo {
     return query;
   }
 
-  async list(filter: MetadataListFilter, offset: number, limit: number): Promise<{ count: number; rows: MetadataRow[] }> {
+  /**
+   * A page of records, each with `translation_title`: the title of its version in the other language
+   * (the list shows it when the page is in that language), read in the same query.
+   */
+  async list(filter: MetadataListFilter, offset: number, limit: number): Promise<{ count: number; rows: (MetadataRow & { translation_title: string | null })[] }> {
     const [{ count }] = (await this.filtered(filter).select((eb) => eb.fn.countAll().as('count')).execute()) as [{ count: number | string }];
     const rows = await this.filtered(filter)
       .selectAll('metadata')
+      .select((eb) =>
+        eb
+          .selectFrom('metadata_i18n')
+          .select('metadata_i18n.title')
+          .whereRef('metadata_i18n.metadata_id', '=', 'metadata.id')
+          .whereRef('metadata_i18n.language', '<>', 'metadata.language')
+          .orderBy('metadata_i18n.language')
+          .limit(1)
+          .as('translation_title'),
+      )
       .orderBy('metadata.updated_at', 'desc')
       .orderBy('metadata.id')
       .offset(offset)
@@ -140,6 +154,60 @@ export class MetadataRepo {
       authorsWithoutEnglish: Number(authors.without_english),
       providers: Number(authors.providers),
     };
+  }
+
+  /** How many records of the owner's were created at or after `since` (the hourly creation limit). */
+  async countCreatedSince(ownerId: string, since: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('metadata')
+      .select((eb) => eb.fn.countAll().as('count'))
+      .where('owner_id', '=', ownerId)
+      .where('created_at', '>=', since)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  /**
+   * Deletes a draft that holds nothing, deciding from what is stored, under locks: the record's row
+   * and its translations' rows are locked first (a concurrent write to either waits, then finds the
+   * record gone), the `rule` is part of the locking UPDATE, and emptiness is judged after it. True
+   * when the draft was deleted. An empty record has no stored files, so no blob is left behind.
+   */
+  async deleteDraftIfEmpty(id: string, rule: { ownerId?: string; neverChanged?: boolean; untouchedBefore?: string }): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      let lock = trx
+        .updateTable('metadata')
+        .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+        .where('id', '=', id)
+        .where('status', '=', 'draft');
+      if (rule.ownerId) lock = lock.where('owner_id', '=', rule.ownerId);
+      if (rule.neverChanged) lock = lock.whereRef('updated_at', '=', 'created_at');
+      if (rule.untouchedBefore) lock = lock.where('updated_at', '<', rule.untouchedBefore);
+      if (Number((await lock.executeTakeFirst()).numUpdatedRows) !== 1) return false;
+      await trx
+        .updateTable('metadata_i18n')
+        .set((eb) => ({ language: eb.ref('language') }))
+        .where('metadata_id', '=', id)
+        .execute();
+      const record = await trx.selectFrom('metadata').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      if (!(await new MetadataRepo(trx).isEmpty(record))) return false;
+      await trx.deleteFrom('metadata').where('id', '=', id).execute();
+      return true;
+    });
+  }
+
+  /** Drafts without a title untouched since `before`: the candidates of the abandoned-draft clean-up. */
+  async untitledDraftsUntouchedSince(before: string, limit: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('metadata')
+      .select('id')
+      .where('status', '=', 'draft')
+      .where('updated_at', '<', before)
+      .where(sql<string>`trim(title)`, '=', '')
+      .orderBy('updated_at')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.id);
   }
 
   /** Whether anything at all has been entered: an empty record left behind by the editor may go. */

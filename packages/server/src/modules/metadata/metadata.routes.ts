@@ -98,6 +98,11 @@ export async function metadataRoutes(parent: FastifyInstance, { metadata }: { me
     is_null: await metadata.isEmpty(request.user!, request.query.id),
   }));
 
+  /** The editor leaving a draft (ours; the spec has only is-null): the server decides and deletes. */
+  app.post('/metadata/drop-empty-draft/', { schema: { body: idBody }, config: { access: 'user' } }, async (request) => ({
+    deleted: await metadata.dropIfEmpty(request.user!, request.body.id),
+  }));
+
   app.get('/metadata/projections/', { config: { access: 'public' } }, async () => ({ count: PROJECTIONS.length, results: [...PROJECTIONS] }));
 
   app.get(

@@ -6,7 +6,9 @@ import {
   type MetadataUpdate,
   type SubmissionReason,
 } from '@portal/shared';
+import type { Db } from '../../db/index.js';
 import { AppError, fieldError } from '../../errors.js';
+import { lockUserRow } from '../account/account.repo.js';
 import type { AuthenticatedUser } from '../account/account.service.js';
 import { MetadataAccess, type MetadataRow } from './metadata-access.js';
 import { MetadataRepo, newId, type MetadataListFilter } from './metadata.repo.js';
@@ -38,7 +40,22 @@ export class MetadataService {
   constructor(
     readonly repo: MetadataRepo,
     readonly access: MetadataAccess,
+    private readonly limits: { recordsPerHour: number } = { recordsPerHour: Number.MAX_SAFE_INTEGER },
   ) {}
+
+  /**
+   * At most `recordsPerHour` records (new or duplicated) per account in any hour; staff are exempt.
+   * Checked in the transaction that inserts, after locking the user's row, so that requests at
+   * once cannot all pass on the same count.
+   */
+  private async checkCreationLimit(trx: Db, user: AuthenticatedUser): Promise<void> {
+    if (user.is_staff) return;
+    await lockUserRow(trx, user.id);
+    const since = new Date(Date.now() - 3_600_000).toISOString();
+    if ((await new MetadataRepo(trx).countCreatedSince(user.id, since)) >= this.limits.recordsPerHour) {
+      throw new AppError('RATE_LIMITED', 'metadata.createLimit', { params: { max: this.limits.recordsPerHour } });
+    }
+  }
 
   onDelete(hook: (id: string) => Promise<void>) {
     this.beforeDelete.push(hook);
@@ -75,6 +92,7 @@ export class MetadataService {
     const id = newId();
     const now = new Date().toISOString();
     await this.repo.db.transaction().execute(async (trx) => {
+      await this.checkCreationLimit(trx, user);
       await trx
         .insertInto('metadata')
         .values({ id, owner_id: user.id, status: 'draft', language: input.language, title: input.title ?? '', created_at: now, updated_at: now } as never)
@@ -136,7 +154,6 @@ export class MetadataService {
       thumbnailCount: counts.thumbnails,
       dataFileCount: counts.dataFiles,
       platform: record.platform,
-      authorCount: counts.authors,
       authorsWithoutEnglish: counts.authorsWithoutEnglish,
       providerCount: counts.providers,
     });
@@ -187,6 +204,7 @@ export class MetadataService {
     const copyId = newId();
     const now = new Date().toISOString();
     await this.repo.db.transaction().execute(async (trx) => {
+      await this.checkCreationLimit(trx, user);
       const loose = trx as unknown as MetadataRepo['loose'];
       await trx
         .insertInto('metadata')
@@ -216,6 +234,29 @@ export class MetadataService {
 
   async isEmpty(user: AuthenticatedUser, id: string): Promise<boolean> {
     return this.repo.isEmpty(await this.ownRecord(user, id));
+  }
+
+  /**
+   * The editor leaving a draft: deleted only when the server finds it empty and never changed since
+   * it was created (any stored change, file or link touches `updated_at`), and only the caller's
+   * own. A draft that was typed into and emptied again, or that another tab is saving into, stays;
+   * the abandoned-draft clean-up takes it once it has been left alone for a day.
+   */
+  async dropIfEmpty(user: AuthenticatedUser, id: string): Promise<boolean> {
+    await this.ownRecord(user, id);
+    return this.repo.deleteDraftIfEmpty(id, { ownerId: user.id, neverChanged: true });
+  }
+
+  /**
+   * The periodic clean-up: drafts that are empty (as `isEmpty` judges) and were left untouched since
+   * `before` (a day ago) are deleted, whoever owns them. Returns how many.
+   */
+  async removeAbandonedDrafts(before: Date, batch = 500): Promise<number> {
+    let removed = 0;
+    for (const id of await this.repo.untitledDraftsUntouchedSince(before.toISOString(), batch)) {
+      if (await this.repo.deleteDraftIfEmpty(id, { untouchedBefore: before.toISOString() })) removed += 1;
+    }
+    return removed;
   }
 
   /**

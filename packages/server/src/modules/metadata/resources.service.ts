@@ -2,9 +2,9 @@ import { LANGUAGES, METADATA_LIMITS } from '@portal/shared';
 import { AppError } from '../../errors.js';
 import type { AuthenticatedUser } from '../account/account.service.js';
 import type { SelectQueryBuilder } from 'kysely';
-import type { MetadataAccess } from './metadata-access.js';
+import { orNotFound, type MetadataAccess } from './metadata-access.js';
 import { isUniqueViolation, newId, type LooseDb } from './metadata.repo.js';
-import { CREATED_TABLES, type ResourceDef } from './resources.js';
+import { CREATED_TABLES, RESOURCES, type ResourceDef } from './resources.js';
 
 type Row = Record<string, unknown>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -47,15 +47,29 @@ const LINKED_BY: Record<string, Link[]> = {
 };
 
 /**
- * Shared entries a signed-in user may see: their own, those of records they can see (published or
- * theirs) and, for funds, the programme funds. Entries only others' drafts use stay private.
+ * Shared entries records link to. A signed-in user sees their own, those of records they can see
+ * (published or theirs) and, for funds, the programme funds; entries only others' drafts use stay
+ * private. They change in place only where every record using them may change with them; anyone
+ * else's write goes to their own copy (see `planEntryWrite`).
  */
-const VISIBLE_SHARED = ['authors', 'literature', 'keywords', 'funds'];
-
-/** List filters that name a record: who may not see it learns nothing of what is attached to it. */
-const RECORD_FILTERS = ['metadata__id', 'metadatakeyword__metadata__id'];
+const SHARED_ENTRIES = ['authors', 'literature', 'keywords', 'funds'];
 
 const invalid = (field: string, key: string) => new AppError('VALIDATION_FAILED', key, { fields: { [field]: key } });
+const notFound = () => new AppError('NOT_FOUND', 'errors.notFound');
+
+/** How a write to a shared entry goes: in place, or to the caller's copy linked from these drafts of theirs. */
+interface EntryWrite {
+  copyFor?: string[];
+}
+
+/** The record a write names (`metadata`), if any. */
+const recordNamed = (input: Row): string | undefined => (typeof input.metadata === 'string' ? input.metadata : undefined);
+
+/** A value as a column holds it: booleans are 0 / 1. */
+const columnValue = (value: unknown) => (typeof value === 'boolean' ? (value ? 1 : 0) : value);
+
+/** A flag from JSON or a form ('true', '1', 'on') as 0 / 1. */
+const flag = (value: unknown) => (['true', '1', 'on', true, 1].includes(value as string) ? 1 : 0);
 
 /** The rules of the attached entities (see resources.ts for who may change what). */
 export class ResourceService {
@@ -70,21 +84,21 @@ export class ResourceService {
     if (def.requiredFilter && !def.requiredFilter.some(given) && !user?.is_staff) {
       throw invalid(def.requiredFilter[0]!, 'metadata.validation.filter');
     }
-    // A filter naming a record (also on shared entities: the authors of a record) needs the record readable.
+    // Every filter applied that names a record or an entry is checked, and only those: the caller
+    // must be able to see what it names (a hidden one answers as an unknown one).
     let namesRecord = false;
-    for (const name of RECORD_FILTERS) {
-      if (def.filters?.[name] && given(name)) {
-        await this.access.readable(user, String(query[name]));
+    for (const [name, filter] of Object.entries(def.filters ?? {})) {
+      if (!filter.names || !given(name)) continue;
+      const value = String(query[name]);
+      if (filter.names === 'metadata') {
+        await this.access.readable(user, value);
         namesRecord = true;
+      } else if (user && !(await this.isVisible(filter.names, value, user))) {
+        throw notFound();
       }
     }
-    // A translation list names its entry: that entry must be one the caller may see.
-    if (def.parent && user && !user.is_staff) {
-      const parentId = [def.parent.field, `${def.parent.field}__id`, def.parent.column].map((name) => query[name]).find((v) => typeof v === 'string' && v);
-      if (typeof parentId === 'string' && !(await this.isVisible(def.parent.table, parentId, user))) throw new AppError('NOT_FOUND', 'errors.notFound');
-    }
     let base = this.db.selectFrom(def.table);
-    if (!namesRecord && user && !user.is_staff && VISIBLE_SHARED.includes(def.table)) base = this.visibleOnly(base, def.table, user);
+    if (!namesRecord && user && !user.is_staff && SHARED_ENTRIES.includes(def.table)) base = this.visibleOnly(base, def.table, user);
     for (const [name, apply] of Object.entries(def.filters ?? {})) {
       if (!given(name)) continue;
       const value = String(query[name]);
@@ -104,26 +118,24 @@ export class ResourceService {
   async get(def: ResourceDef, user: AuthenticatedUser | null, id: string) {
     if (def.read === 'user' && !user) throw new AppError('UNAUTHENTICATED', 'account.loginRequired');
     const row = await this.find(def, id);
-    if (def.owner === 'record') await this.access.readable(user, String(row.metadata_id));
-    if (user && !user.is_staff) {
-      const hidden =
-        (VISIBLE_SHARED.includes(def.table) && !(await this.isVisible(def.table, id, user))) ||
-        (def.parent && !(await this.isVisible(def.parent.table, String(row[def.parent.column]), user)));
-      if (hidden) throw new AppError('NOT_FOUND', 'errors.notFound');
-    }
+    if (def.owner === 'record') await orNotFound(this.access.readable(user, String(row.metadata_id)));
+    if (user && !(await this.isVisible(def.parent?.table ?? def.table, String(def.parent ? row[def.parent.column] : id), user))) throw notFound();
     return (await this.present(def, [row]))[0]!;
   }
 
   async create(def: ResourceDef, user: AuthenticatedUser, input: Row) {
     await this.mayCreate(def, user, input);
+    // A translation is a change of its entry: made on the caller's copy when the entry may not change in place.
+    const parentId = def.parent ? String(input[def.parent.field]) : undefined;
+    const plan = def.parent && parentId ? await this.planEntryWrite(def.parent.table, parentId, user, recordNamed(input)) : {};
     const id = newId();
     const values: Row = { id };
     for (const [field, value] of Object.entries(input)) {
       if (value === undefined || def.extraFields?.includes(field)) continue;
       const reference = def.references?.find((r) => r.field === field);
-      values[reference ? reference.column : field] = typeof value === 'boolean' ? (value ? 1 : 0) : value;
+      values[reference ? reference.column : field] = columnValue(value);
     }
-    if (def.table === 'funds') values.is_core = ['true', '1', 'on', true].includes(input.is_core as string) ? 1 : 0;
+    for (const [field, plain] of Object.entries(def.staffOnly ?? {})) values[field] = field in values ? flag(values[field]) : plain;
     if (CREATED_TABLES.has(def.table)) Object.assign(values, { created_by: user.id, created_at: new Date().toISOString() });
     const recordId = typeof (values.metadata_id ?? input.metadata) === 'string' ? String(values.metadata_id ?? input.metadata) : undefined;
     await this.writeOnce(def, async (trx) => {
@@ -133,39 +145,61 @@ export class ResourceService {
         await trx.updateTable('metadata').set({ updated_at: new Date().toISOString() }).where('id', '=', recordId).execute();
         await this.checkRecordLimits(def, trx, recordId);
       }
+      if (def.parent && parentId && plan.copyFor) values[def.parent.column] = await this.copyEntry(trx, def.parent.table, parentId, user, plan.copyFor);
       await trx.insertInto(def.table).values(values).execute();
       await this.afterCreate(def, trx, id, input);
     });
-    return (await this.present(def, [await this.find(def, id)]))[0]!;
+    return this.presentOne(def, id, plan.copyFor && parentId);
   }
 
   async update(def: ResourceDef, user: AuthenticatedUser, id: string, input: Row) {
     const row = await this.find(def, id);
-    await this.mayChange(def, user, row);
+    // A shared entry or its translation: in place, or on the caller's copy; anything else by its owner.
+    const entry = def.owner === 'creator' ? { table: def.parent?.table ?? def.table, id: String(def.parent ? row[def.parent.column] : id) } : undefined;
+    const plan = entry ? await this.planEntryWrite(entry.table, entry.id, user, recordNamed(input)) : (await this.mayChange(def, user, row), {});
+    // A row never moves to another record or parent: that would bypass the other one's owner.
+    const changes = Object.fromEntries(
+      Object.entries(input).filter(([field, value]) => value !== undefined && !def.extraFields?.includes(field) && field !== 'metadata' && field !== def.parent?.field),
+    );
+    this.checkStaffOnly(def, user, changes);
+    await this.checkReferences(def, user, changes);
     const values: Row = {};
-    for (const [field, value] of Object.entries(input)) {
-      // A row never moves to another record or parent: that would bypass the other one's owner.
-      if (value === undefined || def.extraFields?.includes(field) || field === 'metadata' || field === def.parent?.field) continue;
+    for (const [field, value] of Object.entries(changes)) {
       const reference = def.references?.find((r) => r.field === field);
-      if (reference && value !== null && !(await this.exists(reference.table, value))) throw invalid(field, reference.messageKey);
-      values[reference ? reference.column : field] = typeof value === 'boolean' ? (value ? 1 : 0) : value;
+      values[reference ? reference.column : field] = columnValue(value);
     }
+    for (const field of Object.keys(def.staffOnly ?? {})) if (field in values) values[field] = flag(values[field]);
     if (def.table === 'keyword_standards' && typeof values.parent_id === 'string' && (await this.isAncestorOrSelf(id, values.parent_id))) {
       throw invalid('parent', 'metadata.validation.keywordStandard');
     }
-    if (def.table === 'funds' && 'is_core' in values) values.is_core = ['true', '1', 'on', 1].includes(values.is_core as string) ? 1 : 0;
-    if (def.table === 'authors' && typeof values.name === 'string' && values.name !== row.name && (await this.isLinked('authors', id))) {
+    // A linked author's name does not change in place (a copy of the caller's may carry a new one).
+    if (def.table === 'authors' && !plan.copyFor && typeof values.name === 'string' && values.name !== row.name && (await this.isLinked('authors', id))) {
       throw invalid('name', 'metadata.author.nameLocked');
     }
-    if (Object.keys(values).length) {
-      await this.writeOnce(def, (trx) => trx.updateTable(def.table).set(values).where('id', '=', id).execute());
-    }
+    let target = id;
+    await this.writeOnce(def, async (trx) => {
+      if (entry && plan.copyFor) {
+        const copyId = await this.copyEntry(trx, entry.table, entry.id, user, plan.copyFor);
+        target = def.parent ? await this.translationOf(trx, def, copyId, row.language) : copyId;
+      }
+      if (Object.keys(values).length) await trx.updateTable(def.table).set(values).where('id', '=', target).execute();
+    });
     await this.touchRecordOf(def, row);
-    return (await this.present(def, [await this.find(def, id)]))[0]!;
+    return this.presentOne(def, target, plan.copyFor && entry!.id);
   }
 
   async remove(def: ResourceDef, user: AuthenticatedUser, id: string) {
     const row = await this.find(def, id);
+    if (def.parent && def.owner === 'creator') {
+      // Taking a translation off an entry changes the entry: in place, or on the caller's copy.
+      const parentId = String(row[def.parent.column]);
+      const plan = await this.planEntryWrite(def.parent.table, parentId, user, undefined);
+      await this.db.transaction().execute(async (trx) => {
+        const target = plan.copyFor ? await this.translationOf(trx, def, await this.copyEntry(trx, def.parent!.table, parentId, user, plan.copyFor), row.language) : id;
+        await trx.deleteFrom(def.table).where('id', '=', target).execute();
+      });
+      return;
+    }
     await this.mayChange(def, user, row);
     if (await this.isLinked(def.table, id)) throw new AppError('CONFLICT', 'metadata.inUse');
     if (def.table === 'keyword_standards' && (await this.subtreeLinked(id))) throw new AppError('CONFLICT', 'metadata.inUse');
@@ -267,20 +301,22 @@ export class ResourceService {
     return false;
   }
 
-  private async linkedToOwnDraft(table: string, id: string, user: AuthenticatedUser): Promise<boolean> {
+  /** The caller's drafts that link the entry (only `metadataId`, when named). */
+  private async draftsLinking(table: string, id: string, user: AuthenticatedUser, metadataId: string | undefined): Promise<string[]> {
+    const drafts = new Set<string>();
     for (const link of LINKED_BY[table] ?? []) {
-      const row = await this.db
+      let query = this.db
         .selectFrom(link.table)
         .innerJoin('metadata as record', 'record.id', `${link.table}.metadata_id`)
-        .select(`${link.table}.id`)
+        .select('record.id as id')
+        .distinct()
         .where(`${link.table}.${link.column}`, '=', id)
         .where('record.owner_id', '=', user.id)
-        .where('record.status', '=', 'draft')
-        .limit(1)
-        .executeTakeFirst();
-      if (row) return true;
+        .where('record.status', '=', 'draft');
+      if (metadataId !== undefined) query = query.where('record.id', '=', metadataId);
+      for (const row of (await query.execute()) as { id: string }[]) drafts.add(row.id);
     }
-    return false;
+    return [...drafts].sort();
   }
 
   private visibleOnly(query: Query, table: string, user: AuthenticatedUser): Query {
@@ -304,7 +340,7 @@ export class ResourceService {
   }
 
   private async isVisible(table: string, id: string, user: AuthenticatedUser): Promise<boolean> {
-    if (user.is_staff || !VISIBLE_SHARED.includes(table)) return true;
+    if (user.is_staff || !SHARED_ENTRIES.includes(table)) return true;
     return !!(await this.visibleOnly(this.db.selectFrom(table).select(`${table}.id`), table, user).where(`${table}.id`, '=', id).executeTakeFirst());
   }
 
@@ -316,41 +352,109 @@ export class ResourceService {
       const record = await this.access.writable(user, String(metadataId));
       if (def.table === 'metadata_i18n' && input.language === record.language) throw invalid('language', 'metadata.translation.sameLanguage');
     }
+    this.checkStaffOnly(def, user, input);
+    await this.checkReferences(def, user, input);
+  }
+
+  /** Fields only staff write (`staffOnly`), on every write: anyone else is refused, and nothing is written. */
+  private checkStaffOnly(def: ResourceDef, user: AuthenticatedUser, input: Row) {
+    if (user.is_staff) return;
+    const field = Object.keys(def.staffOnly ?? {}).find((name) => input[name] !== undefined && input[name] !== '');
+    if (field) throw new AppError('FORBIDDEN', 'metadata.staffOnly', { fields: { [field]: 'metadata.staffOnly' } });
+  }
+
+  /**
+   * Every reference a write names, on create and update alike: it must exist and be one the caller
+   * may see (not one of another's private drafts); a hidden one is refused as an unknown one is.
+   */
+  private async checkReferences(def: ResourceDef, user: AuthenticatedUser, input: Row) {
     for (const reference of def.references ?? []) {
-      if (reference.field === 'metadata' || input[reference.field] === undefined || input[reference.field] === null) continue;
-      if (!(await this.exists(reference.table, input[reference.field]))) throw invalid(reference.field, reference.messageKey);
-      // A shared entry is linked only when the caller may see it (not one of another's private drafts).
-      if (!(await this.isVisible(reference.table, String(input[reference.field]), user))) throw invalid(reference.field, reference.messageKey);
-    }
-    // A translation of a shared entry is written by who may change the entry (its creator, staff), or,
-    // when the entry has none in that language yet, by whoever uses it in a draft of theirs (an author
-    // picked from the list may lack the English the checklist asks for).
-    if (def.parent) {
-      const parentId = String(input[def.parent.field]);
-      if (!(await this.linkedToOwnDraft(def.parent.table, parentId, user))) await this.mayChange(def, user, { [def.parent.column]: parentId });
+      const value = input[reference.field];
+      if (reference.field === 'metadata' || value === undefined || value === null) continue;
+      if (!(await this.exists(reference.table, value)) || !(await this.isVisible(reference.table, String(value), user))) {
+        throw invalid(reference.field, reference.messageKey);
+      }
     }
   }
 
+  /**
+   * Who may change or delete a row (shared entries and their translations are written through
+   * `planEntryWrite`; this decides deleting an entry). Who cannot see the row gets 'not found'.
+   */
   private async mayChange(def: ResourceDef, user: AuthenticatedUser, row: Row) {
     if (def.owner === 'staff') {
       if (!user.is_staff) throw new AppError('FORBIDDEN', 'account.forbidden');
       return;
     }
     if (def.owner === 'record') {
-      await this.access.writable(user, String(row.metadata_id));
+      await orNotFound(this.access.writable(user, String(row.metadata_id)));
       return;
     }
-    let createdBy = row.created_by;
-    let entry = { table: def.table, id: row.id as string | undefined };
-    if (def.parent) {
-      const parentId = row[def.parent.column] as string;
-      const parent = (await this.db.selectFrom(def.parent.table).select('created_by').where('id', '=', parentId).executeTakeFirst()) as Row | undefined;
-      createdBy = parent?.created_by;
-      entry = { table: def.parent.table, id: parentId };
+    if (!(await this.isVisible(def.table, String(row.id), user))) throw notFound();
+    if (!user.is_staff && row.created_by !== user.id) throw new AppError('FORBIDDEN', 'metadata.noRight');
+  }
+
+  /**
+   * How a write to a shared entry (or to its translations) goes. In place for staff, and for its
+   * creator while every record using it is a draft of theirs. Anyone else who uses it in drafts of
+   * theirs gets their own copy, linked from those drafts instead (`metadataId`: from that one only);
+   * the records of others, and the caller's records in review or published, keep the original.
+   * Who cannot see the entry gets 'not found'; who uses it in no draft of theirs 'no right' (its
+   * creator: `sharedLocked`).
+   */
+  private async planEntryWrite(table: string, id: string, user: AuthenticatedUser, metadataId: string | undefined): Promise<EntryWrite> {
+    const entry = (await this.db.selectFrom(table).selectAll().where('id', '=', id).executeTakeFirst()) as Row | undefined;
+    if (!entry || !(await this.isVisible(table, id, user))) throw notFound();
+    if (metadataId !== undefined) await this.access.writable(user, metadataId);
+    if (user.is_staff) return {};
+    const own = entry.created_by === user.id;
+    // An entry with a staff-only flag set (a programme fund) is the data centre's: it is not copied either.
+    const plain = RESOURCES.find((def) => def.table === table && !def.parent)?.staffOnly ?? {};
+    if (Object.entries(plain).some(([field, value]) => Number(entry[field]) !== Number(value))) throw new AppError('FORBIDDEN', 'metadata.noRight');
+    if (!SHARED_ENTRIES.includes(table) || (own && !(await this.usedByOthers(table, id, user)))) {
+      if (!own) throw new AppError('FORBIDDEN', 'metadata.noRight');
+      return {};
     }
-    if (!user.is_staff && createdBy !== user.id) throw new AppError('FORBIDDEN', 'metadata.noRight');
-    // A shared entry also belongs to the records that use it: it changes only while all of them may.
-    if (entry.id && (await this.usedByOthers(entry.table, entry.id, user))) throw new AppError('CONFLICT', 'metadata.sharedLocked');
+    const drafts = await this.draftsLinking(table, id, user, metadataId);
+    if (drafts.length) return { copyFor: drafts };
+    if (metadataId !== undefined) throw invalid('metadata', 'metadata.notLinked');
+    throw own ? new AppError('CONFLICT', 'metadata.sharedLocked') : new AppError('FORBIDDEN', 'metadata.noRight');
+  }
+
+  /**
+   * The caller's own copy of a shared entry, with its translations (created by the caller), linked
+   * instead of the original from `drafts`: each link row keeps its own columns (sort, role ...).
+   * Returns the copy's id.
+   */
+  private async copyEntry(trx: LooseDb, table: string, id: string, user: AuthenticatedUser, drafts: string[]): Promise<string> {
+    const original = (await trx.selectFrom(table).selectAll().where('id', '=', id).executeTakeFirstOrThrow()) as Row;
+    const copyId = newId();
+    const now = new Date().toISOString();
+    await trx.insertInto(table).values({ ...original, id: copyId, created_by: user.id, created_at: now }).execute();
+    const translations = TRANSLATIONS[table];
+    if (translations) {
+      const rows = (await trx.selectFrom(translations.table).selectAll().where(translations.column, '=', id).execute()) as Row[];
+      if (rows.length) await trx.insertInto(translations.table).values(rows.map((row) => ({ ...row, id: newId(), [translations.column]: copyId }))).execute();
+    }
+    await trx.updateTable('metadata').set({ updated_at: now }).where('id', 'in', drafts).execute();
+    for (const link of LINKED_BY[table] ?? []) {
+      await trx.updateTable(link.table).set({ [link.column]: copyId }).where(link.column, '=', id).where('metadata_id', 'in', drafts).execute();
+    }
+    return copyId;
+  }
+
+  /** The id of the entry's translation in a language (after a copy: the copy's). */
+  private async translationOf(trx: LooseDb, def: ResourceDef, entryId: string, language: unknown): Promise<string> {
+    const row = (await trx.selectFrom(def.table).select('id').where(def.parent!.column, '=', entryId).where('language', '=', String(language)).executeTakeFirstOrThrow()) as {
+      id: string;
+    };
+    return row.id;
+  }
+
+  /** A row as the API shows it; `copied_from` names the original when the write went to the caller's copy. */
+  private async presentOne(def: ResourceDef, id: string, copiedFrom: string | undefined) {
+    const [row] = await this.present(def, [await this.find(def, id)]);
+    return copiedFrom ? { ...row!, copied_from: copiedFrom } : row!;
   }
 
   /** Writes in one transaction; a unique violation becomes the resource's own message and leaves nothing behind. */

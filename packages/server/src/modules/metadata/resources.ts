@@ -52,6 +52,13 @@ export type Owner = 'record' | 'creator' | 'staff';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Query = SelectQueryBuilder<any, any, any>;
 
+/**
+ * A list filter. `names` is what its value is the id of: `metadata` (a record: the caller must be
+ * able to read it) or a table (a row of it the caller must be able to see). The list checks every
+ * filter it applies by this, and only those (unknown query parameters are ignored, never used).
+ */
+export type Filter = ((query: Query, value: string) => Query) & { names?: string };
+
 export interface Reference {
   /** The input field (`author`) and the column it fills (`author_id`). */
   field: string;
@@ -72,7 +79,7 @@ export interface ResourceDef {
   parent?: { table: string; column: string; field: string; messageKey: string };
   references?: Reference[];
   /** Query parameters and how they filter (`metadata__id`, `type`, `parent_null` ...). */
-  filters?: Record<string, (query: Query, value: string) => Query>;
+  filters?: Record<string, Filter>;
   /** A list must name one of these (lists of record rows are never listed across records). */
   requiredFilter?: string[];
   orderBy: string[];
@@ -84,11 +91,21 @@ export interface ResourceDef {
   maxPerRecord?: { count: number; messageKey: string };
   /** Who may read: `public` reads still check the record for record rows. */
   read: 'public' | 'user';
+  /**
+   * Flags only staff may set (on POST, PUT and PATCH alike; anyone else is refused with 403, '' counts
+   * as not given), with their value otherwise. An entry with one set belongs to the data centre:
+   * nobody else changes it or gets a copy of it.
+   */
+  staffOnly?: Record<string, unknown>;
 }
 
-const byMetadata = (table: string) => ({
-  metadata__id: (q: Query, v: string) => q.where(`${table}.metadata_id`, '=', v),
-});
+/** A filter whose value is the id of a row of `table` (or of a record: `metadata`). */
+const naming = (table: string, apply: (q: Query, v: string) => Query): Filter => Object.assign(apply, { names: table });
+
+/** Rows whose `column` holds the id of a row of `table`: `?author__id=`. */
+const byParent = (table: string, column: string, target: string) => naming(target, (q, v) => q.where(`${table}.${column}`, '=', v));
+
+const byMetadata = (table: string) => ({ metadata__id: byParent(table, 'metadata_id', 'metadata') });
 
 const ref = (field: string, table: string, messageKey: string): Reference => ({ field, column: `${field}_id`, table, messageKey });
 const metadataRef = ref('metadata', 'metadata', 'metadata.notFound');
@@ -97,8 +114,10 @@ const metadataRef = ref('metadata', 'metadata', 'metadata.notFound');
  * Shared entries linked to one record, read from the record's link table (its index on metadata_id),
  * so the cost follows the record's size, not the size of the whole shared table.
  */
-const linkedTo = (table: string, linkTable: string, column: string) => (q: Query, v: string) =>
-  q.where(`${table}.id`, 'in', (eb: ExpressionBuilder<any, any>) => eb.selectFrom(linkTable).select(`${linkTable}.${column}`).where(`${linkTable}.metadata_id`, '=', v));
+const linkedTo = (table: string, linkTable: string, column: string) =>
+  naming('metadata', (q, v) =>
+    q.where(`${table}.id`, 'in', (eb: ExpressionBuilder<any, any>) => eb.selectFrom(linkTable).select(`${linkTable}.${column}`).where(`${linkTable}.metadata_id`, '=', v)),
+  );
 
 /** Part of a name, any case; `%` and `_` are searched as themselves (escaped, as in the record search). */
 const likeName = (table: string, column = 'name') => (q: Query, v: string) =>
@@ -127,7 +146,7 @@ export const RESOURCES: ResourceDef[] = [
     read: 'user',
     create: authorCreateSchema,
     update: authorUpdateSchema,
-    extraFields: ['name_en', 'affiliation_en'],
+    extraFields: ['name_en', 'affiliation_en', 'metadata'],
     filters: {
       metadata__id: linkedTo('authors', 'meta_author', 'author_id'),
       like_author: likeName('authors'),
@@ -144,7 +163,8 @@ export const RESOURCES: ResourceDef[] = [
     update: authorI18nUpdateSchema,
     parent: { table: 'authors', column: 'author_id', field: 'author', messageKey: 'metadata.validation.author' },
     references: [ref('author', 'authors', 'metadata.validation.author')],
-    filters: { author__id: (q, v) => q.where('author_i18n.author_id', '=', v), language: (q, v) => q.where('author_i18n.language', '=', v) },
+    extraFields: ['metadata'],
+    filters: { author__id: byParent('author_i18n', 'author_id', 'authors'), language: (q, v) => q.where('author_i18n.language', '=', v) },
     requiredFilter: ['author__id'],
     orderBy: ['language'],
     uniqueKey: 'metadata.author.translationExists',
@@ -190,7 +210,8 @@ export const RESOURCES: ResourceDef[] = [
     update: literatureI18nUpdateSchema,
     parent: { table: 'literature', column: 'literature_id', field: 'literature', messageKey: 'metadata.validation.literature' },
     references: [ref('literature', 'literature', 'metadata.validation.literature')],
-    filters: { literature__id: (q, v) => q.where('literature_i18n.literature_id', '=', v) },
+    extraFields: ['metadata'],
+    filters: { literature__id: byParent('literature_i18n', 'literature_id', 'literature') },
     requiredFilter: ['literature__id'],
     orderBy: ['language'],
     uniqueKey: 'metadata.literature.translationExists',
@@ -232,9 +253,10 @@ export const RESOURCES: ResourceDef[] = [
     update: keywordI18nUpdateSchema,
     parent: { table: 'keywords', column: 'keyword_id', field: 'keyword', messageKey: 'metadata.validation.keyword' },
     references: [ref('keyword', 'keywords', 'metadata.validation.keyword')],
+    extraFields: ['metadata'],
     filters: {
-      keyword_id: (q, v) => q.where('keyword_i18n.keyword_id', '=', v),
-      keyword__id: (q, v) => q.where('keyword_i18n.keyword_id', '=', v),
+      keyword_id: byParent('keyword_i18n', 'keyword_id', 'keywords'),
+      keyword__id: byParent('keyword_i18n', 'keyword_id', 'keywords'),
     },
     requiredFilter: ['keyword__id', 'keyword_id'],
     orderBy: ['language'],
@@ -261,7 +283,7 @@ export const RESOURCES: ResourceDef[] = [
     references: [{ field: 'parent', column: 'parent_id', table: 'keyword_standards', messageKey: 'metadata.validation.keywordStandard' }],
     filters: {
       parent_null: (q, v) => (v === 'false' || v === '0' ? q.where('keyword_standards.parent_id', 'is not', null) : q.where('keyword_standards.parent_id', 'is', null)),
-      parent__id: (q, v) => q.where('keyword_standards.parent_id', '=', v),
+      parent__id: byParent('keyword_standards', 'parent_id', 'keyword_standards'),
     },
     orderBy: ['sort', 'code', 'name'],
   },
@@ -308,6 +330,7 @@ export const RESOURCES: ResourceDef[] = [
     read: 'user',
     create: fundCreateSchema,
     extraFields: ['metadata'],
+    staffOnly: { is_core: 0 },
     filters: { search: likeName('funds'), is_core: (q, v) => q.where('funds.is_core', '=', v === 'true' || v === '1' ? 1 : 0) },
     orderBy: ['is_core desc', 'name', 'id'],
   },
@@ -358,7 +381,7 @@ export const RESOURCES: ResourceDef[] = [
     read: 'user',
     create: specialManageCreateSchema,
     references: [ref('special', 'specials', 'metadata.validation.special'), ref('user', 'users', 'metadata.validation.user')],
-    filters: { special__id: (q, v) => q.where('special_managers.special_id', '=', v) },
+    filters: { special__id: byParent('special_managers', 'special_id', 'specials') },
     orderBy: ['id'],
     uniqueKey: 'metadata.special.managerExists',
   },

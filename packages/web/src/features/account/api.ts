@@ -1,23 +1,25 @@
 import { useQuery } from '@tanstack/react-query';
 import { AUTH_COOKIES, type User } from '@portal/shared';
 import { api, isRequestError } from '../../api/client';
-import { clearCookie, readCookie, writeCookie } from '../../api/cookies';
+import { clearCookie, readCookie } from '../../api/cookies';
 import { flashAfterReload } from '../../app/flash';
 import { siteRoot } from '../../app/site';
 
 export const CURRENT_USER_KEY = ['account', 'current'] as const;
-const TOKEN_COOKIE_DAYS = 30;
-
-/** The signed-in user from /account/validate/, or null when there is no valid token. */
+/**
+ * The signed-in user from /account/validate/, or null when there is no valid token. The token
+ * cookie is HttpOnly; the server gives a `csrftoken` cookie with it and takes both back at logout
+ * (and when the token has expired), so without `csrftoken` the browser is not signed in.
+ */
 export function useCurrentUser() {
   return useQuery({
     queryKey: CURRENT_USER_KEY,
     queryFn: async (): Promise<User | null> => {
-      if (!readCookie('token')) return null;
+      if (!readCookie('csrftoken')) return null;
       const reply = await api.get<User & { token: string }>('/account/validate/');
       if (!reply || isRequestError(reply)) {
-        // A revoked or unknown token: forget it.
-        if (reply?.request_error.status === 401) clearCookie('token');
+        // A revoked, expired or unknown token: the server has expired its cookie; forget the rest.
+        if (reply?.request_error.status === 401) clearSession();
         return null;
       }
       return reply;
@@ -26,11 +28,10 @@ export function useCurrentUser() {
   });
 }
 
-export function storeToken(token: string): void {
-  writeCookie('token', token, TOKEN_COOKIE_DAYS);
-}
-
-/** Clears the token, csrftoken and sessionid cookies (spec section 2). */
+/**
+ * Clears the token, csrftoken and sessionid cookies (spec section 2) as far as a script can: the
+ * HttpOnly token is expired by the server's logout reply.
+ */
 export function clearSession(): void {
   for (const name of AUTH_COOKIES) clearCookie(name);
 }

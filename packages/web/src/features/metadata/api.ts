@@ -148,7 +148,8 @@ export const metadataApi = {
     return ok<SubmitCheck>(reply);
   },
   returnToDraft: async (id: string) => ok<{ msg: string }>(await api.postJson('/metadata/return-draft/', { id })),
-  isNull: async (id: string) => ok<{ is_null: boolean }>(await api.get('/metadata/metadata-is-null/', { id })),
+  /** Deletes the draft when the server finds it empty and never changed (the editor being left). */
+  dropIfEmpty: async (id: string) => ok<{ deleted: boolean }>(await api.postJson('/metadata/drop-empty-draft/', { id })),
   /** The record's versions in other languages (metadata-i18n), read afresh: the Overview and the Translations tab both edit them. */
   translations: async (id: string) => ok<Page<Translation>>(await api.get(base('metadata-i18n'), { metadata__id: id, pageSize: 100 })),
   projections: async () => ok<{ results: string[] }>(await api.get('/metadata/projections/')),
@@ -174,8 +175,6 @@ function plainHeaders(state: boolean): Record<string, string> {
     'Accept-Language': languageFromPath(location.pathname),
     Personal: 'true',
   };
-  const token = readCookie('token');
-  if (token) headers.Authorization = `Token ${token}`;
   const csrf = readCookie('csrftoken');
   if (state && csrf) headers[CSRF_HEADER] = csrf;
   return headers;

@@ -7,7 +7,7 @@ import { safeReturnAddress, type UserWithToken } from '@portal/shared';
 import { api, isRequestError } from '../../../api/client';
 import { flashAfterReload } from '../../../app/flash';
 import { siteRoot } from '../../../app/site';
-import { CURRENT_USER_KEY, storeToken } from '../api';
+import { CURRENT_USER_KEY } from '../api';
 import { AccountScreen } from '../components/AccountScreen';
 
 interface LoginForm {
@@ -33,7 +33,7 @@ export default function LoginPage() {
         message.error(typeof reply?.detail === 'string' ? reply.detail : t('account.loginFailed'));
         return;
       }
-      storeToken(reply.token);
+      // The reply has set the token (an HttpOnly cookie) and csrftoken.
       queryClient.setQueryData(CURRENT_USER_KEY, reply);
       // Back to the referring metadata page, otherwise the site root (spec section 2).
       const next = safeReturnAddress(params.get('next'));

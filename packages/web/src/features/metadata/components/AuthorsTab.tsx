@@ -104,7 +104,8 @@ export function AuthorsTab({ record, readOnly, providers }: EditorTabProps & { p
 
   const addEnglish = async (values: { name: string; affiliation: string }) => {
     if (!englishFor) return;
-    const done = await run(() => resource.create('author-i18n', { author: englishFor.id, language: 'en', ...values }), englishForm);
+    // `metadata`: an author other records use too gets its English on this record's own copy (the server's copy-on-write).
+    const done = await run(() => resource.create('author-i18n', { author: englishFor.id, language: 'en', ...values, metadata: record.id }), englishForm);
     if (!done) return;
     message.success(t('editor.addedSuccess'));
     setEnglishFor(null);

@@ -1,4 +1,4 @@
-import { Alert, Button, Col, Divider, Form, Input, InputNumber, Modal, Radio, Row, Select, Space, Typography } from 'antd';
+import { Alert, Button, Col, Descriptions, Divider, Form, Input, InputNumber, Modal, Radio, Row, Select, Space, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import {
@@ -17,11 +17,13 @@ import {
   SUBMITTING_TYPES,
   TEMPORAL_RESOLUTIONS,
 } from '@portal/shared';
-import { fundCreateSchema } from '@portal/shared/contracts/metadata';
+import { fundCreateSchema, metadataI18nFields } from '@portal/shared/contracts/metadata';
 import { pageLanguage } from '../../../app/i18n';
 import { PageSpinner } from '../../../components/PageSpinner';
 import { zodRule } from '../../../components/zod-rule';
+import { fieldErrorsOf, formErrorText } from '../../../api/form';
 import {
+  ApiError,
   base,
   metadataApi,
   recordKey,
@@ -78,6 +80,50 @@ const RECORD_FIELDS = [
   'subtopic_third_pole',
 ] as const satisfies readonly (keyof MetadataRecord)[];
 
+/** Each field's label (catalogue key under `editor.fields.`), in the form, its errors and the document view. */
+export const FIELD_LABELS: Record<RecordField | 'en_title' | 'en_description', string> = {
+  title: 'title',
+  en_title: 'titleEn',
+  description: 'description',
+  en_description: 'descriptionEn',
+  data_source: 'dataSource',
+  use_term: 'useTerm',
+  usage_method: 'usageMethod',
+  citation: 'citation',
+  file_size: 'fileSize',
+  doi: 'doi',
+  doi_category: 'doiCategory',
+  protection_period: 'protectionPeriod',
+  protection_description: 'protectionDescription',
+  time_start: 'timeStart',
+  time_end: 'timeEnd',
+  time_description: 'timeDescription',
+  east: 'east',
+  south: 'south',
+  west: 'west',
+  north: 'north',
+  scale: 'scale',
+  coordinate_system: 'coordinateSystem',
+  projection: 'projection',
+  license: 'license',
+  temporal_resolution: 'temporalResolution',
+  spatial_resolution: 'spatialResolution',
+  dist_unit: 'dist_unit',
+  dist_country: 'dist_country',
+  dist_province: 'dist_province',
+  dist_city: 'dist_city',
+  dist_address: 'dist_address',
+  dist_phone: 'dist_phone',
+  dist_email: 'dist_email',
+  sharing_policy: 'sharingPolicy',
+  submitting_type: 'submittingType',
+  platform: 'platform',
+  subtopic_three_pole: 'subtopicThreePole',
+  subtopic_third_pole: 'subtopicThirdPole',
+};
+/** Fields of the submission checklist (spec section 5): they carry the required mark. */
+const REQUIRED = new Set<string>(['title', 'en_title', 'description', 'en_description', 'file_size', 'usage_method', 'east', 'south', 'west', 'north', 'platform', 'subtopic_three_pole', 'subtopic_third_pole']);
+
 /** The Overview's number fields: cleared, they are stored as null; every other field as ''. */
 const NUMBER_FIELDS = new Set<string>(['file_size', 'east', 'south', 'west', 'north', 'scale']);
 /** Fields shown as a Select: a stored '' shows the placeholder. */
@@ -115,56 +161,204 @@ export function OverviewTab(props: OverviewProps) {
   const { translations, ready, error } = useFreshTranslations(props.record.id, props.session, chinese);
   if (!ready) return <PageSpinner />;
   if (error) return <Alert type="error" showIcon title={error.message || t('errors.formGeneric')} />;
-  return <OverviewForm {...props} english={chinese ? translations.find((row) => row.language === 'en') : undefined} />;
+  const english = chinese ? translations.find((row) => row.language === 'en') : undefined;
+  if (props.readOnly) return <RecordDocument record={props.record} english={english} />;
+  return <OverviewForm {...props} english={english} />;
+}
+
+/** Option fields and the catalogue prefix of their labels. */
+const OPTION_LABELS: Partial<Record<RecordField, string>> = {
+  doi_category: 'metadata.options.doiCategory.',
+  protection_period: 'metadata.options.protectionPeriod.',
+  temporal_resolution: 'metadata.options.temporalResolution.',
+  sharing_policy: 'metadata.options.sharingPolicy.',
+  submitting_type: 'metadata.options.submittingType.',
+  platform: 'metadata.options.platform.',
+};
+
+/** A record that cannot be changed (in review, published), read as a document: labels and values. */
+function RecordDocument({ record, english }: { record: MetadataRecord; english: Translation | undefined }) {
+  const { t } = useFeedback();
+  const { data: funds } = useQuery({ queryKey: ['metadata', 'funds'], queryFn: () => resource.list<Fund>('fund', { pageSize: 1000 }) });
+  const valueOf = (key: RecordField): string => {
+    const value = record[key];
+    if (value === null || value === undefined || value === '') return '';
+    if (key === 'license') return t(licenseLabelKey(String(value)));
+    const prefix = OPTION_LABELS[key];
+    return prefix ? t(`${prefix}${String(value)}`) : String(value);
+  };
+  const keys: (RecordField | 'en_title' | 'en_description')[] = fieldsOf(record).flatMap((key) =>
+    key === 'title' && english ? [key, 'en_title' as const] : key === 'description' && english ? [key, 'en_description' as const] : [key],
+  );
+  const fundNames = record.fund.map((id) => {
+    const fund = funds?.results.find((row) => row.id === id);
+    return fund ? (pageLanguage === 'en' ? fund.name_en || fund.name : fund.name) : id;
+  });
+  const items = [
+    ...keys.map((key) => {
+      const value = key === 'en_title' ? (english?.title ?? '') : key === 'en_description' ? (english?.description ?? '') : valueOf(key);
+      return {
+        key,
+        label: t(`editor.fields.${FIELD_LABELS[key]}`),
+        children: value ? <span style={{ whiteSpace: 'pre-wrap' }}>{value}</span> : <Typography.Text type="secondary">—</Typography.Text>,
+        span: LONG_FIELDS.has(key) ? ('filled' as const) : undefined,
+      };
+    }),
+    { key: 'funds', label: t('editor.fields.funds'), children: fundNames.length ? fundNames.join(t('editor.listSeparator')) : '—', span: 'filled' as const },
+  ];
+  return <Descriptions data-testid="record-document" bordered size="small" column={{ xs: 1, md: 2 }} items={items} />;
+}
+
+/** Fields shown across the whole width of the document view. */
+const LONG_FIELDS = new Set<string>(['title', 'en_title', 'description', 'en_description', 'data_source', 'use_term', 'usage_method', 'citation', 'time_description', 'protection_description', 'dist_address']);
+
+/** What the status line says about the Overview's changes. */
+type SaveState =
+  | { kind: 'none' | 'pending' | 'saving' }
+  | { kind: 'saved'; at: Date }
+  | { kind: 'partial'; at: Date | null; fields: string[] }
+  | { kind: 'failed'; reason: string };
+
+const hhmm = (date: Date) => `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+/** Where the values of fields that could not be saved wait, across a reload, until they are fixed. */
+const unsavedKey = (id: string) => `portal.editor.unsaved.${id}`;
+
+function readUnsaved(id: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(localStorage.getItem(unsavedKey(id)) ?? '{}') as unknown;
+    return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function writeUnsaved(id: string, values: Record<string, unknown>) {
+  try {
+    if (Object.keys(values).length) localStorage.setItem(unsavedKey(id), JSON.stringify(values));
+    else localStorage.removeItem(unsavedKey(id));
+  } catch {
+    // Storage full or refused: the fields stay marked on the page.
+  }
+}
+
+/** The catalogue key of a field's first problem by the server's own schema, or undefined when it is valid. */
+function problemOf(key: string, value: unknown): string | undefined {
+  const schema = key === 'en_title' ? metadataI18nFields.title : key === 'en_description' ? metadataI18nFields.description : shape[key as RecordField];
+  const result = schema?.safeParse(value);
+  return result && !result.success ? result.error.issues[0]?.message : undefined;
 }
 
 function OverviewForm({ record, readOnly, session, english }: OverviewProps & { english: Translation | undefined }) {
-  const { run, message, modal, t } = useFeedback();
+  const { message, modal, t } = useFeedback();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<OverviewValues>();
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   /** Saves started and not yet answered: the page closing then sends their values again. */
   const inFlight = useRef(0);
-  const [status, setStatus] = useState<'idle' | 'saving' | 'saved'>('idle');
+  const [state, setState] = useState<SaveState>({ kind: 'none' });
+  /** Fields whose value is not stored: refused (by the schema here or by the server), with their message. */
+  const invalid = useRef(new Map<string, string>());
+  /** The last save failed as a whole (no connection, no right): its changes are not stored. */
+  const failed = useRef(false);
   const description = Form.useWatch('description', form) as string | undefined;
   /** What the latest render knows, for saves that run later (after a tab change, on leaving). */
   const latest = useRef({ record, english });
   latest.current = { record, english };
-  /** The English title and abstract as last stored: only a change of them is written to the translation. */
-  const storedEnglish = useRef({ title: english?.title ?? '', description: english?.description ?? '' });
+  /** The values as last stored: only what differs from them is sent. */
+  const stored = useRef<Record<string, unknown>>({
+    ...Object.fromEntries(RECORD_FIELDS.map((key) => [key, sendable(key, record[key])])),
+    en_title: english?.title ?? '',
+    en_description: english?.description ?? '',
+  });
+  const label = (key: string) => t(`editor.fields.${FIELD_LABELS[key as RecordField] ?? key}`);
+  const labels = Object.fromEntries(Object.keys(FIELD_LABELS).map((key) => [key, label(key)]));
 
-  /** The changes to send: every field the form shows, and the English ones only when they changed. */
+  /** The changed fields, split into those that pass the server's schema and those that do not. */
   const collect = () => {
     const values = form.getFieldsValue(true) as OverviewValues;
     const { record: current, english: translation } = latest.current;
-    const changes = Object.fromEntries(fieldsOf(current).map((key) => [key, sendable(key, values[key])]));
-    const englishValues = { title: values.en_title ?? '', description: values.en_description ?? '' };
-    const englishChanged =
-      translation && (englishValues.title !== storedEnglish.current.title || englishValues.description !== storedEnglish.current.description);
-    return { changes, english: englishChanged ? { id: translation.id, values: englishValues } : undefined };
+    const keys: string[] = [...fieldsOf(current), ...(translation ? ['en_title', 'en_description'] : [])];
+    const valid: Record<string, unknown> = {};
+    const refused = new Map<string, string>();
+    for (const key of keys) {
+      const value = sendable(key, values[key as keyof OverviewValues]);
+      if (same(value, stored.current[key])) continue;
+      const problem = problemOf(key, value);
+      if (problem) refused.set(key, t(problem));
+      else valid[key] = value;
+    }
+    const { en_title: title, en_description: text, ...changes } = valid;
+    const englishValues = { ...(title !== undefined && { title }), ...(text !== undefined && { description: text }) };
+    return { changes, english: translation && Object.keys(englishValues).length ? { id: translation.id, values: englishValues } : undefined, refused, values };
+  };
+
+  /** Marks the refused fields in the form and keeps their values for a reload; clears the marks of the others. */
+  const mark = (refused: Map<string, string>, sent: string[], values: OverviewValues) => {
+    const cleared = new Set([...sent, ...invalid.current.keys()]);
+    invalid.current = refused;
+    form.setFields([
+      ...[...cleared].filter((key) => !refused.has(key)).map((name) => ({ name: name as RecordField, errors: [] as string[] })),
+      ...[...refused].map(([name, error]) => ({ name: name as RecordField, errors: [error] })),
+    ]);
+    writeUnsaved(record.id, Object.fromEntries([...refused.keys()].map((key) => [key, values[key as keyof OverviewValues] ?? null])));
+  };
+
+  /** Sends `body` with PATCH; fields the server refuses are taken out and the rest sent again once. */
+  const patch = async (send: (body: Record<string, unknown>) => Promise<unknown>, body: Record<string, unknown>, refused: Map<string, string>, rename = (name: string) => name) => {
+    let rest = body;
+    for (let attempt = 0; Object.keys(rest).length; attempt += 1) {
+      try {
+        await send(rest);
+        for (const [key, value] of Object.entries(rest)) stored.current[rename(key)] = value;
+        return;
+      } catch (error) {
+        const fields = error instanceof ApiError && error.status === 400 ? fieldErrorsOf(error.reply).filter(([name]) => name in rest) : [];
+        if (attempt > 0 || !fields.length) throw error;
+        for (const [name, text] of fields) refused.set(rename(name), text);
+        rest = Object.fromEntries(Object.entries(rest).filter(([name]) => !fields.some(([field]) => field === name)));
+      }
+    }
   };
 
   const save = (auto: boolean) =>
     session.enqueue(async () => {
-      const { changes, english: englishChange } = collect();
-      setStatus('saving');
+      const { changes, english: englishChange, refused, values } = collect();
+      const sent = [...Object.keys(changes), ...(englishChange ? Object.keys(englishChange.values).map((key) => `en_${key}`) : [])];
+      setState({ kind: 'saving' });
       inFlight.current += 1;
-      const done = await run(async () => {
-        await metadataApi.update(record.id, changes);
+      try {
+        await patch((body) => metadataApi.update(record.id, body), changes, refused);
         if (englishChange) {
-          const row = await resource.update<Translation>('metadata-i18n', englishChange.id, englishChange.values);
-          storedEnglish.current = englishChange.values;
-          // The one cache entry of the translations, which the Translations tab reads too.
-          queryClient.setQueryData(translationsKey(record.id), (old: Page<Translation> | undefined) =>
-            old ? { ...old, results: old.results.map((item) => (item.id === row.id ? row : item)) } : old,
+          await patch(
+            async (body) => {
+              const row = await resource.update<Translation>('metadata-i18n', englishChange.id, body);
+              // The one cache entry of the translations, which the Translations tab reads too.
+              queryClient.setQueryData(translationsKey(record.id), (old: Page<Translation> | undefined) =>
+                old ? { ...old, results: old.results.map((item) => (item.id === row.id ? row : item)) } : old,
+              );
+            },
+            englishChange.values,
+            refused,
+            (name) => `en_${name}`,
           );
         }
+        failed.current = false;
+        mark(refused, sent, values);
+        const at = new Date();
+        setState(refused.size ? { kind: 'partial', at, fields: [...refused.keys()] } : { kind: 'saved', at });
+        if (!auto && !refused.size) message.success(t('metadata.saved'));
         return true;
-      }, form);
-      inFlight.current -= 1;
-      setStatus(done ? 'saved' : 'idle');
-      if (done && !auto) message.success(t('metadata.saved'));
-      await queryClient.invalidateQueries({ queryKey: recordKey(record.id) });
+      } catch (error) {
+        failed.current = true;
+        const reason =
+          error instanceof ApiError ? formErrorText({ ...error.reply, request_error: { status: error.status } }, t, labels) : (error as Error).message || t('errors.formGeneric');
+        setState({ kind: 'failed', reason });
+        return false;
+      } finally {
+        inFlight.current -= 1;
+        await queryClient.invalidateQueries({ queryKey: recordKey(record.id) });
+      }
     });
 
   const saveNow = () => {
@@ -174,21 +368,37 @@ function OverviewForm({ record, readOnly, session, english }: OverviewProps & { 
     void save(true);
   };
 
-  /** The page is closing: what is unsaved (or still on its way) goes with keepalive requests. */
+  /** The page is closing: what is unsaved (or still on its way) goes with keepalive requests; what is invalid stays here. */
   const saveOnUnload = () => {
     if (!timer.current && inFlight.current === 0) return;
     if (timer.current) clearTimeout(timer.current);
     timer.current = null;
-    const { changes, english: englishChange } = collect();
-    sendOnUnload('PUT', `${base('metadata')}${record.id}/`, changes);
+    const { changes, english: englishChange, refused, values } = collect();
+    writeUnsaved(record.id, Object.fromEntries([...refused.keys()].map((key) => [key, values[key as keyof OverviewValues] ?? null])));
+    if (Object.keys(changes).length) sendOnUnload('PATCH', `${base('metadata')}${record.id}/`, changes);
     if (englishChange) sendOnUnload('PATCH', `${base('metadata-i18n')}${englishChange.id}/`, englishChange.values);
   };
 
-  const handlers = useRef({ saveNow, saveOnUnload });
-  handlers.current = { saveNow, saveOnUnload };
+  /** The labels of what is not stored now; null when everything is. */
+  const unsaved = (): string[] | null => {
+    if (readOnly) return null;
+    if (!timer.current && inFlight.current === 0 && !invalid.current.size && !failed.current) return null;
+    const refused = invalid.current.size ? invalid.current : collect().refused;
+    return [...refused.keys()].map(label);
+  };
+
+  const discard = () => writeUnsaved(record.id, {});
+
+  const handlers = useRef({ saveNow, saveOnUnload, unsaved, discard });
+  handlers.current = { saveNow, saveOnUnload, unsaved, discard };
 
   useEffect(() => {
-    const overview = { saveNow: () => handlers.current.saveNow(), saveOnUnload: () => handlers.current.saveOnUnload() };
+    const overview = {
+      saveNow: () => handlers.current.saveNow(),
+      saveOnUnload: () => handlers.current.saveOnUnload(),
+      unsaved: () => handlers.current.unsaved(),
+      discard: () => handlers.current.discard(),
+    };
     session.overview = overview;
     return () => {
       // Leaving the tab keeps what was typed: the pending autosave is queued now.
@@ -197,11 +407,31 @@ function OverviewForm({ record, readOnly, session, english }: OverviewProps & { 
     };
   }, [session]);
 
+  // Values that could not be saved before a reload are back in their fields, marked.
+  useEffect(() => {
+    if (readOnly) return;
+    const kept = readUnsaved(record.id);
+    const refused = new Map<string, string>();
+    for (const [key, value] of Object.entries(kept)) {
+      if (!(key in FIELD_LABELS)) continue;
+      const problem = problemOf(key, sendable(key, value));
+      if (problem) refused.set(key, t(problem));
+    }
+    if (!refused.size) return writeUnsaved(record.id, {});
+    form.setFieldsValue(Object.fromEntries([...refused.keys()].map((key) => [key, kept[key]])) as OverviewValues);
+    mark(refused, [], form.getFieldsValue(true) as OverviewValues);
+    setState({ kind: 'partial', at: null, fields: [...refused.keys()] });
+    // Once, when the form opens.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
   const handleValuesChange = () => {
     if (readOnly) return;
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = null;
+    setState({ kind: 'pending' });
     const title = form.getFieldValue('title') as string | undefined;
     if (!title?.trim()) return;
-    if (timer.current) clearTimeout(timer.current);
     timer.current = setTimeout(() => {
       timer.current = null;
       void save(true);
@@ -225,6 +455,34 @@ function OverviewForm({ record, readOnly, session, english }: OverviewProps & { 
     await save(false);
   };
 
+  const stateText = (() => {
+    const names = (fields: string[]) => fields.map(label).join(t('editor.listSeparator'));
+    switch (state.kind) {
+      case 'saved':
+        return t('editor.saveState.saved', { time: hhmm(state.at) });
+      case 'partial':
+        return state.at
+          ? t('editor.saveState.partial', { time: hhmm(state.at), fields: names(state.fields) })
+          : t('editor.saveState.failed', { reason: names(state.fields) });
+      case 'failed':
+        return t('editor.saveState.failed', { reason: state.reason });
+      default:
+        return t(`editor.saveState.${state.kind}`);
+    }
+  })();
+
+  /** Save and the save state, kept in sight at the top of the editor as it scrolls (on a phone too). */
+  const saveBar = !readOnly && (
+    <Space wrap style={{ position: 'sticky', top: 0, zIndex: 3, background: '#fff', padding: '8px 0', width: '100%' }}>
+      <Button type="primary" onClick={() => void handleFinish()}>
+        {t('editor.save')}
+      </Button>
+      <Typography.Text type={state.kind === 'failed' || state.kind === 'partial' ? 'danger' : 'secondary'} aria-live="polite" data-testid="save-state">
+        {stateText}
+      </Typography.Text>
+    </Space>
+  );
+
   const initialValues: OverviewValues = {
     // A stored '' in a Select shows its placeholder, not an empty choice.
     ...Object.fromEntries(RECORD_FIELDS.map((key) => [key, SELECT_FIELDS.has(key) && record[key] === '' ? undefined : (record[key] ?? undefined)])),
@@ -234,12 +492,12 @@ function OverviewForm({ record, readOnly, session, english }: OverviewProps & { 
 
   const options = (values: readonly string[], prefix: string) => values.map((value) => ({ value, label: t(`${prefix}${value}`) }));
   const text = (name: string, label: string, rows = 0) => (
-    <Form.Item name={name} label={t(label)}>
+    <Form.Item name={name} label={t(label)} required={REQUIRED.has(name)}>
       {rows ? <Input.TextArea autoSize={{ minRows: rows, maxRows: 12 }} /> : <Input />}
     </Form.Item>
   );
   const number = (name: string, label: string, min?: number, max?: number) => (
-    <Form.Item name={name} label={t(label)}>
+    <Form.Item name={name} label={t(label)} required={REQUIRED.has(name)}>
       <InputNumber style={{ width: '100%' }} min={min} max={max} />
     </Form.Item>
   );
@@ -255,24 +513,26 @@ function OverviewForm({ record, readOnly, session, english }: OverviewProps & { 
       onFinish={handleFinish}
     >
       <Typography.Paragraph type="secondary">{t('editor.autosaveHint')}</Typography.Paragraph>
+      {saveBar}
       <Divider titlePlacement="start">{t('editor.sections.basic')}</Divider>
-      <Form.Item name="title" label={t('editor.fields.title')} rules={[zodRule(shape.title, t)]} extra={t('editor.fields.titleHint')}>
+      <Form.Item name="title" label={t('editor.fields.title')} required rules={[zodRule(shape.title, t)]} extra={t('editor.fields.titleHint')}>
         <Input />
       </Form.Item>
       {english && (
-        <Form.Item name="en_title" label={t('editor.fields.titleEn')}>
+        <Form.Item name="en_title" label={t('editor.fields.titleEn')} required>
           <Input />
         </Form.Item>
       )}
       <Form.Item
         name="description"
         label={t('editor.fields.description')}
+        required
         extra={t('editor.fields.wordCount', { count: countWords(description ?? ''), chars: descriptionLength(description ?? '') })}
       >
         <Input.TextArea autoSize={{ minRows: 4, maxRows: 16 }} />
       </Form.Item>
       {english && (
-        <Form.Item name="en_description" label={t('editor.fields.descriptionEn')}>
+        <Form.Item name="en_description" label={t('editor.fields.descriptionEn')} required>
           <Input.TextArea autoSize={{ minRows: 4, maxRows: 16 }} />
         </Form.Item>
       )}
@@ -326,16 +586,16 @@ function OverviewForm({ record, readOnly, session, english }: OverviewProps & { 
 
       <Divider titlePlacement="start">{t('editor.sections.spatial')}</Divider>
       <Row gutter={16}>
-        <Col xs={12} md={6}>
+        <Col xs={24} sm={12} md={6}>
           {number('east', 'editor.fields.east', -180, 180)}
         </Col>
-        <Col xs={12} md={6}>
+        <Col xs={24} sm={12} md={6}>
           {number('south', 'editor.fields.south', -90, 90)}
         </Col>
-        <Col xs={12} md={6}>
+        <Col xs={24} sm={12} md={6}>
           {number('west', 'editor.fields.west', -180, 180)}
         </Col>
-        <Col xs={12} md={6}>
+        <Col xs={24} sm={12} md={6}>
           {number('north', 'editor.fields.north', -90, 90)}
         </Col>
       </Row>
@@ -386,7 +646,7 @@ function OverviewForm({ record, readOnly, session, english }: OverviewProps & { 
       <Form.Item name="submitting_type" label={t('editor.fields.submittingType')}>
         <Radio.Group options={options(SUBMITTING_TYPES, 'metadata.options.submittingType.')} />
       </Form.Item>
-      <Form.Item name="platform" label={t('editor.fields.platform')}>
+      <Form.Item name="platform" label={t('editor.fields.platform')} required>
         <Radio.Group options={options(SITE_VARIANTS, 'metadata.options.platform.')} />
       </Form.Item>
 
@@ -395,16 +655,6 @@ function OverviewForm({ record, readOnly, session, english }: OverviewProps & { 
       {record.fund.includes(FUND_THREE_POLE) && text('subtopic_three_pole', 'editor.fields.subtopicThreePole')}
       {record.fund.includes(FUND_THIRD_POLE) && text('subtopic_third_pole', 'editor.fields.subtopicThirdPole')}
 
-      {!readOnly && (
-        <Space style={{ position: 'sticky', bottom: 0, background: '#fff', padding: '12px 0', width: '100%' }}>
-          <Button type="primary" htmlType="submit">
-            {t('editor.save')}
-          </Button>
-          <Typography.Text type="secondary" aria-live="polite">
-            {status === 'saving' ? t('editor.saving') : status === 'saved' ? t('editor.autosaved') : ''}
-          </Typography.Text>
-        </Space>
-      )}
     </Form>
   );
 }

@@ -33,7 +33,8 @@ export function ReferenceTab({ record, readOnly }: EditorTabProps) {
       () =>
         editing === 'new' || editing === null
           ? resource.create('literature', { ...fields, metadata: record.id, sort: nextSort() })
-          : resource.update('literature', editing.id, fields),
+          : // `metadata`: an entry other records use too changes on this record's own copy (the server's copy-on-write).
+            resource.update('literature', editing.id, { ...fields, metadata: record.id }),
       form,
     );
     if (!done) return;
@@ -48,8 +49,8 @@ export function ReferenceTab({ record, readOnly }: EditorTabProps) {
     const done = await run(
       () =>
         existing
-          ? resource.update('literature-i18n', existing.id, values)
-          : resource.create('literature-i18n', { ...values, literature: translating.id, language: other }),
+          ? resource.update('literature-i18n', existing.id, { ...values, metadata: record.id })
+          : resource.create('literature-i18n', { ...values, literature: translating.id, language: other, metadata: record.id }),
       translationForm,
     );
     if (!done) return;

@@ -18,6 +18,10 @@ export interface EditorSession {
     saveNow(): void;
     /** The page is going away: sends the unsaved changes with `keepalive` requests. */
     saveOnUnload(): void;
+    /** The labels of the fields not stored now ([] when unknown which); null when everything is stored. */
+    unsaved(): string[] | null;
+    /** Forgets the values kept for fields that could not be saved (the user chose to leave them). */
+    discard(): void;
   } | null;
 }
 

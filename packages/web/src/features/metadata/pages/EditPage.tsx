@@ -1,8 +1,8 @@
 import { Alert, Button, Card, Popconfirm, Result, Space, Tabs, Tag, Typography } from 'antd';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { useParams } from 'react-router';
-import { RETURNABLE_STATUSES, type MetadataStatus } from '@portal/shared';
+import { useBlocker, useParams } from 'react-router';
+import { IN_REVIEW_STATUSES, RETURNABLE_STATUSES, type MetadataStatus } from '@portal/shared';
 import { PageSpinner } from '../../../components/PageSpinner';
 import { useCurrentUser } from '../../account/api';
 import { ApiError, metadataApi, recordKey } from '../api';
@@ -22,8 +22,9 @@ let openEditor: string | null = null;
 
 /**
  * Leaving the editor of one's own draft that holds nothing deletes it. The Overview's pending
- * save is waited for first, the record is read afresh (it may have been submitted meanwhile) and
- * only the server says what is empty. Staff looking at someone else's record never delete it.
+ * save is waited for first; the server then decides from what it stores: it deletes only the
+ * caller's draft that is empty and was never changed (so a draft typed into here or in another tab
+ * stays). Staff looking at someone else's record never delete it.
  */
 async function dropIfEmpty(id: string, userId: string | undefined, session: EditorSession, queryClient: QueryClient) {
   try {
@@ -31,9 +32,8 @@ async function dropIfEmpty(id: string, userId: string | undefined, session: Edit
     if (!userId) return;
     const record = await metadataApi.get(id);
     if (record.owner !== userId || record.status !== 'draft') return;
-    const { is_null: isNull } = await metadataApi.isNull(id);
-    if (!isNull) return;
-    await metadataApi.remove(id);
+    const { deleted } = await metadataApi.dropIfEmpty(id);
+    if (!deleted) return;
     queryClient.removeQueries({ queryKey: recordKey(id) });
     await queryClient.invalidateQueries({ queryKey: ['metadata', 'list'] });
   } catch {
@@ -44,7 +44,7 @@ async function dropIfEmpty(id: string, userId: string | undefined, session: Edit
 /** /metadata/edit/:id: the nine tabs of spec section 2; read-only while the record is in review. */
 export default function EditPage() {
   const { id = '' } = useParams();
-  const { t } = useFeedback();
+  const { t, modal } = useFeedback();
   const queryClient = useQueryClient();
   const submit = useSubmitFlow();
   const returnToDraft = useReturnToDraft();
@@ -67,13 +67,54 @@ export default function EditPage() {
     };
   }, [id, session, queryClient]);
 
-  // Closing or reloading the page: the unsaved changes go out with keepalive requests; nothing is
-  // deleted then, since the server's answer on emptiness could not be waited for.
+  // Closing or reloading the page: the browser asks first while something is not stored; the
+  // unsaved changes then go out with keepalive requests (values that cannot be saved wait in this
+  // browser); nothing is deleted, since the server's answer on emptiness could not be waited for.
   useEffect(() => {
+    const onBeforeUnload = (event: BeforeUnloadEvent) => {
+      if (!session.overview?.unsaved()) return;
+      event.preventDefault();
+      event.returnValue = '';
+    };
     const onPageHide = () => session.overview?.saveOnUnload();
+    window.addEventListener('beforeunload', onBeforeUnload);
     window.addEventListener('pagehide', onPageHide);
-    return () => window.removeEventListener('pagehide', onPageHide);
+    return () => {
+      window.removeEventListener('beforeunload', onBeforeUnload);
+      window.removeEventListener('pagehide', onPageHide);
+    };
   }, [session]);
+
+  // Leaving the editor in the app: what can be saved is saved first; if something still is not
+  // stored (a field the server refuses, no connection), the user is asked.
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => currentLocation.pathname !== nextLocation.pathname && !!session.overview?.unsaved());
+  const blocked = useRef(blocker);
+  blocked.current = blocker;
+  useEffect(() => {
+    const blocker = blocked.current;
+    if (blocker.state !== 'blocked') return;
+    let live = true;
+    void session.flush().then(() => {
+      if (!live) return;
+      const fields = session.overview?.unsaved();
+      if (!fields) return blocker.proceed();
+      modal.confirm({
+        title: t('editor.leave.title'),
+        content: fields.length ? t('editor.leave.content', { fields: fields.join(t('editor.listSeparator')) }) : t('editor.leave.contentUnknown'),
+        okText: t('editor.leave.leave'),
+        okButtonProps: { danger: true },
+        cancelText: t('editor.leave.stay'),
+        onOk: () => {
+          session.overview?.discard();
+          blocker.proceed();
+        },
+        onCancel: () => blocker.reset(),
+      });
+    });
+    return () => {
+      live = false;
+    };
+  }, [blocker.state, session, modal, t]);
 
   if (isLoading) return <PageSpinner />;
   if (error || !record) {
@@ -99,6 +140,13 @@ export default function EditPage() {
   ];
 
   const flush = () => session.flush();
+  // What the record's state means for the reader: published, in review (Return to Draft), or closed.
+  const readOnlyText =
+    record.status === 'published'
+      ? t('editor.readOnly.published')
+      : (IN_REVIEW_STATUSES as readonly string[]).includes(record.status)
+        ? t('editor.readOnly.inReview')
+        : t('editor.readOnly.other', { status: t(`metadata.status.${record.status}`) });
   const returnable = (RETURNABLE_STATUSES as readonly MetadataStatus[]).includes(record.status as MetadataStatus);
 
   return (
@@ -125,7 +173,7 @@ export default function EditPage() {
         )
       }
     >
-      {readOnly && <Alert type="info" showIcon title={t('metadata.readOnly')} style={{ marginBottom: 16 }} />}
+      {readOnly && <Alert type="info" showIcon title={readOnlyText} style={{ marginBottom: 16 }} />}
       <Tabs
         activeKey={tab}
         onChange={(key) => {

@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { DEFAULT_PAGE_SIZE, IN_REVIEW_STATUSES } from '@portal/shared';
+import { pageLanguage } from '../../../app/i18n';
 import { formatDateTime } from '../../../components/format';
 import { metadataApi, type MetadataRecord } from '../api';
 import { useFeedback } from '../components/useFeedback';
@@ -40,7 +41,10 @@ export default function ListPage({ kind }: { kind: ListKind }) {
     {
       title: t('editor.list.title'),
       dataIndex: 'title',
-      render: (title: string, record) => <Link to={`/metadata/edit/${record.id}`}>{title || t('editor.list.untitled')}</Link>,
+      // A record written in the other language shows its title in the page's language when it has one.
+      render: (title: string, record) => (
+        <Link to={`/metadata/edit/${record.id}`}>{(record.language !== pageLanguage && record.translation_title) || title || t('editor.list.untitled')}</Link>
+      ),
     },
     { title: t('editor.language'), dataIndex: 'language', width: 100, render: (language: string) => t(`metadata.options.language.${language}`) },
     { title: t('editor.list.status'), dataIndex: 'status', width: 160, render: (status: string) => <Tag>{t(`metadata.status.${status}`)}</Tag> },

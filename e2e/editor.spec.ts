@@ -1,0 +1,190 @@
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import Database from 'better-sqlite3';
+import type { Language } from '@portal/shared';
+import { E2E_DATA_DIR } from '../playwright.config';
+import { createUser, expect, logIn, prefixOf, test, textsOf, uniqueName } from './fixtures';
+
+const LANGUAGES: Language[] = ['zh-hans', 'en'];
+
+/** "Saved at {{time}}" of the catalogue as a pattern that any hh:mm matches. */
+const timePattern = (template: string) =>
+  new RegExp(template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\{time\}\}/, '\\d{1,2}:\\d{2}').replace(/\{\{\w+\}\}/g, '.*'));
+
+/** Signs a new provider in and opens the editor of a new record written in `recordLanguage`. */
+async function newRecord(page: Page, language: Language, recordLanguage: Language = language) {
+  const e = textsOf(language).editor;
+  const provider = createUser({ realname: 'Editor Tester' });
+  await logIn(page, language, provider.username, provider.password);
+  await page.goto(`${prefixOf(language)}/personal/#/metadata/add`);
+  await page.getByRole('radio', { name: recordLanguage === 'en' ? e.languageEn : e.languageZh }).check();
+  await page.getByRole('button', { name: e.create }).click();
+  await expect(page).toHaveURL(/#\/metadata\/edit\/[\w-]+$/);
+  await expect(page.getByLabel(e.fields.title, { exact: true })).toBeVisible();
+  return new URL(page.url()).hash.split('/').at(-1)!;
+}
+
+/** Sets a record's status as the (not yet built) review would. */
+function setStatus(id: string, status: string) {
+  const db = new Database(path.join(E2E_DATA_DIR, 'portal.sqlite3'), { fileMustExist: true });
+  try {
+    db.prepare('update metadata set status = ? where id = ?').run(status, id);
+  } finally {
+    db.close();
+  }
+}
+
+for (const language of LANGUAGES) {
+  const texts = textsOf(language);
+  const e = texts.editor;
+  const prefix = prefixOf(language);
+  const english = language === 'en';
+
+  test.describe(`the metadata editor (${language})`, () => {
+    test('an invalid e-mail does not lose the title and abstract: the save state says so and a reload shows them', async ({ page }) => {
+      await newRecord(page, language);
+      const title = `${english ? 'Snow depth of the Pamirs' : '帕米尔积雪深度'} ${uniqueName('')}`;
+      const abstract = english ? 'Daily snow depth from twelve stations.' : '十二个站点的逐日积雪深度。';
+      await page.getByLabel(e.fields.title, { exact: true }).fill(title);
+      await page.getByLabel(e.fields.description, { exact: true }).fill(abstract);
+      await page.getByLabel(e.fields.dist_email).fill('not-an-e-mail');
+      const state = page.getByTestId('save-state');
+      await expect(state).toHaveText(timePattern(e.saveState.partial));
+      await expect(state).toContainText(e.fields.dist_email);
+      await expect(page.getByText(texts.validation.email.invalid)).toHaveCount(1);
+
+      // The bad e-mail is not stored: leaving the page asks first.
+      const dialogs: string[] = [];
+      page.on('dialog', (dialog) => {
+        dialogs.push(dialog.type());
+        void dialog.accept();
+      });
+      await page.reload();
+      await expect(page.getByLabel(e.fields.title, { exact: true })).toHaveValue(title);
+      await expect(page.getByLabel(e.fields.description, { exact: true })).toHaveValue(abstract);
+      // The e-mail typed is still here, with its error, until it is fixed.
+      await expect(page.getByLabel(e.fields.dist_email)).toHaveValue('not-an-e-mail');
+      await expect(page.getByText(texts.validation.email.invalid)).toBeVisible();
+      expect(dialogs).toContain('beforeunload');
+
+      // Fixed, everything is saved.
+      await page.getByLabel(e.fields.dist_email).fill('snow@example.org');
+      await expect(state).toHaveText(timePattern(e.saveState.saved));
+      await page.reload();
+      await expect(page.getByLabel(e.fields.dist_email)).toHaveValue('snow@example.org');
+    });
+
+    test('leaving the editor in the app with changes that cannot be saved asks first', async ({ page }) => {
+      await newRecord(page, language);
+      await page.getByLabel(e.fields.title, { exact: true }).fill(`${english ? 'Lake ice' : '湖冰'} ${uniqueName('')}`);
+      await page.getByLabel(e.fields.dist_email).fill('lake@');
+      await expect(page.getByTestId('save-state')).toHaveText(timePattern(e.saveState.partial));
+      const drafts = page.getByRole('menuitem', { name: texts.menu.drafts, exact: true });
+      await drafts.click();
+      const ask = page.getByRole('dialog').filter({ hasText: e.leave.title });
+      await expect(ask).toBeVisible();
+      await expect(ask).toContainText(e.fields.dist_email);
+      await ask.getByRole('button', { name: e.leave.stay }).click();
+      // The closing dialog is gone before the next one is asked for (its buttons answer no more).
+      await expect(ask).toBeHidden();
+      await expect(page).toHaveURL(/#\/metadata\/edit\//);
+      await expect(page.getByLabel(e.fields.dist_email)).toHaveValue('lake@');
+      await drafts.click();
+      await page.getByRole('dialog').filter({ hasText: e.leave.title }).getByRole('button', { name: e.leave.leave }).click();
+      await expect(page.getByRole('heading', { name: e.list.draftTitle })).toBeVisible();
+    });
+
+    test('a refused field is named by its label, once', async ({ page }) => {
+      await newRecord(page, language);
+      await page.getByLabel(e.fields.title, { exact: true }).fill(`${english ? 'Permafrost' : '冻土'} ${uniqueName('')}`);
+      // The order of the time range is the server's rule: the end is refused, the rest is saved.
+      await page.getByLabel(e.fields.timeStart).fill('2020-01-01');
+      await page.getByLabel(e.fields.timeEnd).fill('2010-01-01');
+      const state = page.getByTestId('save-state');
+      await expect(state).toHaveText(timePattern(e.saveState.partial));
+      await expect(state).toContainText(e.fields.timeEnd);
+      await expect(page.getByText(texts.metadata.validation.timeOrder)).toHaveCount(1);
+      await expect(page.getByText('time_end')).toHaveCount(0);
+
+      // The checklist's required fields carry the required mark.
+      for (const name of [e.fields.title, e.fields.usageMethod, e.fields.fileSize, e.fields.east]) {
+        await expect(page.locator('label.ant-form-item-required').filter({ hasText: new RegExp(`^\\*?\\s*${name.replace(/[()]/g, '\\$&')}$`) })).toHaveCount(1);
+      }
+
+      // A keyword the record has already: the server's refusal under the keyword field only.
+      await page.getByRole('tab', { name: e.tabs.keywords }).click();
+      const other: Language = english ? 'zh-hans' : 'en';
+      const translationLabel = e.keyword.translation.replace('{{language}}', texts.metadata.options.language[other]);
+      for (let i = 0; i < 2; i++) {
+        await page.getByRole('textbox', { name: e.keyword.name, exact: true }).fill('glacier');
+        await page.getByLabel(translationLabel).fill('冰川');
+        await page.getByRole('button', { name: e.keyword.add }).click();
+        if (i === 0) await expect(page.getByText(e.keyword.added)).toBeVisible();
+      }
+      await expect(page.getByText(texts.metadata.keyword.exists)).toHaveCount(1);
+      await expect(page.locator('.ant-form-item').filter({ hasText: texts.metadata.keyword.exists }).locator('.ant-form-item-label label')).toContainText(e.keyword.name);
+      await expect(page.getByText(/\bname:/)).toHaveCount(0);
+    });
+
+    test('the projection list holds real projections only', async ({ page }) => {
+      await newRecord(page, language);
+      await page.getByLabel(e.fields.projection).click();
+      const options = page.locator('.ant-select-item-option');
+      await expect(options.filter({ hasText: 'WGS84' })).toBeVisible();
+      await page.getByLabel(e.fields.projection).fill('token');
+      await expect(options.filter({ hasText: '{token}' })).toHaveCount(0);
+      // The list of the server has no such entry either (a closed list shows nothing typed).
+      const served = await page.evaluate(async () => (await (await fetch('/metadata/projections/')).json()) as { results: string[] });
+      expect(served.results).not.toContain('{token}');
+    });
+
+    test('a published record reads as a document that says it is published; one in review offers Return to Draft', async ({ page }) => {
+      const id = await newRecord(page, language);
+      const title = `${english ? 'Glacier outlines' : '冰川边界'} ${uniqueName('')}`;
+      await page.getByLabel(e.fields.title, { exact: true }).fill(title);
+      await page.getByLabel(e.fields.dist_email).fill('outlines@example.org');
+      await expect(page.getByTestId('save-state')).toHaveText(timePattern(e.saveState.saved));
+
+      setStatus(id, 'published');
+      await page.reload();
+      await expect(page.getByText(e.readOnly.published)).toBeVisible();
+      await expect(page.getByText(texts.metadata.readOnly)).toHaveCount(0);
+      await expect(page.getByRole('button', { name: e.returnDraft })).toHaveCount(0);
+      // Labels and values, no form fields, no autosave hint.
+      await expect(page.getByRole('textbox')).toHaveCount(0);
+      await expect(page.getByText(e.autosaveHint)).toHaveCount(0);
+      const document = page.getByTestId('record-document');
+      await expect(document.getByText(title)).toBeVisible();
+      await expect(document.getByText('outlines@example.org')).toBeVisible();
+      await expect(document.getByText(e.fields.dist_email, { exact: true })).toBeVisible();
+
+      setStatus(id, 'submitted');
+      await page.reload();
+      await expect(page.getByText(e.readOnly.inReview)).toBeVisible();
+      await expect(page.getByRole('textbox')).toHaveCount(0);
+      await expect(page.getByTestId('record-document').getByText(title)).toBeVisible();
+      await expect(page.getByRole('button', { name: e.returnDraft })).toBeVisible();
+    });
+
+    test('the drafts list shows the title in the language of the page', async ({ page }) => {
+      // A record written in the other language, with a title in the page's language.
+      const recordLanguage: Language = english ? 'zh-hans' : 'en';
+      await newRecord(page, language, recordLanguage);
+      const own = `${english ? '冰湖编目' : 'Glacial lake inventory'} ${uniqueName('')}`;
+      const translated = `${english ? 'Glacial lake inventory' : '冰湖编目'} ${uniqueName('')}`;
+      await page.getByLabel(e.fields.title, { exact: true }).fill(own);
+      await expect(page.getByTestId('save-state')).toHaveText(timePattern(e.saveState.saved));
+      if (english) {
+        await page.getByLabel(e.fields.titleEn, { exact: true }).fill(translated);
+        await expect(page.getByTestId('save-state')).toHaveText(timePattern(e.saveState.saved));
+      } else {
+        await page.getByRole('tab', { name: e.tabs.translations }).click();
+        await page.getByLabel(`${e.fields.title} (${texts.metadata.options.language['zh-hans']})`).fill(translated);
+        await page.getByRole('button', { name: e.save, exact: true }).click();
+        await expect(page.getByText(texts.metadata.saved)).toBeVisible();
+      }
+      await page.goto(`${prefix}/personal/#/metadata/draft`);
+      await expect(page.getByRole('link', { name: translated })).toBeVisible();
+    });
+  });
+}

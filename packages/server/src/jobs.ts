@@ -1,0 +1,82 @@
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { AccountService } from './modules/account/account.service.js';
+import type { MetadataService } from './modules/metadata/metadata.service.js';
+import type { LocalDiskStore } from './storage/index.js';
+
+/** One clean-up the server repeats while it runs (and `npm run portal -- cleanup` runs once). */
+export interface CleanupJob {
+  name: string;
+  everyMs: number;
+  /** Does the work; answers how many things it removed. */
+  run(): Promise<number>;
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/**
+ * A temporary upload file untouched this long belongs to a write that died (a killed process, a
+ * lost client): a running write touches its file with every chunk. Several instances may share
+ * DATA_DIR/files, so the age, not this process's memory, tells a dead write from another's live one.
+ */
+export const UNFINISHED_UPLOAD_IDLE_MS = 15 * MINUTE;
+/** An empty draft nobody touched for this long was abandoned (its editor is long closed). */
+export const ABANDONED_DRAFT_MS = 24 * HOUR;
+
+export function cleanupJobs(parts: { accounts: AccountService; metadata: MetadataService; storage: LocalDiskStore }): CleanupJob[] {
+  return [
+    {
+      name: 'unfinished uploads',
+      everyMs: 10 * MINUTE,
+      run: () => parts.storage.removeStaleTemporaryFiles(UNFINISHED_UPLOAD_IDLE_MS),
+    },
+    {
+      name: 'abandoned empty drafts',
+      everyMs: HOUR,
+      run: () => parts.metadata.removeAbandonedDrafts(new Date(Date.now() - ABANDONED_DRAFT_MS)),
+    },
+    { name: 'expired tokens', everyMs: HOUR, run: () => parts.accounts.deleteExpiredTokens() },
+  ];
+}
+
+/** Runs every job once, in turn; a failing job is logged and the others still run. */
+export async function runCleanupJobs(jobs: CleanupJob[], log: Pick<FastifyBaseLogger, 'info' | 'error'>): Promise<void> {
+  for (const job of jobs) await runLogged(job, log);
+}
+
+async function runLogged(job: CleanupJob, log: Pick<FastifyBaseLogger, 'info' | 'error'>): Promise<void> {
+  try {
+    const removed = await job.run();
+    if (removed > 0) log.info({ job: job.name, removed }, 'clean-up');
+  } catch (error) {
+    log.error({ err: error, job: job.name }, 'clean-up failed');
+  }
+}
+
+/**
+ * Repeats each job on its own timer while the app runs. The timers are unref'd (they never keep the
+ * process alive) and stopped when the app closes, which also waits for a run under way, so that the
+ * database is not closed under it.
+ */
+export function scheduleCleanupJobs(app: FastifyInstance, jobs: CleanupJob[]): void {
+  const running = new Set<Promise<void>>();
+  const timers = jobs.map((job) => {
+    let busy = false;
+    const timer = setInterval(() => {
+      if (busy) return;
+      busy = true;
+      const run = runLogged(job, app.log).finally(() => {
+        busy = false;
+        running.delete(run);
+      });
+      running.add(run);
+    }, job.everyMs);
+    timer.unref();
+    return timer;
+  });
+  // preClose: before the database is closed (onClose).
+  app.addHook('preClose', async () => {
+    for (const timer of timers) clearInterval(timer);
+    await Promise.all(running);
+  });
+}
