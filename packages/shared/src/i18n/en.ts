@@ -22,7 +22,10 @@ export const en = {
     signOut: 'Sign Out',
     language: 'Language',
     switchTo: '中文',
-    switchToLabel: 'Switch to Chinese',
+    // The accessible name starts with the visible text (WCAG 2.5.3, label in name).
+    switchToLabel: '中文 (switch to Chinese)',
+    menu: 'Menu',
+    openMenu: 'Open the menu',
   },
   home: {
     welcome: 'Data of the Arctic, the Antarctic and the Tibetan Plateau',
@@ -33,6 +36,7 @@ export const en = {
     noData: 'No dataset has been published yet.',
     getStarted: 'Share your data',
     signIn: 'Sign in to the personal centre',
+    openPersonal: 'Go to your personal centre',
   },
   data: {
     title: 'Data',
@@ -123,6 +127,7 @@ export const en = {
   },
   account: {
     loginTitle: 'Sign in',
+    loginToContinue: 'Please sign in to open that page; you will be taken back to it afterwards.',
     loginButton: 'Log in',
     loginSuccess: 'Login successful!',
     loginFailed: 'Login failed, please try later',

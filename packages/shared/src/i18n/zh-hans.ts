@@ -23,7 +23,10 @@ export const zhHans: Messages = {
     signOut: '退出登录',
     language: '语言',
     switchTo: 'English',
-    switchToLabel: '切换到英文',
+    // 可访问名称以可见文字开头（WCAG 2.5.3）。
+    switchToLabel: 'English（切换到英文）',
+    menu: '菜单',
+    openMenu: '打开菜单',
   },
   home: {
     welcome: '北极、南极与青藏高原的科学数据',
@@ -33,6 +36,7 @@ export const zhHans: Messages = {
     noData: '尚未发布任何数据集。',
     getStarted: '提交我的数据',
     signIn: '登录个人中心',
+    openPersonal: '进入个人中心',
   },
   data: {
     title: '数据',
@@ -121,6 +125,7 @@ export const zhHans: Messages = {
   },
   account: {
     loginTitle: '登录',
+    loginToContinue: '请先登录以打开该页面，登录后将回到该页面。',
     loginButton: '登录',
     loginSuccess: '登录成功！',
     loginFailed: '登录失败，请稍后再试',
