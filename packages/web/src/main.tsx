@@ -4,22 +4,29 @@ import { RouterProvider } from 'react-router';
 import { isLanguage } from '@portal/shared';
 import './app/global.css';
 import { initI18n } from './app/i18n';
+import { ChunkLoadError, loadChunk } from './app/lazy';
 import { Providers } from './app/Providers';
-import { createPersonalRouter, createPublicRouter } from './app/routers';
 
-/** One page serves the public site and the personal centre (the `/personal/` path, hash routes). */
-function chooseRouter() {
+/**
+ * One page serves the public site and the personal centre (the `/personal/` path, hash routes).
+ * Each router is a chunk of its own, so that public pages never load the personal centre's code.
+ */
+async function chooseRouter() {
   const segments = location.pathname.split('/').filter(Boolean);
   const prefix = isLanguage(segments[0]) ? `/${segments[0]}` : '';
   const rest = prefix ? segments.slice(1) : segments;
-  return rest[0] === 'personal' ? createPersonalRouter() : createPublicRouter(prefix || '/');
+  if (rest[0] === 'personal') return (await loadChunk(() => import('./app/personalRouter'))).createPersonalRouter();
+  return (await loadChunk(() => import('./app/publicRouter'))).createPublicRouter(prefix || '/');
 }
 
-await initI18n();
+/** Hands a router that could not be loaded to the error boundary, which offers a reload. */
+function Failed({ error }: { error: unknown }): never {
+  throw error instanceof ChunkLoadError ? error : new ChunkLoadError(error);
+}
+
+const [router] = await Promise.all([chooseRouter().catch((error: unknown) => ({ failed: error })), initI18n()]);
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <Providers>
-      <RouterProvider router={chooseRouter()} />
-    </Providers>
+    <Providers>{'failed' in router ? <Failed error={router.failed} /> : <RouterProvider router={router} />}</Providers>
   </StrictMode>,
 );

@@ -2,8 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { safeReturnAddress } from './navigation.js';
 
 describe('safeReturnAddress', () => {
-  it('accepts metadata pages of the personal centre', () => {
+  it('accepts pages of the personal centre and the admin page', () => {
     for (const next of [
+      '/',
+      '/personal/settings',
+      '/personal/information',
+      '/data/basket',
+      '/review/hitory',
+      '/invited/review',
+      '/analyze',
+      '/admin/',
       '/metadata/edit/abc',
       '/metadata/draft',
       '/metadata/edit/3f2a-77_b/',
@@ -35,8 +43,23 @@ describe('safeReturnAddress', () => {
     }
   });
 
-  it('refuses pages other than metadata pages', () => {
-    for (const next of ['/personal/x', '/', '/metadata', '/metadataX/edit', '/admin/metadata/edit', 'metadata/edit/abc']) {
+  it('refuses the account screens and pages that are not the personal centre\'s', () => {
+    for (const next of [
+      '/login',
+      '/login?next=/metadata/draft',
+      '/register',
+      '/forgot',
+      '/reset?key=x',
+      '/send',
+      '/metadataX/edit',
+      '/personalX',
+      '/admin',
+      '/admin/metadata/edit',
+      '/admin/?x=1',
+      '/?x=1',
+      'metadata/edit/abc',
+      'admin/',
+    ]) {
       expect(safeReturnAddress(next), next).toBeUndefined();
     }
   });

@@ -6,12 +6,13 @@ import {
   ExperimentOutlined,
   FolderOpenOutlined,
   MenuFoldOutlined,
+  MenuOutlined,
   MenuUnfoldOutlined,
   SettingOutlined,
   ShoppingCartOutlined,
   UserOutlined,
 } from '@ant-design/icons';
-import { Button, Dropdown, Layout, Menu, Space, Tooltip, type MenuProps } from 'antd';
+import { Button, Divider, Drawer, Dropdown, Layout, Menu, Tooltip, type MenuProps } from 'antd';
 import { Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
@@ -19,6 +20,7 @@ import { MENU_WIDTH, type User } from '@portal/shared';
 import { LanguageSwitch } from '../components/LanguageSwitch';
 import { PageSpinner } from '../components/PageSpinner';
 import { SiteBrand } from '../components/SiteBrand';
+import { useIsPhone } from '../components/useIsPhone';
 import { signOut } from '../features/account/api';
 import { pageLanguage } from './i18n';
 import { groupForPath, TOP_MENU, visibleMenu, type MenuEntry } from './menu';
@@ -35,12 +37,18 @@ const ICONS: Record<string, ReactNode> = {
   settings: <SettingOutlined />,
 };
 
-/** The personal centre: header, collapsible left menu and the routed page (spec section 2). */
+/**
+ * The personal centre: header, left menu and the routed page (spec section 2). On a desktop the menu
+ * is a collapsible side bar; on a phone it sits in a drawer behind the header's menu button, with the
+ * site's links and the language switch, so that the header holds the button, the logo and the user.
+ */
 export function PersonalShell({ user }: { user: User }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { pathname } = useLocation();
+  const isPhone = useIsPhone();
   const [collapsed, setCollapsed] = useState(false);
+  const [drawerOpen, setDrawerOpen] = useState(false);
   const entries = useMemo(() => visibleMenu(user, pageLanguage), [user]);
   const [openKeys, setOpenKeys] = useState<string[]>([]);
   // Open the group of the page shown, also when the address changes without a reload.
@@ -48,6 +56,8 @@ export function PersonalShell({ user }: { user: User }) {
     const group = groupForPath(entries, pathname);
     if (group) setOpenKeys((keys) => (keys.includes(group) ? keys : [...keys, group]));
   }, [entries, pathname]);
+  // A page chosen in the drawer replaces it.
+  useEffect(() => setDrawerOpen(false), [pathname]);
 
   const unavailable = t('menu.unavailable');
   const toItem = (entry: MenuEntry): NonNullable<MenuProps['items']>[number] => {
@@ -81,65 +91,119 @@ export function PersonalShell({ user }: { user: User }) {
     { key: 'logout', label: t('nav.signOut'), onClick: () => void signOut(t('account.logoutDone')) },
   ];
 
+  const personalMenu = (
+    <nav aria-label={t('nav.personal')}>
+      <Menu
+        mode="inline"
+        items={entries.map(toItem)}
+        selectedKeys={selectedKeys}
+        openKeys={collapsed && !isPhone ? undefined : openKeys}
+        onOpenChange={setOpenKeys}
+        onClick={({ key }) => navigate(key.slice(key.indexOf(':') + 1))}
+        style={{ borderInlineEnd: 'none' }}
+      />
+    </nav>
+  );
+  const siteLinks = [
+    ...TOP_MENU.map(({ path, labelKey }) => ({ href: sitePath(path), label: t(labelKey), current: false })),
+    { href: sitePath('/personal/'), label: t('nav.personal'), current: true },
+  ];
+
   return (
     <Layout style={{ minHeight: '100vh' }}>
-      <Layout.Header style={{ display: 'flex', alignItems: 'center', gap: 16, background: '#0b4f8a', color: '#fff', paddingInline: 16 }}>
-        <div style={{ flex: 1, minWidth: 0, color: '#fff' }}>
-          <SiteBrand />
-        </div>
-        <Space size="middle">
-          <nav aria-label={t('nav.home')} style={{ display: 'flex', gap: 20 }}>
-            {TOP_MENU.map(({ path, labelKey }) => (
-              <a key={path} href={sitePath(path)} style={{ color: '#dbe9f7', whiteSpace: 'nowrap' }}>
-                {t(labelKey)}
-              </a>
-            ))}
-            <a href={sitePath('/personal/')} style={{ color: '#fff', fontWeight: 600, whiteSpace: 'nowrap' }} aria-current="page">
-              {t('nav.personal')}
-            </a>
-          </nav>
-          <LanguageSwitch dark />
-          <Dropdown menu={{ items: accountMenu }} trigger={['click']}>
-            <Button type="text" style={{ color: '#fff' }} data-testid="header-user">
-              <UserOutlined /> {user.realname || user.username} <DownOutlined />
-            </Button>
-          </Dropdown>
-        </Space>
-      </Layout.Header>
-      <Layout>
-        <Layout.Sider
-          width={MENU_WIDTH.expanded}
-          collapsedWidth={MENU_WIDTH.collapsed}
-          collapsed={collapsed}
-          theme="light"
-          style={{ borderRight: '1px solid #e5e9f0' }}
-        >
+      <Layout.Header
+        style={{ display: 'flex', alignItems: 'center', gap: isPhone ? 4 : 16, background: '#0b4f8a', color: '#fff', paddingInline: isPhone ? 4 : 16 }}
+      >
+        {isPhone && (
           <Button
             type="text"
-            block
-            icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
-            onClick={() => setCollapsed(!collapsed)}
-            aria-label={collapsed ? t('menu.expand') : t('menu.collapse')}
-            style={{ height: 48 }}
+            icon={<MenuOutlined />}
+            onClick={() => setDrawerOpen(true)}
+            aria-label={t('nav.openMenu')}
+            aria-expanded={drawerOpen}
+            style={{ color: '#fff', width: 44, height: 44, flex: 'none' }}
           />
-          <nav aria-label={t('nav.personal')}>
-            <Menu
-              mode="inline"
-              items={entries.map(toItem)}
-              selectedKeys={selectedKeys}
-              openKeys={collapsed ? undefined : openKeys}
-              onOpenChange={setOpenKeys}
-              onClick={({ key }) => navigate(key.slice(key.indexOf(':') + 1))}
+        )}
+        <div style={{ flex: 1, minWidth: 0, color: '#fff' }}>
+          <SiteBrand compact={isPhone} />
+        </div>
+        {!isPhone && (
+          <>
+            <nav aria-label={t('nav.home')} style={{ display: 'flex', gap: 20 }}>
+              {siteLinks.map(({ href, label, current }) => (
+                <a
+                  key={href}
+                  href={href}
+                  style={{ color: current ? '#fff' : '#dbe9f7', fontWeight: current ? 600 : undefined, whiteSpace: 'nowrap' }}
+                  aria-current={current ? 'page' : undefined}
+                >
+                  {label}
+                </a>
+              ))}
+            </nav>
+            <LanguageSwitch dark />
+          </>
+        )}
+        <Dropdown menu={{ items: accountMenu }} trigger={['click']}>
+          <Button type="text" style={{ color: '#fff', minWidth: 0, maxWidth: isPhone ? 'calc(100vw - 110px)' : 320, flex: 'none' }} data-testid="header-user">
+            <UserOutlined />
+            <span data-testid="header-user-name" style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+              {user.realname || user.username}
+            </span>
+            <DownOutlined />
+          </Button>
+        </Dropdown>
+      </Layout.Header>
+      <Layout>
+        {!isPhone && (
+          <Layout.Sider
+            width={MENU_WIDTH.expanded}
+            collapsedWidth={MENU_WIDTH.collapsed}
+            collapsed={collapsed}
+            theme="light"
+            style={{ borderRight: '1px solid #e5e9f0' }}
+          >
+            <Button
+              type="text"
+              block
+              icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+              onClick={() => setCollapsed(!collapsed)}
+              aria-label={collapsed ? t('menu.expand') : t('menu.collapse')}
+              style={{ height: 48 }}
             />
-          </nav>
-        </Layout.Sider>
-        <Layout.Content style={{ padding: 24, minWidth: 0 }}>
+            {personalMenu}
+          </Layout.Sider>
+        )}
+        <Layout.Content style={{ padding: isPhone ? 12 : 24, minWidth: 0 }}>
           <Suspense fallback={<PageSpinner />}>
             <Outlet />
           </Suspense>
         </Layout.Content>
       </Layout>
+      {isPhone && (
+        <Drawer
+          open={drawerOpen}
+          onClose={() => setDrawerOpen(false)}
+          placement="left"
+          size={300}
+          title={t('nav.menu')}
+          styles={{ body: { padding: '8px 0' } }}
+        >
+          {personalMenu}
+          <Divider style={{ margin: '8px 0' }} />
+          <nav aria-label={t('nav.home')}>
+            <Menu
+              mode="inline"
+              selectable={false}
+              style={{ borderInlineEnd: 'none' }}
+              items={siteLinks.map(({ href, label }) => ({ key: href, label: <a href={href}>{label}</a> }))}
+            />
+          </nav>
+          <div style={{ padding: '8px 16px' }}>
+            <LanguageSwitch />
+          </div>
+        </Drawer>
+      )}
     </Layout>
   );
 }
-

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { App as AntApp, ConfigProvider } from 'antd';
+import { App as AntApp, ConfigProvider, type ThemeConfig } from 'antd';
 import enUS from 'antd/locale/en_US';
 import zhCN from 'antd/locale/zh_CN';
 import dayjs from 'dayjs';
@@ -16,10 +16,19 @@ const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } },
 });
 
+/**
+ * The portal's colours. Links take the brand blue (Ant Design's default #1677ff has 4.1:1 on white)
+ * and descriptions (empty states, form hints, secondary text) 62 % black (6.2:1 on white) instead of 45 % black
+ * (3.4:1): both reach WCAG AA's 4.5:1.
+ */
+const THEME: ThemeConfig = {
+  token: { colorPrimary: '#0b4f8a', colorLink: '#0b4f8a', colorTextDescription: 'rgba(0, 0, 0, 0.62)', colorTextTertiary: 'rgba(0, 0, 0, 0.62)' },
+};
+
 /** Ant Design's locale follows the page language; toasts last 3 seconds (spec section 9). */
 export function Providers({ children }: { children: ReactNode }) {
   return (
-    <ConfigProvider locale={pageLanguage === 'en' ? enUS : zhCN} theme={{ token: { colorPrimary: '#0b4f8a' } }}
+    <ConfigProvider locale={pageLanguage === 'en' ? enUS : zhCN} theme={THEME}
       // Buttons keep their text as written ('注册', not '注 册'), so people and tests find them by name.
       button={{ autoInsertSpace: false }}
     >

@@ -8,23 +8,25 @@ export class ChunkLoadError extends Error {
   }
 }
 
+/** A chunk that must arrive within 120 seconds (spec section 2), else a ChunkLoadError. */
+export function loadChunk<T>(load: () => Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new ChunkLoadError()), CHUNK_LOAD_TIMEOUT_MS);
+    load().then(
+      (module) => {
+        clearTimeout(timer);
+        resolve(module);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(new ChunkLoadError(error));
+      },
+    );
+  });
+}
+
 /** A lazily loaded page whose chunk must arrive within 120 seconds (spec section 2). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pages take their own props, as React.lazy allows
 export function lazyPage<T extends ComponentType<any>>(load: () => Promise<{ default: T }>) {
-  return lazy(
-    () =>
-      new Promise<{ default: T }>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new ChunkLoadError()), CHUNK_LOAD_TIMEOUT_MS);
-        load().then(
-          (module) => {
-            clearTimeout(timer);
-            resolve(module);
-          },
-          (error: unknown) => {
-            clearTimeout(timer);
-            reject(new ChunkLoadError(error));
-          },
-        );
-      }),
-  );
+  return lazy(() => loadChunk(load));
 }

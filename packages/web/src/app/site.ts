@@ -12,3 +12,5 @@ export const sitePath = (path: string) => `${languagePrefix(pageLanguage)}${path
 /** The site root: where the spec sends people after login and logout. */
 export const siteRoot = () => (pageLanguage === 'en' ? '/en/' : '/');
 export const personalPath = (hashRoute = '/') => `${languagePrefix(pageLanguage)}/personal/#${hashRoute}`;
+/** The login screen, which returns to `next` (a personal-centre route or a page of SITE_RETURN_PAGES) afterwards. */
+export const loginPath = (next: string) => personalPath(`/login?next=${encodeURIComponent(next)}`);

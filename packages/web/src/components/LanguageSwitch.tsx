@@ -18,11 +18,11 @@ export function LanguageSwitch({ dark = false }: { dark?: boolean }) {
       type="text"
       icon={<GlobalOutlined />}
       onClick={handleClick}
+      // The name starts with the visible text (WCAG 2.5.3): speech users say what they see.
       aria-label={t('nav.switchToLabel')}
       style={dark ? { color: '#fff' } : undefined}
-      lang={target === 'en' ? 'en' : 'zh-CN'}
     >
-      {t('nav.switchTo')}
+      <span lang={target === 'en' ? 'en' : 'zh-CN'}>{t('nav.switchTo')}</span>
     </Button>
   );
 }

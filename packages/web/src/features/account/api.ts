@@ -6,6 +6,10 @@ import { flashAfterReload } from '../../app/flash';
 import { siteRoot } from '../../app/site';
 
 export const CURRENT_USER_KEY = ['account', 'current'] as const;
+
+/** Whether this browser holds a session (before `/account/validate/` has said whose). */
+export const hasSessionCookie = () => readCookie('csrftoken') !== undefined;
+
 /**
  * The signed-in user from /account/validate/, or null when there is no valid token. The token
  * cookie is HttpOnly; the server gives a `csrftoken` cookie with it and takes both back at logout
@@ -15,7 +19,7 @@ export function useCurrentUser() {
   return useQuery({
     queryKey: CURRENT_USER_KEY,
     queryFn: async (): Promise<User | null> => {
-      if (!readCookie('csrftoken')) return null;
+      if (!hasSessionCookie()) return null;
       const reply = await api.get<User & { token: string }>('/account/validate/');
       if (!reply || isRequestError(reply)) {
         // A revoked, expired or unknown token: the server has expired its cookie; forget the rest.

@@ -1,10 +1,11 @@
 import { Card, Input, Result, Table, Tag, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { User } from '@portal/shared';
 import { api, isRequestError } from '../../api/client';
 import { PageSpinner } from '../../components/PageSpinner';
+import { loginPath } from '../../app/site';
 import { useCurrentUser } from '../account/api';
 import { formatDate } from '../../components/format';
 
@@ -29,8 +30,14 @@ export default function AdminPage() {
     },
   });
 
-  if (isLoading) return <PageSpinner />;
-  if (!me?.is_staff) return <Result status="403" title={t('account.forbidden')} />;
+  // A visitor is asked to sign in (and comes back here), not told that this is not theirs.
+  const isAnonymous = !isLoading && !me;
+  useEffect(() => {
+    if (isAnonymous) location.replace(loginPath('/admin/'));
+  }, [isAnonymous]);
+
+  if (isLoading || !me) return <PageSpinner />;
+  if (!me.is_staff) return <Result status="403" title={t('account.forbidden')} />;
   return (
     <Card title={<Typography.Title level={1} style={{ fontSize: 20, margin: 0 }}>{t('admin.title')}</Typography.Title>}>
       <Input.Search

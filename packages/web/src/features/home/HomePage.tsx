@@ -1,6 +1,7 @@
 import { Button, Card, Col, Empty, Row, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { personalPath } from '../../app/site';
+import { hasSessionCookie, useCurrentUser } from '../account/api';
 
 /**
  * Home: what the portal is, and the hot and most-viewed data lists. No dataset can be published
@@ -8,6 +9,9 @@ import { personalPath } from '../../app/site';
  */
 export default function HomePage() {
   const { t } = useTranslation();
+  const { data: user } = useCurrentUser();
+  // While the user is being asked for, the session cookie already tells which button to show.
+  const signedIn = user === undefined ? hasSessionCookie() : user !== null;
   return (
     <Space direction="vertical" size="large" style={{ width: '100%' }}>
       <Card style={{ background: 'linear-gradient(120deg, #0b4f8a, #2a7fc1)', color: '#fff' }}>
@@ -19,8 +23,9 @@ export default function HomePage() {
           <Button size="large" href={personalPath('/metadata/add')}>
             {t('home.getStarted')}
           </Button>
-          <Button size="large" ghost href={personalPath('/')}>
-            {t('home.signIn')}
+          {/* Signed in, the way into the personal centre; otherwise its login screen. */}
+          <Button size="large" ghost href={personalPath(signedIn ? '/' : '/login')}>
+            {signedIn ? t('home.openPersonal') : t('home.signIn')}
           </Button>
         </Space>
       </Card>

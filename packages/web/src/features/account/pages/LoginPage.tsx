@@ -3,10 +3,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { safeReturnAddress, type UserWithToken } from '@portal/shared';
+import { isSiteReturnPage, safeReturnAddress, type UserWithToken } from '@portal/shared';
 import { api, isRequestError } from '../../../api/client';
 import { flashAfterReload } from '../../../app/flash';
-import { siteRoot } from '../../../app/site';
+import { sitePath, siteRoot } from '../../../app/site';
 import { CURRENT_USER_KEY } from '../api';
 import { AccountScreen } from '../components/AccountScreen';
 
@@ -23,6 +23,8 @@ export default function LoginPage() {
   const [params] = useSearchParams();
   const [submitting, setSubmitting] = useState(false);
   const [notActive, setNotActive] = useState(false);
+  /** The page that sent the visitor here, to go back to once signed in. */
+  const next = safeReturnAddress(params.get('next'));
 
   const handleFinish = async (values: LoginForm) => {
     setSubmitting(true);
@@ -35,11 +37,13 @@ export default function LoginPage() {
       }
       // The reply has set the token (an HttpOnly cookie) and csrftoken.
       queryClient.setQueryData(CURRENT_USER_KEY, reply);
-      // Back to the referring metadata page, otherwise the site root (spec section 2).
-      const next = safeReturnAddress(params.get('next'));
-      if (next) {
+      // Back to the page asked for, otherwise the site root (spec section 2, widened by issue 6).
+      if (next && !isSiteReturnPage(next)) {
         message.success(t('account.loginSuccess'));
         navigate(next);
+      } else if (next) {
+        flashAfterReload('success', t('account.loginSuccess'));
+        location.assign(sitePath(next));
       } else {
         flashAfterReload('success', t('account.loginSuccess'));
         location.assign(siteRoot());
@@ -53,6 +57,7 @@ export default function LoginPage() {
 
   return (
     <AccountScreen title={t('account.loginTitle')}>
+      {next && <Alert type="info" showIcon message={t('account.loginToContinue')} />}
       {params.get('activated') === '1' && <Alert type="success" showIcon message={t('account.activated')} />}
       {params.get('activation') === 'invalid' && <Alert type="warning" showIcon message={t('account.activationInvalid')} />}
       {notActive && (

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useBlocker, useParams } from 'react-router';
 import { IN_REVIEW_STATUSES, RETURNABLE_STATUSES, type MetadataStatus } from '@portal/shared';
 import { PageSpinner } from '../../../components/PageSpinner';
+import { useIsPhone } from '../../../components/useIsPhone';
 import { useCurrentUser } from '../../account/api';
 import { ApiError, metadataApi, recordKey } from '../api';
 import { AuthorsTab } from '../components/AuthorsTab';
@@ -52,6 +53,7 @@ export default function EditPage() {
   /** The tabs' shared writes: the Overview's pending changes, saved before reading, submitting or leaving. */
   const [session] = useState(createEditorSession);
   const { data: user } = useCurrentUser();
+  const isPhone = useIsPhone();
   const { data: record, error, isLoading } = useQuery({ queryKey: recordKey(id), queryFn: () => metadataApi.get(id) });
   /** Whose editor this is, as the latest render knows it, for the check on leaving. */
   const viewer = useRef<string | undefined>(undefined);
@@ -149,29 +151,33 @@ export default function EditPage() {
         : t('editor.readOnly.other', { status: t(`metadata.status.${record.status}`) });
   const returnable = (RETURNABLE_STATUSES as readonly MetadataStatus[]).includes(record.status as MetadataStatus);
 
+  const action = readOnly ? (
+    // Only a record still in review can be taken back; a published or closed one is read-only.
+    returnable && (
+      <Popconfirm title={t('editor.returnConfirm')} okText={t('editor.yes')} cancelText={t('editor.no')} onConfirm={() => returnToDraft(record.id)}>
+        <Button>{t('editor.returnDraft')}</Button>
+      </Popconfirm>
+    )
+  ) : (
+    <Button type="primary" onClick={() => void submit(record.id, flush)}>
+      {t('editor.submit')}
+    </Button>
+  );
+
   return (
+    // On a phone the action wraps under the title (the card's right-hand slot would cover it) and
+    // the card's padding shrinks, so that the fields take the screen's width.
     <Card
+      size={isPhone ? 'small' : 'default'}
       title={
-        <Space wrap>
+        <Space wrap style={{ paddingBlock: isPhone ? 8 : 0 }}>
           <h1 style={{ margin: 0, fontSize: 20 }}>{t('editor.editTitle')}</h1>
           <Tag>{t(`metadata.status.${record.status}`)}</Tag>
           <Typography.Text type="secondary">{t(`metadata.options.language.${record.language}`)}</Typography.Text>
+          {isPhone && action}
         </Space>
       }
-      extra={
-        readOnly ? (
-          // Only a record still in review can be taken back; a published or closed one is read-only.
-          returnable && (
-            <Popconfirm title={t('editor.returnConfirm')} okText={t('editor.yes')} cancelText={t('editor.no')} onConfirm={() => returnToDraft(record.id)}>
-              <Button>{t('editor.returnDraft')}</Button>
-            </Popconfirm>
-          )
-        ) : (
-          <Button type="primary" onClick={() => void submit(record.id, flush)}>
-            {t('editor.submit')}
-          </Button>
-        )
-      }
+      extra={isPhone ? undefined : action}
     >
       {readOnly && <Alert type="info" showIcon title={readOnlyText} style={{ marginBottom: 16 }} />}
       <Tabs

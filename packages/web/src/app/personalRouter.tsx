@@ -1,18 +1,13 @@
 import { Suspense, type ComponentType, type ReactNode } from 'react';
-import { createBrowserRouter, createHashRouter, Navigate, useLocation, type RouteObject } from 'react-router';
+import { createHashRouter, Navigate, useLocation, type RouteObject } from 'react-router';
 import { safeReturnAddress, type User } from '@portal/shared';
 import { PageSpinner } from '../components/PageSpinner';
 import { useCurrentUser } from '../features/account/api';
 import { lazyPage } from './lazy';
 import { MENU_PATHS } from './menu';
 import { PersonalShell } from './PersonalShell';
-import { PublicLayout } from './PublicLayout';
 
-const HomePage = lazyPage(() => import('../features/home/HomePage'));
-const AboutPage = lazyPage(() => import('../features/home/AboutPage'));
-const EmptyListPage = lazyPage(() => import('../features/home/EmptyListPage'));
 const NotFoundPage = lazyPage(() => import('../features/home/NotFoundPage'));
-const AdminPage = lazyPage(() => import('../features/admin/AdminPage'));
 const LoginPage = lazyPage(() => import('../features/account/pages/LoginPage'));
 const RegisterPage = lazyPage(() => import('../features/account/pages/RegisterPage'));
 const ForgotPage = lazyPage(() => import('../features/account/pages/ForgotPage'));
@@ -28,34 +23,13 @@ const MetadataListPage = lazyPage(() => import('../features/metadata/pages/ListP
 
 const page = (node: ReactNode) => <Suspense fallback={<PageSpinner />}>{node}</Suspense>;
 
-/** Public site: real paths under an optional language prefix (`/en/about`, `/zh-hans/data/`). */
-export function createPublicRouter(basename: string) {
-  return createBrowserRouter(
-    [
-      {
-        element: <PublicLayout />,
-        children: [
-          { index: true, element: page(<HomePage />) },
-          { path: 'index', element: page(<HomePage />) },
-          { path: 'about', element: page(<AboutPage />) },
-          { path: 'data', element: page(<EmptyListPage section="data" />) },
-          { path: 'news', element: page(<EmptyListPage section="news" />) },
-          { path: 'admin', element: page(<AdminPage />) },
-          { path: '*', element: page(<NotFoundPage />) },
-        ],
-      },
-    ],
-    { basename },
-  );
-}
-
 /** Pages of the shell get the signed-in user; without one the login screen opens first. */
 function RequireUser({ render }: { render: (user: User) => ReactNode }) {
   const { data: user, isLoading } = useCurrentUser();
   const { pathname, search } = useLocation();
   if (isLoading) return <PageSpinner />;
   if (!user) {
-    // Only a metadata page is returned to after login (spec section 2); others need no `next`.
+    // The page asked for is returned to after login (issue 6; the spec named metadata pages only).
     const next = safeReturnAddress(pathname + search);
     return <Navigate to={next ? `/login?next=${encodeURIComponent(next)}` : '/login'} replace />;
   }
@@ -64,7 +38,7 @@ function RequireUser({ render }: { render: (user: User) => ReactNode }) {
 
 const withUser = (Page: ComponentType<{ user: User }>) => <RequireUser render={(user) => <Page user={user} />} />;
 
-/** Personal centre: hash routes (`/personal/#/personal/settings`), as the spec lists them. */
+/** Personal centre: hash routes (`/personal/#/personal/settings`), as the spec lists them; main.tsx loads this module on `/personal/` only. */
 export function createPersonalRouter() {
   const shellPages: RouteObject[] = [
     { index: true, element: withUser(DashboardPage) },
