@@ -56,8 +56,8 @@ for (const language of LANGUAGES) {
 
 /**
  * In the page: every visible link (`a`, link-styled buttons) and empty-state text, with the contrast
- * of its text colour against the colour behind it (ancestors' backgrounds composited; elements over
- * a background image are left to Lighthouse, which judges them on its own).
+ * of its text colour against the colour behind it (backgrounds composited up to the first opaque
+ * one; elements seen through to a background image are left to Lighthouse, which judges them too).
  */
 function contrastOfLinksAndEmptyTexts() {
   type Rgba = [number, number, number, number];
@@ -84,8 +84,10 @@ function contrastOfLinksAndEmptyTexts() {
     const layers: Rgba[] = [];
     for (let node: Element | null = el; node; node = node.parentElement) {
       const style = getComputedStyle(node);
+      const colour = parse(style.backgroundColor);
+      layers.push(colour);
+      if (colour[3] === 1) break;
       if (style.backgroundImage !== 'none') return null;
-      layers.push(parse(style.backgroundColor));
     }
     return layers.reduceRight<Rgba>((below, layer) => over(layer, below), [255, 255, 255, 1]);
   };
@@ -162,7 +164,11 @@ test.describe('Lighthouse', () => {
           scores.push(`${name} ${language}: ${score} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
           if (score < MIN_LIGHTHOUSE_SCORE) {
             const failed = Object.values(lhr.audits).filter((audit) => audit.score === 0 && audit.scoreDisplayMode === 'binary');
-            failures.push(`${name} ${language} (${address}) scored ${score}: ${failed.map((audit) => audit.id).join(', ')}`);
+            const where = (audit: (typeof failed)[number]) => {
+              const items = (audit.details as { items?: { node?: { snippet?: string; explanation?: string } }[] } | undefined)?.items ?? [];
+              return items.slice(0, 3).map((item) => `${item.node?.snippet} ${item.node?.explanation?.split('\n')[0] ?? ''}`);
+            };
+            failures.push(`${name} ${language} (${address}) scored ${score}: ${failed.map((audit) => `${audit.id} [${where(audit).join(' | ')}]`).join(', ')}`);
           }
         }
       }
