@@ -44,7 +44,8 @@ export class MetadataAccess {
       .where('status', '<>', 'declined')
       .executeTakeFirst();
     if (expert) roles.push('expert');
-    if (user.is_project === 1 || user.is_project === 2) {
+    // Only project data is the leaders' to review; a topic's other records are not theirs to read.
+    if ((user.is_project === 1 || user.is_project === 2) && record.submitting_type === 'project') {
       const leader = await this.db
         .selectFrom('meta_special')
         .innerJoin('special_managers', 'special_managers.special_id', 'meta_special.special_id')

@@ -69,13 +69,14 @@ export class ReviewService {
     return roles;
   }
 
-  /** The record for a workflow step: unknown or hidden is 404 (no existence leak). */
+  /**
+   * The record for a workflow step: unknown or hidden is 404 (no existence leak). Hidden as for every
+   * other call: a relation alone does not show it (an expert once the record left the experts, a
+   * leader while it is a draft), or a refusal would tell its status.
+   */
   private async recordFor(user: AuthenticatedUser, id: string): Promise<{ record: MetadataRow; roles: ReviewRole[] }> {
-    const record = await this.access.find(id);
-    if (!record) throw new AppError('NOT_FOUND', 'metadata.notFound');
-    const roles = await this.rolesOf(user, record);
-    if (!roles.length && !this.access.canSee(user, record)) throw new AppError('NOT_FOUND', 'metadata.notFound');
-    return { record, roles };
+    const record = await this.access.readable(user, id);
+    return { record, roles: await this.rolesOf(user, record) };
   }
 
   /** The table's verdict: 403 for a role that may never take the action, 409 for a wrong state. */
@@ -122,10 +123,13 @@ export class ReviewService {
   /** Draft to submitted when the checklist passes; project data of a managed topic waits for its leaders. */
   async submit(user: AuthenticatedUser, id: string): Promise<{ problems: SubmissionReason[]; record?: PresentedRecord }> {
     const record = await this.access.owned(user, id);
-    if (record.status !== 'draft') throw new AppError('CONFLICT', 'metadata.submit.notDraft');
+    // The table first: staff may check a record (GET) but never submit it, whatever its state or checklist.
+    const roles = await this.rolesOf(user, record);
+    const check = checkTransition(record.status, 'submit', roles);
+    if (!check.ok && check.refusal === 'role') throw new AppError('FORBIDDEN', 'review.wrongRole');
+    if (!check.ok) throw new AppError('CONFLICT', 'metadata.submit.notDraft');
     const problems = await this.metadata.problems(record);
     if (problems.length) return { problems };
-    const roles = await this.rolesOf(user, record);
     const { to, role } = this.guard(record, 'submit', roles);
     const leaders = record.submitting_type === 'project' && (await this.repo.hasTopicLeaders(id));
     // A leader's pass stands for a resubmission the data centre sent back; a "no pass" asks again.
@@ -268,7 +272,7 @@ export class ReviewService {
       await this.log(trx, record, user, role, action, to, body.content);
     });
     await this.mailDecision(record, action, body.content);
-    return this.state(user, metadataId);
+    return this.stateAfter(user, metadataId);
   }
 
   // ---- Experts ----
@@ -425,6 +429,16 @@ export class ReviewService {
   /** The review state of a record for the caller: label, allowed actions, reviews and trail as they may see them. */
   async state(user: AuthenticatedUser, metadataId: string): Promise<ReviewState> {
     const { record, roles } = await this.recordFor(user, metadataId);
+    return this.stateOf(user, record, roles);
+  }
+
+  /** The state after the caller's own step, which may have taken the record out of their sight (a leader's "no pass"). */
+  private async stateAfter(user: AuthenticatedUser, metadataId: string): Promise<ReviewState> {
+    const record = (await this.access.find(metadataId))!;
+    return this.stateOf(user, record, await this.rolesOf(user, record));
+  }
+
+  private async stateOf(user: AuthenticatedUser, record: MetadataRow, roles: ReviewRole[]): Promise<ReviewState> {
     const staff = roles.includes('staff');
     const creator = roles.includes('creator');
     const outcomes = (await this.repo.currentOutcomes([record.id])).get(record.id) ?? [];
