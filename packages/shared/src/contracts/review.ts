@@ -9,6 +9,7 @@ import {
   REVIEW_ROLES,
   STAFF_DECISIONS,
 } from '../rules/review-workflow.js';
+import { METADATA_STATUSES } from '../domain/metadata.js';
 
 /**
  * Review calls of spec section 7: what they take and what they answer. The server validates
@@ -32,6 +33,12 @@ export const setReviewStatusSchema = z.union(
       .object({
         review_status: z.enum(STAFF_DECISIONS, { error: 'review.validation.decision' }),
         content: comment.optional(),
+        /**
+         * Ours, optional: the status the decider saw. Two staff deciding at once, each from the
+         * status they saw: one wins, the other gets 409, even when the second decision would be
+         * allowed from the status the first one left (approve, then return).
+         */
+        from_status: z.enum(METADATA_STATUSES, { error: 'review.validation.fromStatus' }).optional(),
       })
       .strict(),
   ],

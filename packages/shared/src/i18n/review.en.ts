@@ -19,6 +19,7 @@ export const reviewEn = {
     flag: 'Choose yes or no.',
     preReview: 'The pre-review can only be marked as done.',
     decision: 'Choose one of the decisions offered.',
+    fromStatus: 'The record’s status given with the decision is not one of the statuses.',
     outcome: 'Choose one of the outcomes offered.',
     deadline: 'Enter the deadline as a date (YYYY-MM-DD).',
     deadlinePast: 'The deadline cannot be in the past.',

@@ -23,6 +23,7 @@ export const reviewZhHans: Shape<typeof reviewEn> = {
     flag: '请选择是或否。',
     preReview: '预审只能标记为已完成。',
     decision: '请选择所列决定之一。',
+    fromStatus: '随决定提交的元数据状态不是有效状态。',
     outcome: '请选择所列审稿结论之一。',
     deadline: '请按日期格式（YYYY-MM-DD）填写截止日期。',
     deadlinePast: '截止日期不能早于今天。',

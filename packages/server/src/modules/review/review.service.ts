@@ -165,6 +165,8 @@ export class ReviewService {
     const action: ReviewAction = 'is_pre_review' in body ? 'pre_review' : body.review_status;
     const content = 'content' in body ? (body.content ?? '') : '';
     const { to, role } = this.guard(record, action, roles);
+    // Decided from a status the record has left since: someone else decided first.
+    if ('from_status' in body && body.from_status && body.from_status !== record.status) throw new AppError('CONFLICT', 'review.changedMeanwhile');
     if (DECISIONS_NEEDING_COMMENT.includes(action) && !content) throw fieldError('content', 'review.validation.commentRequired');
     if (action === 'approve' && (await this.repo.countAnswered(id, Number(record.review_round))) === 0) {
       throw new AppError('CONFLICT', 'review.noAnswers');
