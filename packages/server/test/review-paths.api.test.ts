@@ -460,3 +460,50 @@ describe('the audit trail', () => {
     expect((await call(portal, 'GET', `/api/metadata/review-status/${id}/`, cast.stranger.token)).statusCode).toBe(404);
   });
 });
+
+describe('invitations over rounds', () => {
+  it('refuses to invite again an expert who declined this round, with a message', async () => {
+    const id = await insertRecord(portal, cast.creator.id, { status: 'receive' });
+    await ok(invite(portal, cast.staff.token, { metadata: id, experts: [cast.expert.id] }));
+    const review = await pendingReviewOf(cast.expert, id);
+    await ok(declineReview(portal, cast.expert.token, review.id, 'Travelling.'));
+    const events = await eventCount(portal, id);
+    const again = await invite(portal, cast.staff.token, { metadata: id, experts: [cast.expert.id] });
+    expect(again.statusCode).toBe(400);
+    expect(again.json().experts).toEqual(['One of the experts chosen declined this round’s invitation.']);
+    expect(await eventCount(portal, id)).toBe(events);
+    expect((await ok(invite(portal, cast.staff.token, { metadata: id, experts: [cast.expert2.id] }))).reviews).toHaveLength(2);
+  });
+
+  it('opens a new round for a resubmission whose experts all declined, where the one who declined may be invited again', async () => {
+    const id = await insertRecord(portal, cast.creator.id, { status: 'receive' });
+    await ok(invite(portal, cast.staff.token, { metadata: id, experts: [cast.expert.id] }));
+    await ok(declineReview(portal, cast.expert.token, (await pendingReviewOf(cast.expert, id)).id, 'Travelling.'));
+    await ok(decide(portal, cast.staff.token, id, { review_status: 'return', content: 'Add the 2020 data while we look for experts.' }));
+    await portal.database.db.updateTable('metadata').set({ status: 'submitted' }).where('id', '=', id).execute();
+    // Nobody to go back to: it stays with the data centre.
+    expect(await ok(decide(portal, cast.staff.token, id, { review_status: 'receive' }))).toMatchObject({ status: 'receive', review_round: 1 });
+    const state = await ok(invite(portal, cast.staff.token, { metadata: id, experts: [cast.expert.id, cast.expert2.id] }));
+    expect(state).toMatchObject({ status: 'invited', review_round: 2 });
+    const round2 = (await reviewsOf(portal, id)).filter((r) => Number(r.round) === 2);
+    expect(round2.map((r) => [r.expert_id, r.status, r.after_modification]).sort()).toEqual(
+      [
+        [cast.expert.id, 'invited', 1],
+        [cast.expert2.id, 'invited', 1],
+      ].sort(),
+    );
+    expect((await pendingReviewOf(cast.expert, id)).round).toBe(2);
+  });
+
+  it('no longer lists an invitation as pending once the record returned to draft', async () => {
+    const id = await insertRecord(portal, cast.creator.id, { status: 'receive' });
+    await ok(invite(portal, cast.staff.token, { metadata: id, experts: [cast.expert2.id] }));
+    expect((await pendingReviewOf(cast.expert2, id)).can_answer).toBe(true);
+    await ok(call(portal, 'POST', '/metadata/return-draft/', cast.creator.token, { body: { id } }));
+    const pending = await ok(call(portal, 'GET', '/api/metadata/invited-review/', cast.expert2.token));
+    expect(pending.results.map((r: { metadata: string }) => r.metadata)).not.toContain(id);
+    // Still in the expert's own list of every review, which says where it stands.
+    const mine = await ok(call(portal, 'GET', '/api/metadata/my-review/', cast.expert2.token));
+    expect(mine.results.find((r: { metadata: string }) => r.metadata === id)).toMatchObject({ can_answer: false, record: expect.objectContaining({ status: 'draft' }) });
+  });
+});

@@ -28,6 +28,7 @@ export const reviewEn = {
     unknownExpert: 'One of the experts chosen is not an active user.',
     expertIsCreator: 'The record’s creator cannot review it.',
     alreadyInvited: 'One of the experts chosen is already invited to this round.',
+    declinedThisRound: 'One of the experts chosen declined this round’s invitation.',
   },
   labels: {
     notReviewed: 'Not reviewed',

@@ -32,6 +32,7 @@ export const reviewZhHans: Shape<typeof reviewEn> = {
     unknownExpert: '所选专家中有人不是有效用户。',
     expertIsCreator: '元数据的创建者不能审核它。',
     alreadyInvited: '所选专家中有人已受邀参加本轮审稿。',
+    declinedThisRound: '所选专家中有人已谢绝本轮审稿邀请。',
   },
   labels: {
     notReviewed: '未审核',

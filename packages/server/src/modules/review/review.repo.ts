@@ -69,7 +69,7 @@ export class ReviewRepo {
 
   /** Reviews by their filter, newest first, with the facts their lists show. */
   async page(
-    filter: { reviewId?: string; expertId?: string; metadataId?: string; states?: string[]; search?: string; currentRoundOnly?: boolean },
+    filter: { reviewId?: string; expertId?: string; metadataId?: string; states?: string[]; search?: string; currentRoundOnly?: boolean; recordStatuses?: readonly string[] },
     offset: number,
     limit: number,
   ): Promise<{ count: number; rows: ReviewListRow[] }> {
@@ -79,6 +79,7 @@ export class ReviewRepo {
     if (filter.metadataId) query = query.where('reviews.metadata_id', '=', filter.metadataId);
     if (filter.states?.length) query = query.where('reviews.status', 'in', filter.states);
     if (filter.currentRoundOnly) query = query.whereRef('reviews.round', '=', 'metadata.review_round');
+    if (filter.recordStatuses) query = query.where('metadata.status', 'in', filter.recordStatuses);
     const [{ count }] = (await query.select((eb) => eb.fn.countAll().as('count')).execute()) as [{ count: number | string }];
     const rows = (await query
       .selectAll('reviews')
@@ -127,6 +128,11 @@ export class ReviewRepo {
   /** Experts of a round who did not decline (a resubmission goes back to them). */
   async expertsOfRound(metadataId: string, round: number): Promise<ReviewRow[]> {
     return this.db.selectFrom('reviews').selectAll().where('metadata_id', '=', metadataId).where('round', '=', round).where('status', '<>', 'declined').execute();
+  }
+
+  /** Every review of a round, declined ones too (one row per expert and round). */
+  async reviewsOfRound(metadataId: string, round: number): Promise<ReviewRow[]> {
+    return this.db.selectFrom('reviews').selectAll().where('metadata_id', '=', metadataId).where('round', '=', round).execute();
   }
 
   async countAnswered(metadataId: string, round: number): Promise<number> {

@@ -229,9 +229,12 @@ export class ReviewService {
     const users = await this.repo.activeUsers(ids);
     if (users.length !== ids.length) throw fieldError('experts', 'review.validation.unknownExpert');
     if (ids.includes(record.owner_id)) throw fieldError('experts', 'review.validation.expertIsCreator');
-    const round = Math.max(1, Number(record.review_round));
-    const already = await this.repo.expertsOfRound(record.id, round);
-    if (ids.some((expert) => already.some((r) => r.expert_id === expert))) throw fieldError('experts', 'review.validation.alreadyInvited');
+    // A record taken in again after it went back (round N, nobody to go back to): a new round.
+    const round = record.status === 'receive' ? Number(record.review_round) + 1 : Math.max(1, Number(record.review_round));
+    const already = await this.repo.reviewsOfRound(record.id, round);
+    const asked = (expert: string) => already.find((r) => r.expert_id === expert);
+    if (ids.some((expert) => asked(expert)?.status === 'declined')) throw fieldError('experts', 'review.validation.declinedThisRound');
+    if (ids.some((expert) => asked(expert))) throw fieldError('experts', 'review.validation.alreadyInvited');
     const now = new Date().toISOString();
     let rows: ReviewRow[] = [];
     await this.db.transaction().execute(async (trx) => {
@@ -387,7 +390,8 @@ export class ReviewService {
   async myReviews(user: AuthenticatedUser, filter: { pending?: boolean; answered?: boolean; search?: string }, slice: Slice) {
     const states = filter.pending ? ['invited', 'opened'] : filter.answered ? [...EXPERT_OUTCOMES, 'declined'] : undefined;
     const { count, rows } = await this.repo.page(
-      { expertId: user.id, states, search: filter.search, currentRoundOnly: filter.pending },
+      // Pending: invitations that stand, of records with the experts now (not one sent back to draft meanwhile).
+      { expertId: user.id, states, search: filter.search, currentRoundOnly: filter.pending, recordStatuses: filter.pending ? ['invited', 'underReview'] : undefined },
       slice.offset,
       slice.limit,
     );
