@@ -163,6 +163,15 @@ export const reviewEventSchema = z.object({
 });
 export type ReviewEvent = z.infer<typeof reviewEventSchema>;
 
+/** GET /api/metadata/metadata/{id}/get_reviews: the record's reviews (blind for its creator). */
+export const recordReviewsSchema = z.object({ count: z.number(), results: z.array(reviewSchema) });
+/** The same with `?review_status=1`: the pre-review, and its steps of the trail. */
+export const preReviewSchema = z.object({ is_pre_review: z.boolean(), events: z.array(reviewEventSchema) });
+/** The review history of a record (`/api/metadata/review-status/{id}/history/`). */
+export const reviewHistorySchema = z.object({ count: z.number(), results: z.array(reviewEventSchema) });
+/** POST /metadata/reviews-feedbackemail. */
+export const feedbackMailReplySchema = z.object({ status: z.literal('true'), msg: z.string() });
+
 /** A record's review state for the caller: label, allowed actions, reviews, trail. */
 export const reviewStateSchema = z.object({
   id: z.string(),

@@ -3,12 +3,15 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { z } from 'zod';
 import {
   feedbackListSchema,
+  feedbackMailReplySchema,
   feedbackMailSchema,
   inviteExpertsSchema,
+  preReviewSchema,
+  recordReviewsSchema,
   reviewAnswerSchema,
   reviewDeclineSchema,
   reviewDeskPageSchema,
-  reviewEventSchema,
+  reviewHistorySchema,
   reviewListFilters,
   reviewPageSchema,
   reviewSchema,
@@ -130,7 +133,7 @@ export async function reviewRoutes(parent: FastifyInstance, { review }: { review
 
   app.get(
     '/api/metadata/review-status/:id/history/',
-    { schema: { params: idParams, response: { 200: z.object({ count: z.number(), results: z.array(reviewEventSchema) }) } }, config: { access: 'user' } },
+    { schema: { params: idParams, response: { 200: reviewHistorySchema } }, config: { access: 'user' } },
     async (request) => {
       const { events } = await review.state(request.user!, request.params.id);
       return { count: events.length, results: events };
@@ -159,7 +162,10 @@ export async function reviewRoutes(parent: FastifyInstance, { review }: { review
 
   app.get(
     '/api/metadata/metadata/:id/get_reviews',
-    { schema: { params: idParams, querystring: z.object({ review_status: z.enum(['1']).optional() }) }, config: { access: 'user' } },
+    {
+      schema: { params: idParams, querystring: z.object({ review_status: z.enum(['1']).optional() }), response: { 200: z.union([preReviewSchema, recordReviewsSchema]) } },
+      config: { access: 'user' },
+    },
     async (request) =>
       request.query.review_status === '1' ? review.preReview(request.user!, request.params.id) : review.recordReviews(request.user!, request.params.id),
   );
@@ -170,8 +176,8 @@ export async function reviewRoutes(parent: FastifyInstance, { review }: { review
     async (request) => review.feedback(request.user!, request.query.metadata__id),
   );
 
-  app.post('/metadata/reviews-feedbackemail', { schema: { body: feedbackMailSchema }, config: { access: 'staff' } }, async (request) => {
+  app.post('/metadata/reviews-feedbackemail', { schema: { body: feedbackMailSchema, response: { 200: feedbackMailReplySchema } }, config: { access: 'staff' } }, async (request) => {
     await review.mailFeedback(request.user!, request.body.metadata);
-    return { status: 'true', msg: request.t('review.feedbackSent') };
+    return { status: 'true' as const, msg: request.t('review.feedbackSent') };
   });
 }
