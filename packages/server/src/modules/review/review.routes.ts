@@ -87,7 +87,8 @@ export async function reviewRoutes(parent: FastifyInstance, { review }: { review
 
   app.post(
     '/api/metadata/review/:id/decline/',
-    { schema: { params: idParams, body: reviewDeclineSchema, response: { 200: reviewSchema } }, config: { access: 'user' } },
+    // The reason is optional, and so is the body: a bare POST declines.
+    { schema: { params: idParams, body: z.preprocess((body) => body ?? {}, reviewDeclineSchema), response: { 200: reviewSchema } }, config: { access: 'user' } },
     async (request) => review.decline(request.user!, request.params.id, request.body.content),
   );
 
