@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import type { ReviewAction } from '@portal/shared';
-import { createUserWithToken, EN, type TestAccount, type TestPortal } from './helpers.js';
+import { createTestPortal, createUserWithToken, EN, type TestAccount, type TestPortal } from './helpers.js';
 import { call, expectStatus, postResource, returnToDraft, submit } from './metadata-builders.js';
 
 /**
@@ -41,6 +41,15 @@ export async function createCast(portal: TestPortal): Promise<Cast> {
   await postResource(portal, staff.token, 'special-manage', { special: special.id, user: leader.id });
   return { creator, leader, expert, expert2, invitee, staff, stranger, specialId: special.id };
 }
+
+/** A portal of its own for a test file, with its cast. */
+export async function startReviewPortal(): Promise<{ portal: TestPortal; cast: Cast }> {
+  const portal = await createTestPortal();
+  return { portal, cast: await createCast(portal) };
+}
+
+/** The JSON of a reply that must be 200. */
+export const ok = async (response: Promise<LightMyRequestResponse>) => expectStatus(await response, 200);
 
 /** A record inserted straight into a status: cheap, for tests that do not submit it through the API. */
 export async function insertRecord(

@@ -1,11 +1,9 @@
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { embargoUntil, translate } from '@portal/shared';
-import { createTestPortal, createUserWithToken, EN, mailsTo, type TestPortal } from './helpers.js';
+import { embargoUntil } from '@portal/shared';
+import { createUserWithToken, EN, mailsTo, type TestPortal } from './helpers.js';
 import { buildCompleteRecord, call, expectStatus, patchRecord, postResource, recordUrl, storedStatus, submit } from './metadata-builders.js';
 import {
   answerReview,
-  createCast,
   decide,
   declineReview,
   eventCount,
@@ -15,11 +13,13 @@ import {
   insertReview,
   invite,
   linkTopic,
+  ok,
   openReview,
   recordRow,
   reviewsOf,
   reviewState,
   setUserLanguage,
+  startReviewPortal,
   topicReview,
   type Cast,
   type Person,
@@ -36,16 +36,13 @@ let cast: Cast;
 let staff2: Person;
 
 beforeAll(async () => {
-  portal = await createTestPortal();
-  cast = await createCast(portal);
+  ({ portal, cast } = await startReviewPortal());
   staff2 = await createUserWithToken(portal, { isStaff: true, realname: 'Staff Qian' });
   // The second expert reads English.
   await setUserLanguage(portal, cast.expert2.id, 'en');
 }, 120_000);
 
-afterAll(async () => {
-  await portal?.close();
-});
+afterAll(() => portal?.close());
 
 /** A complete draft of the creator's, submitted through the API; `project` links it to the leader's topic. */
 async function submittedRecord(options: { project?: boolean; protection?: string } = {}): Promise<string> {
@@ -67,7 +64,6 @@ async function pendingReviewOf(expert: Person, metadataId: string) {
   return review;
 }
 
-const ok = async (response: Promise<LightMyRequestResponse>) => expectStatus(await response, 200);
 
 describe('the project leaders’ step', () => {
   it('lists project data for its leaders, blocks invitations until they pass it, and keeps their pass', async () => {

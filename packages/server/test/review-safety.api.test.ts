@@ -1,11 +1,10 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REVIEW_COMMENT_MAX, translate, type Language } from '@portal/shared';
-import { createTestPortal, createUserWithToken, EN, mailsTo, readOutbox, type TestPortal } from './helpers.js';
+import { createUserWithToken, EN, mailsTo, readOutbox, type TestPortal } from './helpers.js';
 import { buildCompleteRecord, call, expectStatus, recordUrl, setStatus, storedStatus, submit } from './metadata-builders.js';
 import {
   answerReview,
-  createCast,
   decide,
   declineReview,
   eventCount,
@@ -14,10 +13,12 @@ import {
   insertReview,
   invite,
   linkTopic,
+  ok,
   openReview,
   reviewsOf,
   reviewStateUrl,
   setUserLanguage,
+  startReviewPortal,
   topicReview,
   type Cast,
   type Person,
@@ -32,16 +33,9 @@ import { upload } from './upload-builders.js';
 let portal: TestPortal;
 let cast: Cast;
 
-beforeAll(async () => {
-  portal = await createTestPortal();
-  cast = await createCast(portal);
-}, 120_000);
+beforeAll(async () => ({ portal, cast } = await startReviewPortal()), 120_000);
+afterAll(() => portal?.close());
 
-afterAll(async () => {
-  await portal?.close();
-});
-
-const ok = async (response: Promise<LightMyRequestResponse>) => expectStatus(await response, 200);
 const ZH = { 'accept-language': 'zh-hans' };
 
 /**
@@ -84,49 +78,33 @@ describe('bad input', () => {
     reviewId = await insertReview(portal, underReviewId, cast.expert.id, { status: 'opened' });
   });
 
+  /** A staff decision on the received record, an answer of the expert's review: refused with 400. */
+  const badDecision = (body: Record<string, unknown>, key: string, field?: string) =>
+    refusedInBoth(receiveId, (h) => decide(portal, cast.staff.token, receiveId, body, h), 400, key, field);
+  const badAnswer = (body: Record<string, unknown>, key: string, field?: string) =>
+    refusedInBoth(underReviewId, (h) => answerReview(portal, cast.expert.token, reviewId, body, h), 400, key, field);
+
   it('refuses decisions and outcomes outside the lists', async () => {
-    await refusedInBoth(receiveId, (h) => decide(portal, cast.staff.token, receiveId, { review_status: 'destroy', content: 'x' }, h), 400, 'review.validation.decision');
-    await refusedInBoth(receiveId, (h) => decide(portal, cast.staff.token, receiveId, { review_status: 'underReview' }, h), 400, 'review.validation.decision');
-    await refusedInBoth(receiveId, (h) => decide(portal, cast.staff.token, receiveId, { is_pre_review: false }, h), 400, 'review.validation.decision');
-    await refusedInBoth(receiveId, (h) => decide(portal, cast.staff.token, receiveId, {}, h), 400, 'review.validation.decision');
-    await refusedInBoth(
-      underReviewId,
-      (h) => answerReview(portal, cast.expert.token, reviewId, { review_status: 'maybe', content: 'Hmm.' }, h),
-      400,
-      'review.validation.outcome',
-      'review_status',
-    );
+    await badDecision({ review_status: 'destroy', content: 'x' }, 'review.validation.decision');
+    await badDecision({ review_status: 'underReview' }, 'review.validation.decision');
+    await badDecision({ is_pre_review: false }, 'review.validation.decision');
+    await badDecision({}, 'review.validation.decision');
+    await badAnswer({ review_status: 'maybe', content: 'Hmm.' }, 'review.validation.outcome', 'review_status');
     const topicId = await insertRecord(portal, cast.creator.id, { status: 'submitted', topic_review_status: 'waiting' });
     await linkTopic(portal, topicId, cast.specialId);
-    await refusedInBoth(
-      topicId,
-      (h) => topicReview(portal, cast.leader.token, topicId, { review_status: 'pass_after_modification', content: 'x' }, h),
-      400,
-      'review.validation.outcome',
-      'review_status',
-    );
+    const badTopic = (h: Record<string, string>) => topicReview(portal, cast.leader.token, topicId, { review_status: 'pass_after_modification', content: 'x' }, h);
+    await refusedInBoth(topicId, badTopic, 400, 'review.validation.outcome', 'review_status');
     expect((await ok(topicReview(portal, cast.leader.token, topicId, { review_status: 'pass', content: '' }))).topic_review_status).toBe('pass');
   });
 
   it('refuses comments over 20,000 characters, and takes one of exactly 20,000', async () => {
     const long = 'x'.repeat(REVIEW_COMMENT_MAX + 1);
-    await refusedInBoth(receiveId, (h) => decide(portal, cast.staff.token, receiveId, { review_status: 'return', content: long }, h), 400, 'review.validation.commentTooLong', 'content');
-    await refusedInBoth(
-      underReviewId,
-      (h) => answerReview(portal, cast.expert.token, reviewId, { review_status: 'pass', content: long }, h),
-      400,
-      'review.validation.commentTooLong',
-      'content',
-    );
-    await refusedInBoth(
-      underReviewId,
-      (h) => answerReview(portal, cast.expert.token, reviewId, { review_status: 'pass', content: '   ' }, h),
-      400,
-      'review.validation.commentRequired',
-      'content',
-    );
-    await refusedInBoth(receiveId, (h) => invite(portal, cast.staff.token, { metadata: receiveId, experts: [cast.expert.id], message: long }, h), 400, 'review.validation.commentTooLong', 'message');
-    await refusedInBoth(receiveId, (h) => decide(portal, cast.staff.token, receiveId, { review_status: 'refuse' }, h), 400, 'review.validation.commentRequired', 'content');
+    await badDecision({ review_status: 'return', content: long }, 'review.validation.commentTooLong', 'content');
+    await badDecision({ review_status: 'refuse' }, 'review.validation.commentRequired', 'content');
+    await badAnswer({ review_status: 'pass', content: long }, 'review.validation.commentTooLong', 'content');
+    await badAnswer({ review_status: 'pass', content: '   ' }, 'review.validation.commentRequired', 'content');
+    const longMessage = (h: Record<string, string>) => invite(portal, cast.staff.token, { metadata: receiveId, experts: [cast.expert.id], message: long }, h);
+    await refusedInBoth(receiveId, longMessage, 400, 'review.validation.commentTooLong', 'message');
     const exact = await ok(answerReview(portal, cast.expert.token, reviewId, { review_status: 'pass', content: 'y'.repeat(REVIEW_COMMENT_MAX) }));
     expect(exact.content).toHaveLength(REVIEW_COMMENT_MAX);
   });

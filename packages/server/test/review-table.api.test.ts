@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkTransition, METADATA_STATUSES, REVIEW_ACTIONS, type ReviewAction, type ReviewRole } from '@portal/shared';
 import { EXPERT_VISIBLE_STATUSES } from '../src/modules/metadata/metadata-access.js';
-import { createTestPortal, type TestPortal } from './helpers.js';
+import type { TestPortal } from './helpers.js';
 import { buildCompleteRecord, storedStatus } from './metadata-builders.js';
-import { createCast, eventsOf, insertRecord, insertReview, linkTopic, takeAction, type Cast } from './review-builders.js';
+import { eventsOf, insertRecord, insertReview, linkTopic, takeAction, startReviewPortal, type Cast } from './review-builders.js';
 
 /**
  * The table-driven walk of the review workflow: every (status, action, role) triple, taken through
@@ -63,14 +63,8 @@ function expected(status: string, action: ReviewAction, role: Role): Expected {
 let portal: TestPortal;
 let cast: Cast;
 
-beforeAll(async () => {
-  portal = await createTestPortal();
-  cast = await createCast(portal);
-}, 120_000);
-
-afterAll(async () => {
-  await portal?.close();
-});
+beforeAll(async () => ({ portal, cast } = await startReviewPortal()), 120_000);
+afterAll(() => portal?.close());
 
 /** A fresh record in `status` with what `role` and `action` need, and the context of the call. */
 async function fixture(status: string, action: ReviewAction, role: Role) {
