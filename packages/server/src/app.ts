@@ -20,6 +20,8 @@ import { MetadataAccess } from './modules/metadata/metadata-access.js';
 import { MetadataRepo } from './modules/metadata/metadata.repo.js';
 import { metadataRoutes } from './modules/metadata/metadata.routes.js';
 import { MetadataService } from './modules/metadata/metadata.service.js';
+import { reviewRoutes } from './modules/review/review.routes.js';
+import { ReviewService } from './modules/review/review.service.js';
 import { authPlugin } from './plugins/auth.js';
 import { csrfPlugin } from './plugins/csrf.js';
 import { errorsPlugin } from './plugins/errors.js';
@@ -36,6 +38,7 @@ export interface Portal {
   database: DbHandle;
   accounts: AccountService;
   metadata: MetadataService;
+  review: ReviewService;
 }
 
 export interface BuildOptions {
@@ -114,7 +117,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(accountRoutes, { accounts, rateLimits: config.rateLimits });
   const metadataAccess = new MetadataAccess(database.db);
   const metadata = new MetadataService(new MetadataRepo(database.db), metadataAccess, config.accountLimits);
-  await app.register(metadataRoutes, { metadata });
+  const review = new ReviewService(database.db, metadataAccess, metadata, mailer, {
+    publicUrl: config.publicUrl,
+    siteVariant: config.siteVariant,
+    log: app.log,
+  });
+  await app.register(metadataRoutes, { metadata, review });
+  await app.register(reviewRoutes, { review });
   // Uploaded files live in DATA_DIR/files.
   const storage = createBlobStore({ dataDir: config.dataDir });
   const files = new FilesService(new FilesRepo(database.db), metadataAccess, storage, {
@@ -125,10 +134,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   metadata.onDelete((id) => files.removeAllOf(id));
   await app.register(filesRoutes, { files });
   // Unfinished uploads, abandoned empty drafts and expired tokens: removed at start, then regularly.
-  const jobs = cleanupJobs({ accounts, metadata, storage });
+  const jobs = cleanupJobs({ accounts, metadata, storage, review });
   await runCleanupJobs(jobs, app.log);
   scheduleCleanupJobs(app, jobs);
   await app.register(webPlugin, { webDist: config.webDist, siteVariant: config.siteVariant });
 
-  return { app, database, accounts, metadata };
+  return { app, database, accounts, metadata, review };
 }

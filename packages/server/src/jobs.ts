@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AccountService } from './modules/account/account.service.js';
 import type { MetadataService } from './modules/metadata/metadata.service.js';
+import type { ReviewService } from './modules/review/review.service.js';
 import type { LocalDiskStore } from './storage/index.js';
 
 /** One clean-up the server repeats while it runs (and `npm run portal -- cleanup` runs once). */
@@ -23,7 +24,7 @@ export const UNFINISHED_UPLOAD_IDLE_MS = 15 * MINUTE;
 /** An empty draft nobody touched for this long was abandoned (its editor is long closed). */
 export const ABANDONED_DRAFT_MS = 24 * HOUR;
 
-export function cleanupJobs(parts: { accounts: AccountService; metadata: MetadataService; storage: LocalDiskStore }): CleanupJob[] {
+export function cleanupJobs(parts: { accounts: AccountService; metadata: MetadataService; storage: LocalDiskStore; review?: ReviewService }): CleanupJob[] {
   return [
     {
       name: 'unfinished uploads',
@@ -36,6 +37,8 @@ export function cleanupJobs(parts: { accounts: AccountService; metadata: Metadat
       run: () => parts.metadata.removeAbandonedDrafts(new Date(Date.now() - ABANDONED_DRAFT_MS)),
     },
     { name: 'expired tokens', everyMs: HOUR, run: () => parts.accounts.deleteExpiredTokens() },
+    // Not a clean-up, but the same kind of periodic, idempotent work: experts past their deadline.
+    ...(parts.review ? [{ name: 'review reminders', everyMs: HOUR, run: () => parts.review!.remindOverdue() }] : []),
   ];
 }
 

@@ -7,3 +7,5 @@ export * from './contracts/account.js';
 export * from './domain/metadata.js';
 export * from './rules/submission.js';
 export * from './contracts/metadata.js';
+export * from './rules/review-workflow.js';
+export * from './contracts/review.js';

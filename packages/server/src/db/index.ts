@@ -14,6 +14,7 @@ import pg from 'pg';
 import { PRIVATE_FILE, PRIVATE_FOLDER } from '../file-modes.js';
 import * as accounts from './migrations/0001-accounts.js';
 import * as metadata from './migrations/0002-metadata.js';
+import * as review from './migrations/0003-review.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -28,6 +29,7 @@ export interface DbHandle {
 const migrations: Record<string, Migration> = {
   '0001-accounts': accounts,
   '0002-metadata': metadata,
+  '0003-review': review,
 };
 
 class ListedMigrations implements MigrationProvider {

@@ -118,6 +118,49 @@ export interface MetadataTable {
   updated_at: string;
   submitted_at: string | null;
   published_at: string | null;
+  /** The project leaders' step (TOPIC_REVIEW_STATES): '' when the record has none. */
+  topic_review_status: Generated<string>;
+  is_pre_review: Generated<number>;
+  /** 0 until experts are first invited; each resubmission that goes back to them adds one. */
+  review_round: Generated<number>;
+  published_without_review: Generated<number>;
+  unpublish_reason: Generated<string>;
+  /** When the data files become available (published_at plus the protection period); null at once. */
+  embargo_until: string | null;
+}
+
+/** One invited expert's review of a record in one round. */
+export interface ReviewTable {
+  id: string;
+  metadata_id: string;
+  expert_id: string;
+  round: number;
+  /** EXPERT_REVIEW_STATES */
+  status: string;
+  content: string;
+  signed: number;
+  after_modification: number;
+  deadline: string;
+  message: string;
+  invited_by: string | null;
+  created_at: string;
+  opened_at: string | null;
+  answered_at: string | null;
+  reminded_at: string | null;
+}
+
+/** The audit trail: every step of the workflow, who took it and when. */
+export interface ReviewEventTable {
+  id: string;
+  metadata_id: string;
+  actor_id: string | null;
+  role: string;
+  action: string;
+  from_status: string;
+  to_status: string;
+  comment: string;
+  review_id: string | null;
+  created_at: string;
 }
 
 export interface MetadataI18nTable {
@@ -339,6 +382,8 @@ export interface MetadataDatabase {
   specials: SpecialTable;
   special_managers: SpecialManagerTable;
   meta_special: MetaSpecialTable;
+  reviews: ReviewTable;
+  review_events: ReviewEventTable;
   affiliations: NamedTable;
   meta_media: MetaMediaTable;
   meta_attach: StoredFileTable;

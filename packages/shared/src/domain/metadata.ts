@@ -21,8 +21,8 @@ export type MetadataStatus = (typeof METADATA_STATUSES)[number];
 
 /** Statuses the lists of the personal centre show: in review is everything between submitted and the verdict. */
 export const IN_REVIEW_STATUSES = ['submitted', 'receive', 'invited', 'underReview', 'approved'] as const satisfies readonly MetadataStatus[];
-/** Statuses from which the creator may take the record back to draft (Return to Draft). */
-export const RETURNABLE_STATUSES = IN_REVIEW_STATUSES;
+/** Statuses from which the creator may take the record back to draft (Return to Draft): until an expert opened the review (the workflow's return_to_draft). */
+export const RETURNABLE_STATUSES = ['submitted', 'receive', 'invited'] as const satisfies readonly MetadataStatus[];
 
 export const LICENSES = ['CC BY 4.0', 'CC BY-SA 4.0', 'CC BY-ND 4.0', 'CC BY-NC 4.0', 'CC BY-NC-SA 4.0', 'CC BY-NC-ND 4.0'] as const;
 export type License = (typeof LICENSES)[number];

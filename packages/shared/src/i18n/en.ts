@@ -1,4 +1,5 @@
 import { editorEn } from './editor.en.js';
+import { reviewEn } from './review.en.js';
 import { metadataEn } from './metadata.en.js';
 
 /** English catalogue. Every key here exists in zh-hans.ts too (a unit test checks both ways). */
@@ -262,4 +263,5 @@ export const en = {
   },
   metadata: metadataEn,
   editor: editorEn,
+  review: reviewEn,
 };

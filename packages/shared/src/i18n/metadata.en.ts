@@ -77,7 +77,7 @@ export const metadataEn = {
     failed: 'Metadata information failed to be submitted, please re-edit this metadata',
     notDraft: 'Only a draft can be submitted.',
     returned: 'The metadata is a draft again.',
-    notReturnable: 'Only metadata in review can be returned to draft.',
+    notReturnable: 'Only metadata in review can be returned to draft, and only until an expert has opened the review.',
     reasons: {
       title: 'Title is required (more than 10 words are recommended)',
       titleEn: 'English title is required',

@@ -76,7 +76,7 @@ export const metadataZhHans: Messages['metadata'] = {
     failed: '元数据信息提交失败，请重新编辑该元数据',
     notDraft: '只有草稿可以提交。',
     returned: '元数据已退回草稿。',
-    notReturnable: '只有审核中的元数据可以退回草稿。',
+    notReturnable: '只有审核中的元数据可以退回草稿，且仅限专家开始审稿之前。',
     reasons: {
       title: '标题为必填项（建议超过 10 个字）',
       titleEn: '英文标题为必填项',

@@ -1,4 +1,5 @@
 import { editorZhHans } from './editor.zh-hans.js';
+import { reviewZhHans } from './review.zh-hans.js';
 import { metadataZhHans } from './metadata.zh-hans.js';
 import type { Messages } from './types.js';
 
@@ -256,4 +257,5 @@ export const zhHans: Messages = {
   },
   metadata: metadataZhHans,
   editor: editorZhHans,
+  review: reviewZhHans,
 };

@@ -359,7 +359,7 @@ export class FilesService {
   async download(user: AuthenticatedUser | null, kind: FileKind, id: string): Promise<OpenedFile<StoredFileView>> {
     if (kind === 'file' && !user) throw new AppError('UNAUTHENTICATED', 'account.loginRequired');
     const row = await this.readableRow(user, () => this.repo.find(kind, id));
-    if (kind === 'file') await this.access.owned(user, row.metadata_id);
+    if (kind === 'file') await this.access.filesReadable(user, row.metadata_id);
     return { file: fileView(row), ...(await this.openBlob(row.storage_key)) };
   }
 

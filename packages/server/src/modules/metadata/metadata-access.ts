@@ -7,6 +7,9 @@ import type { AuthenticatedUser } from '../account/account.service.js';
 
 export type MetadataRow = Selectable<MetadataTable>;
 
+/** While the record is with the experts, an invited one may read it (and its data files). */
+export const EXPERT_VISIBLE_STATUSES = ['invited', 'underReview', 'approved'] as const;
+
 /**
  * Who may see and change a record, in one place for every metadata call:
  * - see: its creator, staff, and everyone once it is published;
@@ -25,11 +28,62 @@ export class MetadataAccess {
     return record.status === 'published' || (!!user && (user.is_staff || record.owner_id === user.id));
   }
 
+  /**
+   * A reviewer's view of a record nobody else may see: an invited expert whose invitation of the
+   * current round stands, while the record is with the experts; a manager (is_project 1 or 2) of the
+   * topic a submitted project-data record is linked to.
+   */
+  async reviewerRoles(user: AuthenticatedUser, record: MetadataRow): Promise<('expert' | 'leader')[]> {
+    const roles: ('expert' | 'leader')[] = [];
+    const expert = await this.db
+      .selectFrom('reviews')
+      .select('id')
+      .where('metadata_id', '=', record.id)
+      .where('expert_id', '=', user.id)
+      .where('round', '=', Number(record.review_round))
+      .where('status', '<>', 'declined')
+      .executeTakeFirst();
+    if (expert) roles.push('expert');
+    // Only project data is the leaders' to review; a topic's other records are not theirs to read.
+    if ((user.is_project === 1 || user.is_project === 2) && record.submitting_type === 'project') {
+      const leader = await this.db
+        .selectFrom('meta_special')
+        .innerJoin('special_managers', 'special_managers.special_id', 'meta_special.special_id')
+        .select('meta_special.id')
+        .where('meta_special.metadata_id', '=', record.id)
+        .where('special_managers.user_id', '=', user.id)
+        .executeTakeFirst();
+      if (leader) roles.push('leader');
+    }
+    return roles;
+  }
+
+  /** Whether a reviewer may read the record now: experts while it is with them, leaders once submitted. */
+  async reviewerMaySee(user: AuthenticatedUser, record: MetadataRow): Promise<boolean> {
+    const roles = await this.reviewerRoles(user, record);
+    return (
+      (roles.includes('expert') && (EXPERT_VISIBLE_STATUSES as readonly string[]).includes(record.status)) ||
+      (roles.includes('leader') && record.status !== 'draft')
+    );
+  }
+
   /** The record, or NOT_FOUND when it does not exist or the caller may not see it (no existence leak). */
   async readable(user: AuthenticatedUser | null, id: string): Promise<MetadataRow> {
     const record = await this.find(id);
-    if (!record || !this.canSee(user, record)) throw new AppError('NOT_FOUND', 'metadata.notFound');
-    return record;
+    if (!record) throw new AppError('NOT_FOUND', 'metadata.notFound');
+    if (this.canSee(user, record) || (user && (await this.reviewerMaySee(user, record)))) return record;
+    throw new AppError('NOT_FOUND', 'metadata.notFound');
+  }
+
+  /**
+   * The data files of a record: its creator and staff, and its reviewers while they may see it (an
+   * unpublished record's data, only as its reviewer). Others who may see the record: 'no right'.
+   */
+  async filesReadable(user: AuthenticatedUser | null, id: string): Promise<MetadataRow> {
+    if (!user) throw new AppError('UNAUTHENTICATED', 'account.loginRequired');
+    const record = await this.readable(user, id);
+    if (user.is_staff || record.owner_id === user.id || (await this.reviewerMaySee(user, record))) return record;
+    throw new AppError('FORBIDDEN', 'metadata.noRight');
   }
 
   /**

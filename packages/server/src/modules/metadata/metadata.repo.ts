@@ -213,7 +213,24 @@ export class MetadataRepo {
   /** Whether anything at all has been entered: an empty record left behind by the editor may go. */
   async isEmpty(record: MetadataRow): Promise<boolean> {
     // Every field of its own at its default: '' for texts, null for numbers.
-    const bookkeeping = new Set(['id', 'owner_id', 'status', 'language', 'hit_count', 'created_at', 'updated_at', 'submitted_at', 'published_at']);
+    const bookkeeping = new Set([
+      'id',
+      'owner_id',
+      'status',
+      'language',
+      'hit_count',
+      'created_at',
+      'updated_at',
+      'submitted_at',
+      'published_at',
+      // The review's facts, not the author's input.
+      'topic_review_status',
+      'is_pre_review',
+      'review_round',
+      'published_without_review',
+      'unpublish_reason',
+      'embargo_until',
+    ]);
     for (const [field, value] of Object.entries(record)) {
       if (bookkeeping.has(field)) continue;
       if (value !== null && String(value).trim() !== '') return false;

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { METADATA_STATUSES, PROJECTIONS } from '@portal/shared';
 import { APPLICATION_USER_TYPES, authorSortSchema, metadataCreateSchema, metadataUpdateSchema } from '@portal/shared/contracts/metadata';
 import { pagingQuery, toPage } from '../../http/paging.js';
+import type { ReviewService } from '../review/review.service.js';
 import type { MetadataService } from './metadata.service.js';
 import { RESOURCES } from './resources.js';
 import { ResourceService } from './resources.service.js';
@@ -17,7 +18,7 @@ const statusValue = z.enum(METADATA_STATUSES, { error: 'metadata.validation.opti
 const isPersonal = (request: FastifyRequest) => String(request.headers.personal ?? '').toLowerCase() === 'true';
 
 /** Metadata calls of spec section 7. Thin: schema, access, one service call. */
-export async function metadataRoutes(parent: FastifyInstance, { metadata }: { metadata: MetadataService }) {
+export async function metadataRoutes(parent: FastifyInstance, { metadata, review }: { metadata: MetadataService; review: ReviewService }) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -80,13 +81,14 @@ export async function metadataRoutes(parent: FastifyInstance, { metadata }: { me
 
   /** Submits a draft: the server checks again and moves nothing when anything is missing. */
   app.post('/metadata/metadata-submit/', { schema: { body: idBody }, config: { access: 'user' } }, async (request, reply) => {
-    const { problems, record } = await metadata.submit(request.user!, request.body.id);
+    const { problems, record } = await review.submit(request.user!, request.body.id);
     if (problems.length) return reply.status(400).send(submitReply(request, problems));
     return { ...submitReply(request, problems), msg: request.t('metadata.submit.success'), metadata: record };
   });
 
   app.post('/metadata/return-draft/', { schema: { body: idBody }, config: { access: 'user' } }, async (request) => {
-    const record = await metadata.returnToDraft(request.user!, request.body.id);
+    await review.returnToDraft(request.user!, request.body.id);
+    const record = await metadata.get(request.user!, request.body.id);
     return { status: 'true', msg: request.t('metadata.submit.returned'), metadata: record };
   });
 

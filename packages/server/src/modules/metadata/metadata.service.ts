@@ -1,6 +1,5 @@
 import {
   APPLICATION_USER_TYPES,
-  IN_REVIEW_STATUSES,
   submissionProblems,
   type Language,
   type MetadataUpdate,
@@ -160,42 +159,12 @@ export class MetadataService {
   }
 
   /** The record's owner or staff may ask; the check itself changes nothing. */
-  private async ownRecord(user: AuthenticatedUser, id: string): Promise<MetadataRow> {
+  async ownRecord(user: AuthenticatedUser, id: string): Promise<MetadataRow> {
     return this.access.owned(user, id);
   }
 
   async checkSubmission(user: AuthenticatedUser, id: string): Promise<SubmissionReason[]> {
     return this.problems(await this.ownRecord(user, id));
-  }
-
-  /** Draft to submitted, when the checklist passes; anything else moves nothing. */
-  async submit(user: AuthenticatedUser, id: string): Promise<{ problems: SubmissionReason[]; record?: PresentedRecord }> {
-    const record = await this.ownRecord(user, id);
-    if (record.status !== 'draft') throw new AppError('CONFLICT', 'metadata.submit.notDraft');
-    const problems = await this.problems(record);
-    if (problems.length) return { problems };
-    const now = new Date().toISOString();
-    const moved = await this.repo.db
-      .updateTable('metadata')
-      .set({ status: 'submitted', submitted_at: now, updated_at: now })
-      .where('id', '=', id)
-      .where('status', '=', 'draft')
-      .executeTakeFirst();
-    if (Number(moved.numUpdatedRows) !== 1) throw new AppError('CONFLICT', 'metadata.submit.notDraft');
-    return { problems, record: (await this.present([{ ...record, status: 'submitted', submitted_at: now, updated_at: now }]))[0] };
-  }
-
-  /** Return to Draft: a record in review goes back to its creator's hands. */
-  async returnToDraft(user: AuthenticatedUser, id: string) {
-    const record = await this.ownRecord(user, id);
-    if (!(IN_REVIEW_STATUSES as readonly string[]).includes(record.status)) throw new AppError('CONFLICT', 'metadata.submit.notReturnable');
-    await this.repo.db
-      .updateTable('metadata')
-      .set({ status: 'draft', updated_at: new Date().toISOString() })
-      .where('id', '=', id)
-      .where('status', 'in', [...IN_REVIEW_STATUSES])
-      .execute();
-    return this.get(user, id);
   }
 
   /** A new draft of the caller's with the record's fields, translations and links (not its stored files). */
@@ -219,6 +188,13 @@ export class MetadataService {
           updated_at: now,
           submitted_at: null,
           published_at: null,
+          // The copy starts its own review.
+          topic_review_status: '',
+          is_pre_review: 0,
+          review_round: 0,
+          published_without_review: 0,
+          unpublish_reason: '',
+          embargo_until: null,
         })
         .execute();
       for (const translation of await trx.selectFrom('metadata_i18n').selectAll().where('metadata_id', '=', id).execute()) {
