@@ -60,6 +60,20 @@ async function expectUncovered(locator: Locator) {
   expect(covered, 'nothing covers the field').toBe(false);
 }
 
+/**
+ * The login screen a visitor was sent to: it says they will be taken back, refuses nothing, and
+ * takes the account. Soft on the notice, so that a missing one is reported and the return is still checked.
+ */
+async function signInWhenAsked(page: Page, language: Language, user: { username: string; password: string }) {
+  const texts = textsOf(language);
+  await expect(page.getByRole('heading', { name: texts.account.loginTitle })).toBeVisible();
+  await expect.soft(page.getByText(texts.account.loginToContinue)).toBeVisible();
+  await expect(page.getByText(texts.account.forbidden)).toHaveCount(0);
+  await page.getByLabel(texts.fields.login).fill(user.username);
+  await page.getByLabel(texts.fields.password, { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: texts.account.loginButton }).click();
+}
+
 for (const language of LANGUAGES) {
   const texts = textsOf(language);
   const prefix = prefixOf(language);
@@ -152,13 +166,7 @@ for (const language of LANGUAGES) {
     test('an anonymous visitor of a personal page is asked to sign in and returned to that page', async ({ page }) => {
       const user = createUser({ realname: english ? 'Returning Visitor' : '回访者' });
       await page.goto(`${prefix}/personal/#/personal/settings`);
-      await expect(page.getByRole('heading', { name: texts.account.loginTitle })).toBeVisible();
-      // Soft: a missing notice is reported, and the return to the page is still checked.
-      await expect.soft(page.getByText(texts.account.loginToContinue)).toBeVisible();
-      await expect(page.getByText(texts.account.forbidden)).toHaveCount(0);
-      await page.getByLabel(texts.fields.login).fill(user.username);
-      await page.getByLabel(texts.fields.password, { exact: true }).fill(user.password);
-      await page.getByRole('button', { name: texts.account.loginButton }).click();
+      await signInWhenAsked(page, language, user);
       await expect(page).toHaveURL(new RegExp(`${prefix}/personal/#/personal/settings$`));
       await expect(page.getByRole('heading', { name: texts.settings.title })).toBeVisible();
     });
@@ -166,12 +174,7 @@ for (const language of LANGUAGES) {
     test('an anonymous visitor of the admin page is asked to sign in, not refused, and returned to it', async ({ page }) => {
       const staff = createUser({ staff: true, realname: english ? 'Data Centre' : '数据中心' });
       await page.goto(`${prefix}/admin/`);
-      await expect(page.getByRole('heading', { name: texts.account.loginTitle })).toBeVisible();
-      await expect.soft(page.getByText(texts.account.loginToContinue)).toBeVisible();
-      await expect(page.getByText(texts.account.forbidden)).toHaveCount(0);
-      await page.getByLabel(texts.fields.login).fill(staff.username);
-      await page.getByLabel(texts.fields.password, { exact: true }).fill(staff.password);
-      await page.getByRole('button', { name: texts.account.loginButton }).click();
+      await signInWhenAsked(page, language, staff);
       await expect(page).toHaveURL(new RegExp(`${prefix}/admin/$`));
       await expect(page.getByRole('heading', { name: texts.admin.title })).toBeVisible();
       await expect(page.getByRole('cell', { name: staff.username, exact: true })).toBeVisible();

@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
+// From react-router/dom: it gives the router ReactDOM's flushSync, which `navigate(..., { flushSync: true })` needs.
+import { RouterProvider } from 'react-router/dom';
 import { isLanguage } from '@portal/shared';
 import './app/global.css';
 import { initI18n } from './app/i18n';

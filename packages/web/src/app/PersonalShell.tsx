@@ -6,18 +6,18 @@ import {
   ExperimentOutlined,
   FolderOpenOutlined,
   MenuFoldOutlined,
-  MenuOutlined,
   MenuUnfoldOutlined,
   SettingOutlined,
   ShoppingCartOutlined,
   UserOutlined,
 } from '@ant-design/icons';
-import { Button, Divider, Drawer, Dropdown, Layout, Menu, Tooltip, type MenuProps } from 'antd';
+import { Button, Divider, Dropdown, Layout, Menu, Tooltip, type MenuProps } from 'antd';
 import { Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { MENU_WIDTH, type User } from '@portal/shared';
 import { LanguageSwitch } from '../components/LanguageSwitch';
+import { MenuDrawer, MenuDrawerButton } from '../components/MenuDrawer';
 import { PageSpinner } from '../components/PageSpinner';
 import { SiteBrand } from '../components/SiteBrand';
 import { useIsPhone } from '../components/useIsPhone';
@@ -56,8 +56,6 @@ export function PersonalShell({ user }: { user: User }) {
     const group = groupForPath(entries, pathname);
     if (group) setOpenKeys((keys) => (keys.includes(group) ? keys : [...keys, group]));
   }, [entries, pathname]);
-  // A page chosen in the drawer replaces it.
-  useEffect(() => setDrawerOpen(false), [pathname]);
 
   const unavailable = t('menu.unavailable');
   const toItem = (entry: MenuEntry): NonNullable<MenuProps['items']>[number] => {
@@ -99,7 +97,10 @@ export function PersonalShell({ user }: { user: User }) {
         selectedKeys={selectedKeys}
         openKeys={collapsed && !isPhone ? undefined : openKeys}
         onOpenChange={setOpenKeys}
-        onClick={({ key }) => navigate(key.slice(key.indexOf(':') + 1))}
+        onClick={({ key }) => {
+          setDrawerOpen(false);
+          navigate(key.slice(key.indexOf(':') + 1));
+        }}
         style={{ borderInlineEnd: 'none' }}
       />
     </nav>
@@ -114,16 +115,7 @@ export function PersonalShell({ user }: { user: User }) {
       <Layout.Header
         style={{ display: 'flex', alignItems: 'center', gap: isPhone ? 4 : 16, background: '#0b4f8a', color: '#fff', paddingInline: isPhone ? 4 : 16 }}
       >
-        {isPhone && (
-          <Button
-            type="text"
-            icon={<MenuOutlined />}
-            onClick={() => setDrawerOpen(true)}
-            aria-label={t('nav.openMenu')}
-            aria-expanded={drawerOpen}
-            style={{ color: '#fff', width: 44, height: 44, flex: 'none' }}
-          />
-        )}
+        {isPhone && <MenuDrawerButton open={drawerOpen} onOpen={() => setDrawerOpen(true)} dark />}
         <div style={{ flex: 1, minWidth: 0, color: '#fff' }}>
           <SiteBrand compact={isPhone} />
         </div>
@@ -181,14 +173,7 @@ export function PersonalShell({ user }: { user: User }) {
         </Layout.Content>
       </Layout>
       {isPhone && (
-        <Drawer
-          open={drawerOpen}
-          onClose={() => setDrawerOpen(false)}
-          placement="left"
-          size={300}
-          title={t('nav.menu')}
-          styles={{ body: { padding: '8px 0' } }}
-        >
+        <MenuDrawer open={drawerOpen} onClose={() => setDrawerOpen(false)}>
           {personalMenu}
           <Divider style={{ margin: '8px 0' }} />
           <nav aria-label={t('nav.home')}>
@@ -202,7 +187,7 @@ export function PersonalShell({ user }: { user: User }) {
           <div style={{ padding: '8px 16px' }}>
             <LanguageSwitch />
           </div>
-        </Drawer>
+        </MenuDrawer>
       )}
     </Layout>
   );

@@ -1,9 +1,10 @@
-import { MenuOutlined, UserOutlined } from '@ant-design/icons';
-import { Button, Drawer, Layout, Menu, Space } from 'antd';
-import { useEffect, useState } from 'react';
+import { UserOutlined } from '@ant-design/icons';
+import { Button, Layout, Menu, Space } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
 import { LanguageSwitch } from '../components/LanguageSwitch';
+import { MenuDrawer, MenuDrawerButton } from '../components/MenuDrawer';
 import { SiteBrand } from '../components/SiteBrand';
 import { useIsPhone } from '../components/useIsPhone';
 import { useCurrentUser } from '../features/account/api';
@@ -21,7 +22,6 @@ export function PublicLayout() {
   const { data: user } = useCurrentUser();
   const isPhone = useIsPhone();
   const [drawerOpen, setDrawerOpen] = useState(false);
-  useEffect(() => setDrawerOpen(false), [pathname]);
   const selected = pathname === '/' || pathname === '/index' ? '/' : `/${pathname.split('/')[1]}`;
   const items = [
     ...TOP_MENU.map(({ path, labelKey }) => ({ key: path.replace(/\/$/, '') || '/', label: <Link to={path}>{t(labelKey)}</Link> })),
@@ -51,14 +51,7 @@ export function PublicLayout() {
         <Layout.Header
           style={{ display: 'flex', alignItems: 'center', gap: 8, background: '#fff', borderBottom: '1px solid #e5e9f0', paddingInline: 8, height: 'auto', minHeight: 64, lineHeight: 1.3 }}
         >
-          <Button
-            type="text"
-            icon={<MenuOutlined />}
-            onClick={() => setDrawerOpen(true)}
-            aria-label={t('nav.openMenu')}
-            aria-expanded={drawerOpen}
-            style={{ width: 44, height: 44, flex: 'none' }}
-          />
+          <MenuDrawerButton open={drawerOpen} onOpen={() => setDrawerOpen(true)} />
           <div style={{ flex: 1, minWidth: 0, paddingBlock: 8 }}>
             <SiteBrand wrap />
           </div>
@@ -82,15 +75,15 @@ export function PublicLayout() {
       </Layout.Content>
       <Layout.Footer style={{ textAlign: 'center', color: '#667' }}>{t(`site.${siteVariant()}.title`)}</Layout.Footer>
       {isPhone && (
-        <Drawer open={drawerOpen} onClose={() => setDrawerOpen(false)} placement="left" size={300} title={t('nav.menu')} styles={{ body: { padding: '8px 0' } }}>
+        <MenuDrawer open={drawerOpen} onClose={() => setDrawerOpen(false)}>
           <nav aria-label={t('nav.home')}>
-            <Menu mode="inline" selectedKeys={[selected]} items={items} style={{ borderInlineEnd: 'none' }} />
+            <Menu mode="inline" selectedKeys={[selected]} items={items} onClick={() => setDrawerOpen(false)} style={{ borderInlineEnd: 'none' }} />
           </nav>
           <Space direction="vertical" style={{ padding: '8px 16px' }}>
             <LanguageSwitch />
             {register}
           </Space>
-        </Drawer>
+        </MenuDrawer>
       )}
     </Layout>
   );
