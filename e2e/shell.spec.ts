@@ -147,7 +147,8 @@ for (const language of LANGUAGES) {
       await expect(drawer.getByRole('button', { name: texts.nav.switchToLabel })).toBeVisible();
       await drawer.getByRole('link', { name: texts.nav.data, exact: true }).click();
       await expect(page).toHaveURL(new RegExp(`${english ? '/en' : ''}/data/$`));
-      await expect(page.getByRole('heading', { name: texts.data.title })).toBeVisible();
+      // Exact: the home page's headings ("热门数据" ...) also hold the word while it is replaced.
+      await expect(page.getByRole('heading', { name: texts.data.title, exact: true })).toBeVisible();
       await expect(drawer).toBeHidden();
     });
 
