@@ -10,6 +10,8 @@ for (const language of LANGUAGES) {
 
   test.describe(`a researcher's account (${language})`, () => {
     test('registers, verifies by mail, logs in, switches language, edits the profile, changes the password, logs out', async ({ page, context }) => {
+      // The whole journey of an account in one test: more steps than the default minute allows on a busy machine.
+      test.setTimeout(120_000);
       const username = uniqueName('res');
       const email = `${username}@example.org`;
       const realname = language === 'en' ? 'Ada Glacier' : '李冰川';
