@@ -28,10 +28,10 @@ async function anonymousStatus(id: string): Promise<number> {
   }
 }
 
-/** Chooses an option of an Ant Design select named by its label. */
+/** Chooses an option of an Ant Design select named by its label (the open list's item, by its text). */
 async function choose(page: Page, label: string, option: string) {
   await page.getByRole('combobox', { name: label }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
+  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').getByTitle(option, { exact: true }).click();
 }
 
 for (const language of LANGUAGES) {
@@ -81,6 +81,7 @@ for (const language of LANGUAGES) {
       // The review panel: only the decisions the workflow allows from "submitted".
       await row.getByRole('button', { name: d.open.replace('{{title}}', shownTitle) }).click();
       const panel = page.getByRole('dialog', { name: shownTitle });
+      const trail = panel.getByRole('region', { name: d.panel.trail });
       await expect(panel.getByRole('heading', { name: d.panel.decisions })).toBeVisible();
       await expect(panel.getByRole('link', { name: d.panel.openRecord })).toHaveAttribute('href', `${prefix}/personal/#/metadata/edit/${id}`);
       for (const offered of [d.decide.receive, d.decide.publish_without_review, d.decide.return, d.decide.refuse, d.decide.cancel]) {
@@ -89,14 +90,14 @@ for (const language of LANGUAGES) {
       for (const refused of [d.decide.approve, d.decide.publish, d.decide.invite, d.decide.unpublish]) {
         await expect(panel.getByRole('button', { name: refused, exact: true })).toHaveCount(0);
       }
-      await expect(panel.getByText(texts.review.actions.submit)).toBeVisible();
+      await expect(trail.getByText(texts.review.actions.submit, { exact: true })).toBeVisible();
 
       // Receive.
       await panel.getByRole('button', { name: d.decide.receive, exact: true }).click();
       const confirmReceive = page.getByRole('dialog').filter({ hasText: d.confirm.body.replace('{{from}}', texts.metadata.status.submitted).replace('{{to}}', texts.metadata.status.receive) });
       await confirmReceive.getByRole('button', { name: d.decide.receive }).click();
       await expect(page.getByText(d.done.replace('{{action}}', d.decide.receive))).toBeVisible();
-      await expect(panel.getByText(texts.review.actions.receive)).toBeVisible();
+      await expect(trail.getByText(texts.review.actions.receive, { exact: true })).toBeVisible();
 
       // Invite the expert, found by specialty (no e-mail shown), with the default deadline.
       await panel.getByRole('button', { name: d.decide.invite, exact: true }).click();
@@ -109,7 +110,7 @@ for (const language of LANGUAGES) {
       await invitation.getByLabel(d.invite.message).fill(english ? 'Please check the glacier outlines.' : '请检查冰川边界。');
       await invitation.getByRole('button', { name: d.invite.send }).click();
       await expect(page.getByText(d.invite.sent)).toBeVisible();
-      await expect(panel.getByText(texts.review.actions.invite)).toBeVisible();
+      await expect(trail.getByText(texts.review.actions.invite, { exact: true })).toBeVisible();
       const card = panel.getByTestId('expert-answer');
       await expect(card).toContainText(english ? 'Erik Glacier' : '王冰川');
       await expect(card).toContainText(d.review.states.invited);
@@ -126,15 +127,19 @@ for (const language of LANGUAGES) {
       await expectJson(await expertApi.get(`/api/metadata/review/${reviewId}/`));
       await expectJson(await expertApi.put(`/api/metadata/review/${reviewId}/`, { data: { review_status: 'pass', content: comment, signed: true } }));
 
-      // Reopened, the panel shows the answer card.
+      // The record has left the "submitted" list: under review, one expert of one answered; reopened, the panel shows the answer card.
       await page.keyboard.press('Escape');
       await expect(panel).toBeHidden();
+      await expect(row).toHaveCount(0);
+      await choose(page, d.filters.status, texts.metadata.status.underReview);
+      await expect(row).toContainText(texts.review.labels.pass);
+      await expect(row).toContainText(d.expertsCount.replace('{{answered}}', '1').replace('{{invited}}', '1'));
       await row.getByRole('button', { name: d.open.replace('{{title}}', shownTitle) }).click();
       await expect(card).toContainText(texts.review.labels.pass);
       await expect(card).toContainText(comment);
       await expect(card).toContainText(d.review.signed);
       await expect(card).toContainText(d.review.roundTag.replace('{{round}}', '1'));
-      await expect(panel.getByText(texts.review.actions.answer)).toBeVisible();
+      await expect(trail.getByText(texts.review.actions.answer, { exact: true })).toBeVisible();
 
       // Approve, then publish.
       await panel.getByRole('button', { name: d.decide.approve, exact: true }).click();
@@ -145,7 +150,7 @@ for (const language of LANGUAGES) {
       await panel.getByRole('button', { name: d.decide.publish, exact: true }).click();
       await page.getByRole('dialog').filter({ hasText: d.confirm.commentOptional }).getByRole('button', { name: d.decide.publish }).click();
       await expect(page.getByText(d.done.replace('{{action}}', d.decide.publish))).toBeVisible();
-      await expect(panel.getByText(texts.review.actions.publish)).toBeVisible();
+      await expect(trail.getByText(texts.review.actions.publish, { exact: true })).toBeVisible();
       await expect(panel.getByText(d.panel.publishedAt)).toBeVisible();
 
       // Published: anyone reads it.
