@@ -107,10 +107,13 @@ function PanelBody({ id, title }: { id: string; title: string }) {
           <Timeline
             items={review.events.map((event) => ({
               key: event.id,
-              title: formatDateTime(event.created_at),
+              // The time inside the item: a title column would take half a phone's width.
               content: (
                 <div>
                   <Typography.Text strong>{t(`review.actions.${event.action}`)}</Typography.Text>
+                  <Typography.Text type="secondary" style={{ marginInlineStart: 8, fontSize: 13 }}>
+                    {formatDateTime(event.created_at)}
+                  </Typography.Text>
                   <div>
                     <Typography.Text type="secondary">
                       {t('reviewDesk.event.by', { role: t(`review.roles.${event.role}`), name: event.actor_name })}
