@@ -1,12 +1,11 @@
-import { Alert, App, DatePicker, Form, Input, Modal, Select, Spin, Typography } from 'antd';
+import { Alert, DatePicker, Form, Input, Modal, Select, Spin, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { REVIEW_COMMENT_MAX } from '@portal/shared';
-import { isRequestError } from '../../api/client';
-import { handleFormReply } from '../../api/form';
 import { reviewDeskApi, type ExpertCandidate, type ReviewState } from './reviewDeskApi';
+import { useDeskStep } from './useDeskStep';
 
 interface InviteForm {
   experts: string[];
@@ -35,9 +34,8 @@ function useSettled(value: string, ms = 300): string {
  */
 export function InviteExpertsModal({ review, title, onClose, onDone }: { review: ReviewState; title: string; onClose: () => void; onDone: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const [form] = Form.useForm<InviteForm>();
-  const [busy, setBusy] = useState(false);
+  const { busy, send } = useDeskStep();
   const [typed, setTyped] = useState('');
   const search = useSettled(typed.trim());
   // Candidates chosen stay named after the search moves on.
@@ -62,31 +60,18 @@ export function InviteExpertsModal({ review, title, onClose, onDone }: { review:
 
   const submit = async () => {
     const values = await form.validateFields();
-    setBusy(true);
-    try {
-      const reply = await reviewDeskApi.invite({
-        metadata: review.id,
-        experts: values.experts,
-        deadline: values.deadline.format('YYYY-MM-DD'),
-        message: values.message ?? '',
-        reason: leadersWaiting ? (values.reason ?? '') : '',
-      });
-      if (isRequestError(reply) && reply.request_error.status === 409) {
-        // Someone decided first, or the leaders' step changed: the server's words, then what stands now.
-        message.error(typeof reply.detail === 'string' ? reply.detail : t('review.changedMeanwhile'));
-        onClose();
-        onDone();
-        return;
-      }
-      if (!handleFormReply<ReviewState>(reply, { message, t, form, inline: true, labels })) return;
-      message.success(t('reviewDesk.invite.sent'));
-      onClose();
-      onDone();
-    } catch {
-      message.error(t('errors.formGeneric'));
-    } finally {
-      setBusy(false);
-    }
+    // A 409: someone decided first, or the leaders' step changed meanwhile.
+    await send(
+      () =>
+        reviewDeskApi.invite({
+          metadata: review.id,
+          experts: values.experts,
+          deadline: values.deadline.format('YYYY-MM-DD'),
+          message: values.message ?? '',
+          reason: leadersWaiting ? (values.reason ?? '') : '',
+        }),
+      { form, labels, success: t('reviewDesk.invite.sent'), onClose, onDone },
+    );
   };
 
   return (

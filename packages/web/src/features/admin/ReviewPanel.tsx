@@ -3,12 +3,12 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { checkTransition, DECISIONS_NEEDING_COMMENT, REVIEW_COMMENT_MAX, type ReviewAction } from '@portal/shared';
-import { isRequestError } from '../../api/client';
 import { handleFormReply } from '../../api/form';
 import { personalPath } from '../../app/site';
 import { formatDate, formatDateTime } from '../../components/format';
 import { useIsPhone } from '../../components/useIsPhone';
 import { InviteExpertsModal } from './InviteExpertsModal';
+import { useDeskStep } from './useDeskStep';
 import { reviewDeskApi, titleOf, type Review, type ReviewDeskItem, type ReviewState } from './reviewDeskApi';
 
 /** The data centre's decisions the desk offers, in the order of the workflow; only those in `state.actions` show. */
@@ -190,9 +190,8 @@ function ExpertCard({ review }: { review: Review }) {
 /** Confirms one decision, with the comment it needs; a 409 (someone decided first) says so and reloads the panel. */
 function DecisionModal({ action, review, title, onClose, onDone }: { action: Exclude<DeskAction, 'invite'>; review: ReviewState; title: string; onClose: () => void; onDone: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const [form] = Form.useForm<{ content: string }>();
-  const [busy, setBusy] = useState(false);
+  const { busy, send } = useDeskStep();
   const needsComment = DECISIONS_NEEDING_COMMENT.includes(action as ReviewAction);
   const hasComment = action !== 'receive' && action !== 'pre_review';
   const commentLabel = action === 'unpublish' ? t('reviewDesk.confirm.reason') : needsComment ? t('reviewDesk.confirm.comment') : t('reviewDesk.confirm.commentOptional');
@@ -202,26 +201,14 @@ function DecisionModal({ action, review, title, onClose, onDone }: { action: Exc
 
   const submit = async () => {
     const { content = '' } = hasComment ? await form.validateFields() : { content: '' };
-    setBusy(true);
-    try {
-      // The status seen here goes with the decision: if someone else decided meanwhile, the server answers 409.
-      const reply = await reviewDeskApi.decide(review.id, action === 'pre_review' ? { is_pre_review: true } : { review_status: action, content, from_status: review.status });
-      if (isRequestError(reply) && reply.request_error.status === 409) {
-        message.error(typeof reply.detail === 'string' ? reply.detail : t('review.changedMeanwhile'));
-        onClose();
-        onDone();
-        return;
-      }
-      const done = handleFormReply<ReviewState>(reply, { message, t, form: hasComment ? form : undefined, inline: true, labels: { content: commentLabel, review_status: t('reviewDesk.panel.decisions') } });
-      if (!done) return;
-      message.success(t('reviewDesk.done', { action: t(`reviewDesk.decide.${action}`) }));
-      onClose();
-      onDone();
-    } catch {
-      message.error(t('errors.formGeneric'));
-    } finally {
-      setBusy(false);
-    }
+    // The status seen here goes with the decision: if someone else decided meanwhile, the server answers 409.
+    await send(() => reviewDeskApi.decide(review.id, action === 'pre_review' ? { is_pre_review: true } : { review_status: action, content, from_status: review.status }), {
+      form: hasComment ? form : undefined,
+      labels: { content: commentLabel, review_status: t('reviewDesk.panel.decisions') },
+      success: t('reviewDesk.done', { action: t(`reviewDesk.decide.${action}`) }),
+      onClose,
+      onDone,
+    });
   };
 
   return (
