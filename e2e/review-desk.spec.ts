@@ -192,6 +192,8 @@ for (const language of LANGUAGES) {
     });
 
     test('is for staff: a visitor signs in and comes back, a provider is refused', async ({ page }) => {
+      // Two logins and four page loads: more than the default minute on a busy machine.
+      test.setTimeout(150_000);
       const staff = createUser({ staff: true, realname: english ? 'Desk Officer' : '审核员' });
       await page.goto(`${prefix}/admin/review`);
       await expect(page.getByRole('heading', { name: texts.account.loginTitle })).toBeVisible();
