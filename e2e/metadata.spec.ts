@@ -1,43 +1,9 @@
-import zlib from 'node:zlib';
 import type { Browser, Page } from '@playwright/test';
 import { countWords, descriptionLength, KEYWORD_TYPES, type Language } from '@portal/shared';
 import { createUser, expect, logIn, prefixOf, test, textsOf, uniqueName } from './fixtures';
+import { tinyPng } from './records';
 
 const LANGUAGES: Language[] = ['zh-hans', 'en'];
-
-/** A small valid PNG (a blue square), made by hand: signature, IHDR, IDAT, IEND. */
-function tinyPng(side = 16): Buffer {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc32 = (bytes: Buffer) => {
-    let c = 0xffffffff;
-    for (const byte of bytes) c = crcTable[(c ^ byte) & 0xff]! ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(side, 0);
-  header.writeUInt32BE(side, 4);
-  header[8] = 8; // bit depth
-  header[9] = 2; // RGB
-  const rows = Buffer.concat(Array.from({ length: side }, () => Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: side }, () => [11, 79, 138]).flat())])));
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', zlib.deflateSync(rows)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 /** Chooses files through the file dialog a click opens, as a person would. */
 async function chooseFile(page: Page, open: () => Promise<void>, file: { name: string; mimeType: string; buffer: Buffer }) {

@@ -251,7 +251,7 @@ describe('mails', () => {
     ] as [Person, Language][]) {
       const mail = (await mailsTo(portal, person.email)).at(-1)!;
       expect(mail.subject).toBe(translate(language, 'review.mail.submittedSubject', { site: site(language), title }));
-      expect(mail.text).toContain(`http://portal.test${language === 'en' ? '/en' : ''}/admin/#/review`);
+      expect(mail.text).toContain(`http://portal.test${language === 'en' ? '/en' : ''}/admin/review`);
     }
 
     await ok(decide(portal, cast.staff.token, record.id, { review_status: 'receive' }));

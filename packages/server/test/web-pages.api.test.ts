@@ -45,7 +45,7 @@ describe('public pages', () => {
   });
 
   it('serves English pages under /en/', async () => {
-    for (const url of ['/en/', '/en/about', '/en/data/', '/en/personal/', '/en/admin/']) {
+    for (const url of ['/en/', '/en/about', '/en/data/', '/en/personal/', '/en/admin/', '/en/admin/review']) {
       const response = await get(url);
       expect(response.statusCode, url).toBe(200);
       expect(response.body).toContain('<html lang="en"');

@@ -7,7 +7,7 @@ import { languageFromPath, translate, type Language, type SiteVariant } from '@p
 import { ensureCsrfCookie } from './csrf.js';
 
 /** Public pages: real paths a search engine can crawl, with or without a language prefix. */
-const PAGES = ['/', '/index', '/about', '/data/', '/news/', '/personal/', '/admin/'];
+const PAGES = ['/', '/index', '/about', '/data/', '/news/', '/personal/', '/admin/', '/admin/review'];
 const PREFIXES = ['', '/en', '/zh-hans'];
 /** Account screens live in the personal centre's hash router; their public paths lead there. */
 const ACCOUNT_SCREENS = ['login', 'register', 'forgot', 'reset', 'send'];

@@ -1,5 +1,6 @@
 import { editorEn } from './editor.en.js';
 import { reviewEn } from './review.en.js';
+import { reviewDeskEn } from './review-desk.en.js';
 import { metadataEn } from './metadata.en.js';
 
 /** English catalogue. Every key here exists in zh-hans.ts too (a unit test checks both ways). */
@@ -264,4 +265,5 @@ export const en = {
   metadata: metadataEn,
   editor: editorEn,
   review: reviewEn,
+  reviewDesk: reviewDeskEn,
 };

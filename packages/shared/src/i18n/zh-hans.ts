@@ -1,5 +1,6 @@
 import { editorZhHans } from './editor.zh-hans.js';
 import { reviewZhHans } from './review.zh-hans.js';
+import { reviewDeskZhHans } from './review-desk.zh-hans.js';
 import { metadataZhHans } from './metadata.zh-hans.js';
 import type { Messages } from './types.js';
 
@@ -258,4 +259,5 @@ export const zhHans: Messages = {
   metadata: metadataZhHans,
   editor: editorZhHans,
   review: reviewZhHans,
+  reviewDesk: reviewDeskZhHans,
 };

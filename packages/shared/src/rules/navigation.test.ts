@@ -12,6 +12,7 @@ describe('safeReturnAddress', () => {
       '/invited/review',
       '/analyze',
       '/admin/',
+      '/admin/review',
       '/metadata/edit/abc',
       '/metadata/draft',
       '/metadata/edit/3f2a-77_b/',

@@ -5,7 +5,7 @@
 const PERSONAL_SECTIONS = ['personal', 'metadata', 'data', 'review', 'invited', 'analyze'];
 
 /** Pages of the public site that ask for a login; they are returned to with a full page load. */
-export const SITE_RETURN_PAGES = ['/admin/'] as const;
+export const SITE_RETURN_PAGES = ['/admin/', '/admin/review'] as const;
 
 /**
  * Where to go after logging in: back to the page the visitor asked for when it is a page of the

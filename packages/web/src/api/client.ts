@@ -97,5 +97,6 @@ export const api = {
   postJson: <T>(url: string, json: unknown) => request<T>('POST', url, { json }),
   postForm: <T>(url: string, form: RequestOptions['form']) => request<T>('POST', url, { form }),
   put: <T>(url: string, json: unknown) => request<T>('PUT', url, { json }),
+  patch: <T>(url: string, json: unknown) => request<T>('PATCH', url, { json }),
   delete: <T>(url: string) => request<T>('DELETE', url),
 };

@@ -9,6 +9,7 @@ const AboutPage = lazyPage(() => import('../features/home/AboutPage'));
 const EmptyListPage = lazyPage(() => import('../features/home/EmptyListPage'));
 const NotFoundPage = lazyPage(() => import('../features/home/NotFoundPage'));
 const AdminPage = lazyPage(() => import('../features/admin/AdminPage'));
+const ReviewDeskPage = lazyPage(() => import('../features/admin/ReviewDeskPage'));
 
 const page = (node: ReactNode) => <Suspense fallback={<PageSpinner />}>{node}</Suspense>;
 
@@ -29,6 +30,7 @@ export function createPublicRouter(basename: string) {
           { path: 'data', element: page(<EmptyListPage section="data" />) },
           { path: 'news', element: page(<EmptyListPage section="news" />) },
           { path: 'admin', element: page(<AdminPage />) },
+          { path: 'admin/review', element: page(<ReviewDeskPage />) },
           { path: '*', element: page(<NotFoundPage />) },
         ],
       },

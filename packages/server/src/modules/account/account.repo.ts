@@ -4,6 +4,8 @@ import type { AccountLinkTable, UserTable } from '../../db/schema.js';
 
 export type UserRow = UserTable;
 export type NewUser = Omit<UserTable, 'last_login'>;
+/** Which accounts a search looks at, and in which columns. */
+export type UserSearchScope = 'all' | 'experts';
 export type UserChanges = Partial<Omit<UserTable, 'id' | 'date_joined'>>;
 
 /** The only SQL of the account feature. */
@@ -63,27 +65,30 @@ export class AccountRepo {
     await this.db.updateTable('users').set(changes).where('id', '=', id).execute();
   }
 
-  async countUsers(search: string | undefined): Promise<number> {
-    const row = await this.searchUsers(search)
+  async countUsers(search: string | undefined, scope: UserSearchScope = 'all'): Promise<number> {
+    const row = await this.searchUsers(search, scope)
       .select((eb) => eb.fn.countAll().as('count'))
       .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
-  listUsers(search: string | undefined, offset: number, limit: number) {
-    return this.searchUsers(search).selectAll().orderBy('date_joined', 'desc').orderBy('id').offset(offset).limit(limit).execute();
+  listUsers(search: string | undefined, offset: number, limit: number, scope: UserSearchScope = 'all') {
+    return this.searchUsers(search, scope).selectAll().orderBy('date_joined', 'desc').orderBy('id').offset(offset).limit(limit).execute();
   }
 
-  private searchUsers(search: string | undefined) {
+  /**
+   * `all`: every account, by username, real name, e-mail or affiliation (the admin's user list).
+   * `experts`: active accounts staff may invite, by username, real name, affiliation or specialty;
+   * never by e-mail, which the invitation search does not show (a match on it would reveal it).
+   */
+  private searchUsers(search: string | undefined, scope: UserSearchScope) {
     let query = this.db.selectFrom('users');
+    if (scope === 'experts') query = query.where('is_active', '=', 1);
     if (search) {
       const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const columns = scope === 'experts' ? (['username', 'realname', 'affiliation', 'specialty'] as const) : (['username', 'realname', 'email', 'affiliation'] as const);
       query = query.where((eb) =>
-        eb.or(
-          (['username', 'realname', 'email', 'affiliation'] as const).map((column) =>
-            eb(sql<string>`lower(${sql.ref(column)})`, 'like', sql<string>`${pattern} escape '\\'`),
-          ),
-        ),
+        eb.or(columns.map((column) => eb(sql<string>`lower(${sql.ref(column)})`, 'like', sql<string>`${pattern} escape '\\'`))),
       );
     }
     return query;

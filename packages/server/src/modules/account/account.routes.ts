@@ -10,6 +10,7 @@ import {
   resetSchema,
   sendSchema,
 } from '@portal/shared/contracts/account';
+import { expertCandidatePageSchema } from '@portal/shared/contracts/review';
 import type { RateLimits } from '../../config.js';
 import { pagingQuery, toPage } from '../../http/paging.js';
 import { clearAuthCookies, setTokenCookie } from '../../plugins/auth.js';
@@ -145,11 +146,22 @@ export async function accountRoutes(
   app.get(
     '/api/account/account/',
     {
-      schema: { querystring: pagingQuery.extend({ search: z.string().trim().max(100).optional() }) },
+      schema: {
+        querystring: pagingQuery.extend({
+          search: z.string().trim().max(100).optional(),
+          // The experts staff may invite to review (issue 7): active accounts, no e-mail.
+          role: z.enum(['expert']).optional(),
+        }),
+      },
       config: { access: 'staff' },
     },
     async (request) => {
-      const { page, pageSize, search } = request.query;
+      const { page, pageSize, search, role } = request.query;
+      if (role === 'expert') {
+        const { count, results } = await accounts.listExpertCandidates(search || undefined, page, pageSize);
+        // Serialized through its contract, so that nothing but the candidate's fields leaves the server.
+        return expertCandidatePageSchema.parse(toPage(request, { page, pageSize }, count, results));
+      }
       const { count, results } = await accounts.listUsers(search || undefined, page, pageSize);
       return toPage(request, { page, pageSize }, count, results);
     },

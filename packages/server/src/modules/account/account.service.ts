@@ -307,6 +307,18 @@ export class AccountService {
     return { count, results: rows.map(toPublicUser) };
   }
 
+  /** Active accounts staff may invite to review, by name, affiliation or specialty; no e-mail. */
+  async listExpertCandidates(search: string | undefined, page: number, pageSize: number) {
+    const [count, rows] = await Promise.all([
+      this.repo.countUsers(search, 'experts'),
+      this.repo.listUsers(search, (page - 1) * pageSize, pageSize, 'experts'),
+    ]);
+    return {
+      count,
+      results: rows.map((row) => ({ id: row.id, username: row.username, realname: row.realname, affiliation: row.affiliation, specialty: row.specialty })),
+    };
+  }
+
   /** Operators' account creation (CLI): active at once, no e-mail. */
   async createActiveUser(input: {
     username: string;

@@ -591,7 +591,7 @@ export class ReviewService {
   private async mailStaff(kind: 'submitted', record: MetadataRow) {
     for (const staff of await this.repo.staffUsers()) {
       const language = asLanguage(staff.language);
-      await this.send(staff, kind, { title: record.title, link: `${this.options.publicUrl}${language === 'en' ? '/en' : ''}/admin/#/review` });
+      await this.send(staff, kind, { title: record.title, link: `${this.options.publicUrl}${language === 'en' ? '/en' : ''}/admin/review` });
     }
   }
 

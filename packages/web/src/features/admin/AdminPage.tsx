@@ -1,13 +1,12 @@
-import { Card, Input, Result, Table, Tag, Typography } from 'antd';
+import { Card, Input, Table, Tag, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { User } from '@portal/shared';
 import { api, isRequestError } from '../../api/client';
-import { PageSpinner } from '../../components/PageSpinner';
-import { loginPath } from '../../app/site';
-import { useCurrentUser } from '../account/api';
 import { formatDate } from '../../components/format';
+import { AdminTabs } from './AdminTabs';
+import { StaffOnly } from './StaffOnly';
 
 interface UserPage {
   count: number;
@@ -16,13 +15,19 @@ interface UserPage {
 
 /** Staff's administration: the users of the portal (GET /api/account/account/, staff only). */
 export default function AdminPage() {
+  return (
+    <StaffOnly returnTo="/admin/">
+      <UserList />
+    </StaffOnly>
+  );
+}
+
+function UserList() {
   const { t } = useTranslation();
-  const { data: me, isLoading } = useCurrentUser();
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
   const users = useQuery({
     queryKey: ['admin', 'users', search, page],
-    enabled: !!me?.is_staff,
     queryFn: async () => {
       const reply = await api.get<UserPage>('/api/account/account/', { search, page, pageSize: 20 });
       if (!reply || isRequestError(reply)) throw new Error(String(reply?.detail ?? t('errors.generic')));
@@ -30,16 +35,9 @@ export default function AdminPage() {
     },
   });
 
-  // A visitor is asked to sign in (and comes back here), not told that this is not theirs.
-  const isAnonymous = !isLoading && !me;
-  useEffect(() => {
-    if (isAnonymous) location.replace(loginPath('/admin/'));
-  }, [isAnonymous]);
-
-  if (isLoading || !me) return <PageSpinner />;
-  if (!me.is_staff) return <Result status="403" title={t('account.forbidden')} />;
   return (
     <Card title={<Typography.Title level={1} style={{ fontSize: 20, margin: 0 }}>{t('admin.title')}</Typography.Title>}>
+      <AdminTabs active="/admin" />
       <Input.Search
         placeholder={t('admin.search')}
         aria-label={t('admin.search')}
@@ -52,6 +50,7 @@ export default function AdminPage() {
       />
       <Table<User>
         rowKey="id"
+        scroll={{ x: 'max-content' }}
         loading={users.isFetching}
         dataSource={users.data?.results}
         pagination={{ current: page, pageSize: 20, total: users.data?.count, onChange: setPage, showTotal: (count) => t('admin.total', { count }) }}

@@ -1,0 +1,120 @@
+import zlib from 'node:zlib';
+import { expect, request, type APIRequestContext, type APIResponse } from '@playwright/test';
+import { KEYWORD_TYPES, type Language } from '@portal/shared';
+import { E2E_PORT } from '../playwright.config';
+
+/**
+ * Records made through the API, as the editor would make them, for specs whose subject comes after
+ * authoring (review): a person's API session and a complete record submitted for review.
+ */
+
+/** A small valid PNG (a blue square), made by hand: signature, IHDR, IDAT, IEND. */
+export function tinyPng(side = 16): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc32 = (bytes: Buffer) => {
+    let c = 0xffffffff;
+    for (const byte of bytes) c = crcTable[(c ^ byte) & 0xff]! ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(side, 0);
+  header.writeUInt32BE(side, 4);
+  header[8] = 8; // bit depth
+  header[9] = 2; // RGB
+  const rows = Buffer.concat(Array.from({ length: side }, () => Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: side }, () => [11, 79, 138]).flat())])));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', zlib.deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/** The JSON of a reply that must have `status`, showing the body when it has not. */
+export async function expectJson<T = any>(response: APIResponse, status = 200): Promise<T> {
+  expect(response.status(), `${response.url()}: ${await response.text()}`).toBe(status);
+  return (await response.json()) as T;
+}
+
+/** A person's API session: logged in by the spec's login call, then the `Token` header (no cookies). */
+export async function apiSession(username: string, password: string): Promise<APIRequestContext> {
+  const baseURL = `http://localhost:${E2E_PORT}`;
+  const anonymous = await request.newContext({ baseURL });
+  const { token } = await expectJson<{ token: string }>(await anonymous.post('/account/profile-login/', { form: { username, password } }));
+  await anonymous.dispose();
+  return request.newContext({ baseURL, extraHTTPHeaders: { Authorization: `Token ${token}` } });
+}
+
+/**
+ * A record that passes every item of the submission checklist (spec section 5), with fund 5 (the
+ * three-pole programme), submitted for review by its creator. Returns its id and title.
+ */
+export async function submitCompleteRecord(api: APIRequestContext, title: string, language: Language = 'zh-hans'): Promise<{ id: string; title: string }> {
+  const english = language === 'en';
+  const record = await expectJson(await api.post('/api/metadata/metadata/', { data: { language, title } }), 201);
+  const abstract = english
+    ? 'Annual glacier outlines of the Tibetan Plateau derived from Landsat imagery, checked by hand against high-resolution images, with the area of every glacier and its change between 1990 and 2020 in each basin.'
+    : '本数据集记录了青藏高原冰川面积与物质平衡的长期变化。'.repeat(8);
+  await expectJson(
+    await api.patch(`/api/metadata/metadata/${record.id}/`, {
+      data: {
+        description: abstract,
+        file_size: 12.5,
+        time_start: '1990-01-01',
+        time_end: '2020-12-31',
+        usage_method: english ? 'One file a year: glacier_YYYY.nc' : '文件按年份命名：glacier_YYYY.nc',
+        east: 105,
+        west: 73,
+        south: 26,
+        north: 40,
+        platform: 'portal',
+        subtopic_three_pole: 'XDA20-01',
+      },
+    }),
+  );
+  // The version in the other language: the checklist asks for an English title and abstract.
+  const other = record.translations.find((t: { language: string }) => t.language !== language);
+  await expectJson(
+    await api.patch(`/api/metadata/metadata-i18n/${other.id}/`, {
+      data: english ? { title: `${title}（中文）`, description: '青藏高原冰川面积变化。' } : { title: `${title} (English)`, description: 'Glacier area changes of the Tibetan Plateau.' },
+    }),
+  );
+  await expectJson(await api.post('/api/metadata/meta-fund/', { data: { metadata: record.id, fund: '5' } }), 201);
+  for (const type of KEYWORD_TYPES) {
+    await expectJson(await api.post('/api/metadata/keyword/', { data: { name: `${type}-${record.id.slice(0, 6)}`, type, metadata: record.id, translation: `${type} keyword` } }), 201);
+  }
+  const author = await expectJson(
+    await api.post('/api/metadata/author/', {
+      data: {
+        name: '张冰川',
+        name_en: 'Zhang Bingchuan',
+        email: `author-${record.id.slice(0, 8)}@example.org`,
+        affiliation: '中国科学院青藏高原研究所',
+        affiliation_en: 'Institute of Tibetan Plateau Research, CAS',
+      },
+    }),
+    201,
+  );
+  await expectJson(await api.post('/api/metadata/meta-author/', { data: { metadata: record.id, author: author.id, role: 'resourceProvider', event_date: '2024-05-01' } }), 201);
+  const upload = async (url: string, fields: Record<string, string>, file: { name: string; mimeType: string; buffer: Buffer }) => {
+    const response = await api.post(url, { multipart: { ...fields, file } });
+    expect(response.ok(), `${url}: ${await response.text()}`).toBe(true);
+  };
+  await upload('/api/metadata/meta-media/', { metadata: record.id, type: 'thumbnail' }, { name: 'thumb.png', mimeType: 'image/png', buffer: tinyPng() });
+  await upload('/metadata/upload-file/', { metadata: record.id }, { name: 'glacier_1990.csv', mimeType: 'text/csv', buffer: Buffer.from('year,area_km2\n1990,1234.5\n') });
+  const submitted = await expectJson(await api.post('/metadata/metadata-submit/', { data: { id: record.id } }));
+  expect(submitted.status).toBe('true');
+  return { id: record.id, title };
+}
