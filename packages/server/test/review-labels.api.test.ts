@@ -49,3 +49,27 @@ describe('review labels in the personal list', () => {
     expect(all.results.every((row) => row.review_label === undefined)).toBe(true);
   });
 });
+
+describe('the desk filtered by the formal pre-review', () => {
+  it('lists the received records whose pre-review is not done, or done, as asked', async () => {
+    const waiting = await insertRecord(portal, cast.creator.id, { status: 'receive', submitting_type: 'general' });
+    const done = await insertRecord(portal, cast.creator.id, { status: 'receive', submitting_type: 'general' });
+    expectStatus(await call(portal, 'PATCH', `/api/metadata/review-status/${done}/set_review_status/`, cast.staff.token, { body: { is_pre_review: true } }), 200);
+    const desk = async (query: string) =>
+      expectStatus<{ count: number; results: { id: string; is_pre_review: boolean }[] }>(
+        await call(portal, 'GET', `/api/metadata/review-status/?status=receive&pageSize=100${query}`, cast.staff.token),
+        200,
+      );
+    const notDone = await desk('&is_pre_review=false');
+    expect(notDone.results.map((row) => row.id)).toContain(waiting);
+    expect(notDone.results.map((row) => row.id)).not.toContain(done);
+    expect(notDone.results.every((row) => !row.is_pre_review)).toBe(true);
+    expect(notDone.count).toBe(notDone.results.length);
+    const isDone = await desk('&is_pre_review=true');
+    expect(isDone.results.map((row) => row.id)).toEqual([done]);
+    expect((await desk('')).results.map((row) => row.id)).toEqual(expect.arrayContaining([waiting, done]));
+    // Anything but yes or no is refused, and the desk stays staff's.
+    expectStatus(await call(portal, 'GET', '/api/metadata/review-status/?is_pre_review=maybe', cast.staff.token), 400);
+    expectStatus(await call(portal, 'GET', '/api/metadata/review-status/?is_pre_review=false', cast.creator.token), 403);
+  });
+});

@@ -129,7 +129,7 @@ export function FilesTab({ record, readOnly, kind }: EditorTabProps & { kind: ke
         </Upload.Dragger>
       )}
       {kind === 'data' && <Typography.Text type="secondary">{t('editor.files.compress')}</Typography.Text>}
-      <Table<StoredFile> rowKey="id" loading={isLoading || uploading > 0} columns={columns} dataSource={files} pagination={false} locale={{ emptyText: t('editor.none') }} />
+      <Table<StoredFile> rowKey="id" scroll={{ x: 'max-content' }} loading={isLoading || uploading > 0} columns={columns} dataSource={files} pagination={false} locale={{ emptyText: t('editor.none') }} />
     </Space>
   );
 }
