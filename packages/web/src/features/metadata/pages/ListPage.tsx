@@ -6,6 +6,7 @@ import { DEFAULT_PAGE_SIZE, IN_REVIEW_STATUSES } from '@portal/shared';
 import { pageLanguage } from '../../../app/i18n';
 import { formatDateTime } from '../../../components/format';
 import { metadataApi, type MetadataRecord } from '../api';
+import { LabelTag } from '../../review/components/LabelTag';
 import { useFeedback } from '../components/useFeedback';
 import { useReturnToDraft, useSubmitFlow } from '../components/useSubmitFlow';
 
@@ -47,7 +48,18 @@ export default function ListPage({ kind }: { kind: ListKind }) {
       ),
     },
     { title: t('editor.language'), dataIndex: 'language', width: 100, render: (language: string) => t(`metadata.options.language.${language}`) },
-    { title: t('editor.list.status'), dataIndex: 'status', width: 160, render: (status: string) => <Tag>{t(`metadata.status.${status}`)}</Tag> },
+    {
+      title: t('editor.list.status'),
+      dataIndex: 'status',
+      width: 160,
+      // In review: the reviewer status label of spec section 4 in words beside the record's status.
+      render: (status: string, record) => (
+        <Space size={[0, 4]} wrap>
+          <Tag>{t(`metadata.status.${status}`)}</Tag>
+          {kind === 'review' && <LabelTag label={record.review_label} />}
+        </Space>
+      ),
+    },
     { title: t('editor.list.updated'), dataIndex: 'updated_at', width: 190, render: (value: string) => formatDateTime(value) },
   ];
   if (kind !== 'published') {
@@ -80,6 +92,7 @@ export default function ListPage({ kind }: { kind: ListKind }) {
     <Card title={<h1 style={{ margin: 0, fontSize: 20 }}>{t(TITLES[kind])}</h1>} extra={<Link to="/metadata/add">{t('editor.addTitle')}</Link>}>
       <Table<MetadataRecord>
         rowKey="id"
+        scroll={{ x: 'max-content' }}
         loading={isLoading}
         columns={columns}
         dataSource={data?.results ?? []}

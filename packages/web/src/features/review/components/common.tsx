@@ -10,27 +10,11 @@ import { createEditorSession } from '../../metadata/components/editorSession';
 import { FilesTab } from '../../metadata/components/FilesTab';
 import { OverviewTab } from '../../metadata/components/OverviewTab';
 
+export { LabelTag } from './LabelTag';
+
 /** A record's title in the page's language: its other version's title when the record is written in the other one. */
 export function titleOf(record: { title: string; translation_title: string; language: string }, untitled: string): string {
   return (record.language !== pageLanguage && record.translation_title) || record.title || untitled;
-}
-
-const LABEL_COLORS: Record<string, string> = {
-  pass: 'green',
-  publishedWithoutReview: 'green',
-  pass_after_modification: 'gold',
-  review_after_modification: 'orange',
-  no_pass: 'red',
-  waitingExperts: 'blue',
-  waitingLeader: 'purple',
-  leaderNotReviewed: 'purple',
-};
-
-/** A reviewer status label of spec section 4, in words. */
-export function LabelTag({ label }: { label: string | null | undefined }) {
-  const { t } = useTranslation();
-  if (!label) return null;
-  return <Tag color={LABEL_COLORS[label]}>{t(`review.labels.${label}`)}</Tag>;
 }
 
 /** Whether a 'YYYY-MM-DD' deadline has passed (the deadline day itself still counts). */
