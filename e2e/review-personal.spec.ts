@@ -54,7 +54,7 @@ function submitInDb(id: string, values: { enTitle?: string; project?: { specialI
     db.prepare(
       `update metadata set status = 'submitted', submitted_at = ?, submitting_type = ?, topic_review_status = ?, updated_at = ? where id = ?`,
     ).run(now, values.project ? 'project' : 'general', values.project ? 'waiting' : '', now, id);
-    if (values.enTitle) db.prepare(`insert into metadata_i18n (id, metadata_id, language, title) values (?, ?, 'en', ?)`).run(randomUUID(), id, values.enTitle);
+    if (values.enTitle) db.prepare(`insert into metadata_i18n (id, metadata_id, language, title) values (?, ?, 'en', ?) on conflict (metadata_id, language) do update set title = excluded.title`).run(randomUUID(), id, values.enTitle);
     if (values.project) db.prepare('insert into meta_special (id, metadata_id, special_id) values (?, ?, ?)').run(randomUUID(), id, values.project.specialId);
   });
 }
@@ -102,7 +102,7 @@ for (const language of LANGUAGES) {
       const pageTitle = english ? enTitle : zhTitle;
       const { context: expertContext, page } = await signedIn(browser, language, expert);
       await page.goto(`${prefix}/personal/#/`);
-      await page.getByRole('menuitem', { name: texts.menu.review, exact: true }).click();
+      await page.getByRole('menuitem', { name: texts.menu.review }).click();
       await page.getByRole('menuitem', { name: texts.menu.invitedReview }).click();
       await expect(page).toHaveURL(/#\/invited\/review$/);
       const invitation = page.getByTestId('invitation').filter({ hasText: pageTitle });
@@ -192,7 +192,7 @@ for (const language of LANGUAGES) {
 
       const { context, page } = await signedIn(browser, language, leader);
       await page.goto(`${prefix}/personal/#/`);
-      await page.getByRole('menuitem', { name: texts.menu.projects, exact: true }).click();
+      await page.getByRole('menuitem', { name: texts.menu.projects }).click();
       await page.getByRole('menuitem', { name: texts.menu.projectReview }).click();
       await expect(page).toHaveURL(/#\/review\/projectList$/);
       const item = page.getByTestId('project-item').filter({ hasText: title });
