@@ -5,6 +5,13 @@ import { formatDateTime } from '../../../components/format';
 import type { DeskItem, DeskPage, ListQuery } from '../api';
 import { LabelTag, titleOf } from './common';
 
+/** A list's paging: none while everything fits on one page. */
+export function pagination(count: number | undefined, paging: ListQuery, onPaging: (paging: ListQuery) => void) {
+  return (count ?? 0) > paging.pageSize
+    ? { current: paging.page, pageSize: paging.pageSize, total: count ?? 0, onChange: (page: number, pageSize: number) => onPaging({ ...paging, page, pageSize }) }
+    : false;
+}
+
 /** Records with their review facts as a list that wraps on a phone: title, provider, status, label, and the row's actions. */
 export function DeskList({
   data,
@@ -31,11 +38,7 @@ export function DeskList({
       loading={loading}
       dataSource={data?.results ?? []}
       locale={{ emptyText: empty }}
-      pagination={
-        (data?.count ?? 0) > paging.pageSize
-          ? { current: paging.page, pageSize: paging.pageSize, total: data?.count ?? 0, onChange: (page, pageSize) => onPaging({ ...paging, page, pageSize }) }
-          : false
-      }
+      pagination={pagination(data?.count, paging, onPaging)}
       renderItem={(item) => (
         <List.Item data-testid={testId} style={{ flexWrap: 'wrap', gap: 8 }} actions={actions?.(item)}>
           <List.Item.Meta

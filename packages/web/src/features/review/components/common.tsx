@@ -1,10 +1,11 @@
-import { Alert, Card, Space, Tag, Typography } from 'antd';
+import { Alert, Card, Col, Row, Space, Tag, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { pageLanguage } from '../../../app/i18n';
 import { formatDate } from '../../../components/format';
 import { PageSpinner } from '../../../components/PageSpinner';
+import { useIsPhone } from '../../../components/useIsPhone';
 import { ApiError, metadataApi, recordKey } from '../../metadata/api';
 import { createEditorSession } from '../../metadata/components/editorSession';
 import { FilesTab } from '../../metadata/components/FilesTab';
@@ -66,3 +67,23 @@ export function RecordReader({ id }: { id: string }) {
 
 /** A page's heading in the card's title slot, as the other personal-centre pages have it. */
 export const PageTitle = ({ children }: { children: string }) => <h1 style={{ margin: 0, fontSize: 20, whiteSpace: 'normal' }}>{children}</h1>;
+
+/**
+ * A reviewer's page: the record as a document beside the answer (desktop, the answer kept in view
+ * while the record scrolls), the record below the answer on a phone.
+ */
+export function ReviewLayout({ title, recordId, answer }: { title: ReactNode; recordId: string; answer: ReactNode }) {
+  const isPhone = useIsPhone();
+  return (
+    <Card size={isPhone ? 'small' : 'default'} title={<Space wrap style={{ paddingBlock: 8 }}>{title}</Space>}>
+      <Row gutter={[24, 16]}>
+        <Col xs={{ span: 24, order: 2 }} lg={{ span: 14, order: 1 }}>
+          <RecordReader id={recordId} />
+        </Col>
+        <Col xs={{ span: 24, order: 1 }} lg={{ span: 10, order: 2 }}>
+          <div style={isPhone ? undefined : { position: 'sticky', top: 16 }}>{answer}</div>
+        </Col>
+      </Row>
+    </Card>
+  );
+}

@@ -1,15 +1,14 @@
-import { Alert, Button, Card, Checkbox, Col, Descriptions, Form, Input, Radio, Result, Row, Space, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Checkbox, Descriptions, Form, Input, Radio, Result, Space, Tag, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useParams } from 'react-router';
 import { EXPERT_OUTCOMES, REVIEW_COMMENT_MAX } from '@portal/shared';
 import { formatDate, formatDateTime } from '../../../components/format';
 import { PageSpinner } from '../../../components/PageSpinner';
-import { useIsPhone } from '../../../components/useIsPhone';
 import { ApiError } from '../../metadata/api';
 import { useFeedback } from '../../metadata/components/useFeedback';
 import { reviewApi, reviewKeys, type Review, type ReviewAnswer } from '../api';
-import { DeadlineText, LabelTag, PageTitle, RecordReader, isOverdue, titleOf } from '../components/common';
+import { DeadlineText, LabelTag, PageTitle, ReviewLayout, isOverdue, titleOf } from '../components/common';
 
 /**
  * /review/advice/:id: the expert's review. Opening it is what moves the record to "under review".
@@ -18,7 +17,6 @@ import { DeadlineText, LabelTag, PageTitle, RecordReader, isOverdue, titleOf } f
 export default function AdvicePage() {
   const { id = '' } = useParams();
   const { t } = useFeedback();
-  const isPhone = useIsPhone();
   const { data: review, error, isLoading } = useQuery({
     queryKey: reviewKeys.review(id),
     queryFn: () => reviewApi.open(id),
@@ -31,26 +29,16 @@ export default function AdvicePage() {
   }
 
   return (
-    <Card
-      size={isPhone ? 'small' : 'default'}
+    <ReviewLayout
+      recordId={review.metadata}
       title={
-        <Space wrap style={{ paddingBlock: 8 }}>
+        <>
           <PageTitle>{`${t('review.ui.advice.title')}: ${titleOf(review.record, t('review.ui.untitled'))}`}</PageTitle>
           {review.after_modification && <Tag color="orange">{t('review.ui.invited.afterModification')}</Tag>}
-        </Space>
+        </>
       }
-    >
-      <Row gutter={[24, 16]}>
-        <Col xs={{ span: 24, order: 2 }} lg={{ span: 14, order: 1 }}>
-          <RecordReader id={review.metadata} />
-        </Col>
-        <Col xs={{ span: 24, order: 1 }} lg={{ span: 10, order: 2 }}>
-          <div style={isPhone ? undefined : { position: 'sticky', top: 16 }}>
-            <AnswerPanel review={review} />
-          </div>
-        </Col>
-      </Row>
-    </Card>
+      answer={<AnswerPanel review={review} />}
+    />
   );
 }
 

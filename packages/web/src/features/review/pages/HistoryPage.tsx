@@ -7,7 +7,7 @@ import { DEFAULT_PAGE_SIZE, hasProjectRole, type User } from '@portal/shared';
 import { formatDateTime } from '../../../components/format';
 import { reviewApi, reviewKeys, type ListQuery, type Review } from '../api';
 import { LabelTag, PageTitle, titleOf } from '../components/common';
-import { DeskList, TitleSearch } from '../components/DeskList';
+import { DeskList, pagination, TitleSearch } from '../components/DeskList';
 
 /**
  * /review/hitory (the spec's spelling): an expert's answered and declined reviews; a project
@@ -44,11 +44,7 @@ function ExpertHistory() {
         loading={isLoading}
         dataSource={data?.results ?? []}
         locale={{ emptyText: t('review.ui.history.empty') }}
-        pagination={
-          (data?.count ?? 0) > paging.pageSize
-            ? { current: paging.page, pageSize: paging.pageSize, total: data?.count ?? 0, onChange: (page, pageSize) => setPaging({ ...paging, page, pageSize }) }
-            : false
-        }
+        pagination={pagination(data?.count, paging, setPaging)}
         renderItem={(review) => (
           <List.Item data-testid="history-item" style={{ flexWrap: 'wrap', gap: 8 }}>
             <List.Item.Meta

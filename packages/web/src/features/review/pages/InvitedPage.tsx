@@ -4,14 +4,15 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { DEFAULT_PAGE_SIZE } from '@portal/shared';
 import { useFeedback } from '../../metadata/components/useFeedback';
-import { reviewApi, reviewKeys, type Review } from '../api';
+import { reviewApi, reviewKeys, type ListQuery, type Review } from '../api';
+import { pagination } from '../components/DeskList';
 import { DeadlineText, LabelTag, PageTitle, titleOf } from '../components/common';
 
 /** /invited/review: the invitations waiting for the signed-in expert. */
 export default function InvitedPage() {
   const { run, message, t } = useFeedback();
   const queryClient = useQueryClient();
-  const [paging, setPaging] = useState({ page: 1, pageSize: DEFAULT_PAGE_SIZE });
+  const [paging, setPaging] = useState<ListQuery>({ page: 1, pageSize: DEFAULT_PAGE_SIZE });
   const { data, isLoading } = useQuery({ queryKey: reviewKeys.invited(paging), queryFn: () => reviewApi.invited(paging) });
   const [declining, setDeclining] = useState<Review | null>(null);
   const [reason, setReason] = useState('');
@@ -36,11 +37,7 @@ export default function InvitedPage() {
         loading={isLoading}
         dataSource={data?.results ?? []}
         locale={{ emptyText: t('review.ui.invited.empty') }}
-        pagination={
-          (data?.count ?? 0) > paging.pageSize
-            ? { current: paging.page, pageSize: paging.pageSize, total: data?.count ?? 0, onChange: (page, pageSize) => setPaging({ page, pageSize }) }
-            : false
-        }
+        pagination={pagination(data?.count, paging, setPaging)}
         renderItem={(review) => (
           <List.Item
             data-testid="invitation"

@@ -1,20 +1,18 @@
-import { Alert, Button, Card, Col, Form, Input, Radio, Result, Row, Space, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Form, Input, Radio, Result, Tag, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { LEADER_OUTCOMES, REVIEW_COMMENT_MAX } from '@portal/shared';
 import { PageSpinner } from '../../../components/PageSpinner';
-import { useIsPhone } from '../../../components/useIsPhone';
 import { ApiError, metadataApi, recordKey } from '../../metadata/api';
 import { useFeedback } from '../../metadata/components/useFeedback';
 import { reviewApi, reviewKeys, type TopicAnswer } from '../api';
-import { LabelTag, PageTitle, RecordReader } from '../components/common';
+import { LabelTag, PageTitle, ReviewLayout } from '../components/common';
 
 /** /review/submit/:id: a project leader reads a submitted record of their topic and passes it or not. */
 export default function SubmitPage() {
   const { id = '' } = useParams();
   const { t } = useFeedback();
-  const isPhone = useIsPhone();
   const { data: state, error, isLoading } = useQuery({ queryKey: reviewKeys.state(id), queryFn: () => reviewApi.state(id) });
   const { data: record } = useQuery({ queryKey: recordKey(id), queryFn: () => metadataApi.get(id), enabled: !!state });
   if (isLoading) return <PageSpinner />;
@@ -26,28 +24,18 @@ export default function SubmitPage() {
   const title = record ? (record.title || t('review.ui.untitled')) : '';
 
   return (
-    <Card
-      size={isPhone ? 'small' : 'default'}
+    <ReviewLayout
+      recordId={id}
       title={
-        <Space wrap style={{ paddingBlock: 8 }}>
+        <>
           <PageTitle>{title ? `${t('review.ui.project.pageTitle')}: ${title}` : t('review.ui.project.pageTitle')}</PageTitle>
           <Tag>{t(`metadata.status.${state.status}`)}</Tag>
           {state.topic_review_status && <Tag>{t(`review.ui.project.topicStatus.${state.topic_review_status}`)}</Tag>}
           <LabelTag label={state.label} />
-        </Space>
+        </>
       }
-    >
-      <Row gutter={[24, 16]}>
-        <Col xs={{ span: 24, order: 2 }} lg={{ span: 14, order: 1 }}>
-          <RecordReader id={id} />
-        </Col>
-        <Col xs={{ span: 24, order: 1 }} lg={{ span: 10, order: 2 }}>
-          <div style={isPhone ? undefined : { position: 'sticky', top: 16 }}>
-            {waiting ? <LeaderForm id={id} /> : <Alert type="info" showIcon title={t('review.ui.project.notWaiting')} />}
-          </div>
-        </Col>
-      </Row>
-    </Card>
+      answer={waiting ? <LeaderForm id={id} /> : <Alert type="info" showIcon title={t('review.ui.project.notWaiting')} />}
+    />
   );
 }
 
