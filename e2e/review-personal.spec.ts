@@ -113,7 +113,7 @@ for (const language of LANGUAGES) {
       // The review page: the invitation's message, the record as a document, its data file.
       await invitation.getByRole('link', { name: pageTitle }).click();
       await expect(page).toHaveURL(/#\/review\/advice\/[\w-]+$/);
-      await expect(page.getByRole('heading', { name: `${r.ui.advice.title}: ${pageTitle}` })).toBeVisible();
+      await expect(page.getByRole('heading', { name: r.ui.advice.heading.replace('{{title}}', pageTitle) })).toBeVisible();
       await expect(page.getByText(message)).toBeVisible();
       const documentView = page.getByTestId('record-document');
       await expect(documentView).toContainText(zhTitle);

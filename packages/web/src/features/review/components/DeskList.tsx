@@ -45,13 +45,9 @@ export function DeskList({
             title={title(item, titleOf(item, t('review.ui.untitled')))}
             description={
               <Space wrap size={[8, 4]}>
-                <Typography.Text type="secondary">
-                  {t('review.ui.owner')}: {item.owner_name || '—'}
-                </Typography.Text>
+                <Typography.Text type="secondary">{t('review.ui.ownerIs', { name: item.owner_name || '—' })}</Typography.Text>
                 {item.submitted_at && (
-                  <Typography.Text type="secondary">
-                    {t('review.ui.submittedAt')}: {formatDateTime(item.submitted_at)}
-                  </Typography.Text>
+                  <Typography.Text type="secondary">{t('review.ui.submittedOn', { date: formatDateTime(item.submitted_at) })}</Typography.Text>
                 )}
                 <Tag>{t(`metadata.status.${item.status}`)}</Tag>
                 {item.topic_review_status && <Tag>{t(`review.ui.project.topicStatus.${item.topic_review_status}`)}</Tag>}

@@ -32,7 +32,7 @@ export function DeadlineText({ deadline }: { deadline: string }) {
   return (
     <Space size={4} wrap>
       <Typography.Text type={overdue ? 'danger' : undefined}>
-        {t('review.ui.invited.deadline')}: {formatDate(`${deadline}T00:00:00`)}
+        {t('review.ui.invited.deadlineOn', { date: formatDate(`${deadline}T00:00:00`) })}
       </Typography.Text>
       {overdue && <Tag color="red">{t('review.ui.invited.overdue')}</Tag>}
     </Space>

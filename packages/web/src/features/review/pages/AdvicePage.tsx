@@ -33,7 +33,7 @@ export default function AdvicePage() {
       recordId={review.metadata}
       title={
         <>
-          <PageTitle>{`${t('review.ui.advice.title')}: ${titleOf(review.record, t('review.ui.untitled'))}`}</PageTitle>
+          <PageTitle>{t('review.ui.advice.heading', { title: titleOf(review.record, t('review.ui.untitled')) })}</PageTitle>
           {review.after_modification && <Tag color="orange">{t('review.ui.invited.afterModification')}</Tag>}
         </>
       }
@@ -135,7 +135,6 @@ function AnswerForm({ review, onDone, onCancel }: { review: Review; onDone: () =
         <Form.Item
           name="content"
           label={t('review.ui.advice.comment')}
-          extra={t('review.ui.advice.commentHelp')}
           rules={[
             { required: true, whitespace: true, message: t('review.validation.commentRequired') },
             { max: REVIEW_COMMENT_MAX, message: t('review.validation.commentTooLong') },
@@ -143,6 +142,9 @@ function AnswerForm({ review, onDone, onCancel }: { review: Review; onDone: () =
         >
           <Input.TextArea autoSize={{ minRows: 6, maxRows: 20 }} showCount maxLength={REVIEW_COMMENT_MAX} />
         </Form.Item>
+        <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
+          {t('review.ui.advice.commentHelp')}
+        </Typography.Paragraph>
         <Form.Item name="signed" valuePropName="checked" extra={t('review.ui.advice.signedHelp')}>
           <Checkbox>{t('review.ui.advice.signed')}</Checkbox>
         </Form.Item>

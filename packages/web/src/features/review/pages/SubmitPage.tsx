@@ -28,7 +28,7 @@ export default function SubmitPage() {
       recordId={id}
       title={
         <>
-          <PageTitle>{title ? `${t('review.ui.project.pageTitle')}: ${title}` : t('review.ui.project.pageTitle')}</PageTitle>
+          <PageTitle>{title ? t('review.ui.project.heading', { title }) : t('review.ui.project.pageTitle')}</PageTitle>
           <Tag>{t(`metadata.status.${state.status}`)}</Tag>
           {state.topic_review_status && <Tag>{t(`review.ui.project.topicStatus.${state.topic_review_status}`)}</Tag>}
           <LabelTag label={state.label} />
@@ -73,7 +73,6 @@ function LeaderForm({ id }: { id: string }) {
         <Form.Item
           name="content"
           label={t('review.ui.project.comment')}
-          extra={<Typography.Text type="secondary">{t('review.ui.project.commentRequired')}</Typography.Text>}
           rules={[
             { required: outcome === 'no_pass', whitespace: true, message: t('review.ui.project.commentRequired') },
             { max: REVIEW_COMMENT_MAX, message: t('review.validation.commentTooLong') },
@@ -81,6 +80,9 @@ function LeaderForm({ id }: { id: string }) {
         >
           <Input.TextArea autoSize={{ minRows: 4, maxRows: 16 }} showCount maxLength={REVIEW_COMMENT_MAX} />
         </Form.Item>
+        <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
+          {t('review.ui.project.commentRequired')}
+        </Typography.Paragraph>
         <Button type="primary" htmlType="submit" loading={busy}>
           {t('review.ui.project.submit')}
         </Button>
