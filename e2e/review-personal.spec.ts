@@ -196,7 +196,7 @@ for (const language of LANGUAGES) {
       await page.getByRole('menuitem', { name: texts.menu.projectReview }).click();
       await expect(page).toHaveURL(/#\/review\/projectList$/);
       const item = page.getByTestId('project-item').filter({ hasText: title });
-      await expect(item).toContainText(r.ui.project.topicStatus.waiting);
+      await expect(item).toContainText(r.labels.waitingLeader);
       await item.getByRole('button', { name: r.ui.project.review }).click();
       await expect(page).toHaveURL(new RegExp(`#/review/submit/${id}$`));
       await expect(page.getByTestId('record-document')).toContainText(title);
