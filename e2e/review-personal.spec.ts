@@ -196,7 +196,9 @@ for (const language of LANGUAGES) {
       await page.getByRole('menuitem', { name: texts.menu.projectReview }).click();
       await expect(page).toHaveURL(/#\/review\/projectList$/);
       const item = page.getByTestId('project-item').filter({ hasText: title });
-      await expect(item).toContainText(r.labels.waitingLeader);
+      // The leader's own step, said once (project leader not reviewed).
+      await expect(item).toContainText(r.labels.leaderNotReviewed);
+      await expect(item).not.toContainText(r.ui.project.topicStatus.waiting);
       await item.getByRole('button', { name: r.ui.project.review }).click();
       await expect(page).toHaveURL(new RegExp(`#/review/submit/${id}$`));
       await expect(page.getByTestId('record-document')).toContainText(title);

@@ -50,7 +50,7 @@ export function DeskList({
                   <Typography.Text type="secondary">{t('review.ui.submittedOn', { date: formatDateTime(item.submitted_at) })}</Typography.Text>
                 )}
                 <Tag>{t(`metadata.status.${item.status}`)}</Tag>
-                {item.topic_review_status && item.label !== 'waitingLeader' && <Tag>{t(`review.ui.project.topicStatus.${item.topic_review_status}`)}</Tag>}
+                {item.topic_review_status && item.topic_review_status !== 'waiting' && <Tag>{t(`review.ui.project.topicStatus.${item.topic_review_status}`)}</Tag>}
                 <LabelTag label={item.label} />
               </Space>
             }

@@ -30,7 +30,7 @@ export default function SubmitPage() {
         <>
           <PageTitle>{title ? t('review.ui.project.heading', { title }) : t('review.ui.project.pageTitle')}</PageTitle>
           <Tag>{t(`metadata.status.${state.status}`)}</Tag>
-          {state.topic_review_status && state.label !== 'waitingLeader' && <Tag>{t(`review.ui.project.topicStatus.${state.topic_review_status}`)}</Tag>}
+          {state.topic_review_status && state.topic_review_status !== 'waiting' && <Tag>{t(`review.ui.project.topicStatus.${state.topic_review_status}`)}</Tag>}
           <LabelTag label={state.label} />
         </>
       }
