@@ -361,4 +361,6 @@ export type MetadataRecord = Required<MetadataUpdate> & {
   translations?: MetadataTranslation[];
   /** In lists: the title of the record's version in its other language ('' or null when it has none). */
   translation_title?: string | null;
+  /** In the personal centre's lists: the record's review label (`review.labels.<key>`), null when it has none. */
+  review_label?: string | null;
 };

@@ -78,9 +78,9 @@ export const MENU: MenuEntry[] = [
     icon: 'review',
     segments: ['invited', 'review'],
     items: [
-      { path: '/invited/review', labelKey: 'menu.invitedReview' },
-      { path: '/review/hitory', labelKey: 'menu.reviewHistory' },
-      { path: '/review/preview', labelKey: 'menu.preReview', zhOnly: true },
+      { path: '/invited/review', labelKey: 'menu.invitedReview', available: true },
+      { path: '/review/hitory', labelKey: 'menu.reviewHistory', available: true },
+      { path: '/review/preview', labelKey: 'menu.preReview', zhOnly: true, available: true },
     ],
   },
   {
@@ -91,8 +91,8 @@ export const MENU: MenuEntry[] = [
     segments: ['review'],
     isVisible: (user) => hasProjectRole(user),
     items: [
-      { path: '/review/projectList', labelKey: 'menu.projectReview' },
-      { path: '/review/hitory', labelKey: 'menu.projectHistory' },
+      { path: '/review/projectList', labelKey: 'menu.projectReview', available: true },
+      { path: '/review/hitory', labelKey: 'menu.projectHistory', available: true },
     ],
   },
   { kind: 'item', path: '/personal/information', labelKey: 'menu.profile', icon: 'profile', available: true },

@@ -20,6 +20,12 @@ const UnavailablePage = lazyPage(() => import('../components/UnavailablePage'));
 const MetadataAddPage = lazyPage(() => import('../features/metadata/pages/AddPage'));
 const MetadataEditPage = lazyPage(() => import('../features/metadata/pages/EditPage'));
 const MetadataListPage = lazyPage(() => import('../features/metadata/pages/ListPage'));
+const InvitedReviewPage = lazyPage(() => import('../features/review/pages/InvitedPage'));
+const AdvicePage = lazyPage(() => import('../features/review/pages/AdvicePage'));
+const ReviewHistoryPage = lazyPage(() => import('../features/review/pages/HistoryPage'));
+const ProjectListPage = lazyPage(() => import('../features/review/pages/ProjectListPage'));
+const ProjectReviewPage = lazyPage(() => import('../features/review/pages/SubmitPage'));
+const PreReviewPage = lazyPage(() => import('../features/review/pages/PreviewPage'));
 
 const page = (node: ReactNode) => <Suspense fallback={<PageSpinner />}>{node}</Suspense>;
 
@@ -49,6 +55,12 @@ export function createPersonalRouter() {
     { path: 'metadata/draft', element: <MetadataListPage kind="draft" /> },
     { path: 'metadata/review', element: <MetadataListPage kind="review" /> },
     { path: 'metadata/published', element: <MetadataListPage kind="published" /> },
+    { path: 'invited/review', element: <InvitedReviewPage /> },
+    { path: 'review/advice/:id', element: <AdvicePage /> },
+    { path: 'review/hitory', element: withUser(ReviewHistoryPage) },
+    { path: 'review/projectList', element: <ProjectListPage /> },
+    { path: 'review/submit/:id', element: <ProjectReviewPage /> },
+    { path: 'review/preview', element: withUser(PreReviewPage) },
     ...MENU_PATHS.filter((item) => !item.available).map((item) => ({
       path: item.path.slice(1),
       element: <UnavailablePage labelKey={item.labelKey} />,

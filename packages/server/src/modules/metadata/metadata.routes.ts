@@ -40,13 +40,13 @@ export async function metadataRoutes(parent: FastifyInstance, { metadata, review
     async (request) => {
       const { page, pageSize, status, search } = request.query;
       const statuses = status === undefined ? [] : Array.isArray(status) ? status : [status];
-      const { count, results } = await metadata.list(
-        request.user,
-        { personal: isPersonal(request), statuses, search: search || undefined },
-        (page - 1) * pageSize,
-        pageSize,
-      );
-      return toPage(request, { page, pageSize }, count, results);
+      const personal = isPersonal(request);
+      const { count, results } = await metadata.list(request.user, { personal, statuses, search: search || undefined }, (page - 1) * pageSize, pageSize);
+      // The personal centre's lists hold the caller's own records: each with its review label in
+      // one look-up for the page (the "in review" list shows it in words).
+      if (!personal || !request.user || !results.length) return toPage(request, { page, pageSize }, count, results);
+      const labels = await review.labels(results.map((row) => String(row.id)));
+      return toPage(request, { page, pageSize }, count, results.map((row) => ({ ...row, review_label: labels.get(String(row.id)) ?? null })));
     },
   );
 

@@ -25,6 +25,8 @@ export interface DeskFilter {
   /** Records of the topics this user manages (the project leaders' list). */
   leaderId?: string;
   topicStates?: string[];
+  /** Whether the formal pre-review is done (the pre-review page asks for the received records without it). */
+  preReview?: boolean;
 }
 
 const likePattern = (search: string) => `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -223,6 +225,7 @@ export class ReviewRepo {
     let query = this.db.selectFrom('metadata').where('metadata.status', '<>', 'draft');
     if (filter.statuses?.length) query = query.where('metadata.status', 'in', filter.statuses);
     if (filter.topicStates?.length) query = query.where('metadata.topic_review_status', 'in', filter.topicStates);
+    if (filter.preReview !== undefined) query = query.where('metadata.is_pre_review', '=', filter.preReview ? 1 : 0);
     if (filter.fund) {
       const fund = filter.fund;
       query = query.where((eb) =>

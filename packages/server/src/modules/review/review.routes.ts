@@ -146,14 +146,15 @@ export async function reviewRoutes(parent: FastifyInstance, { review }: { review
     '/api/metadata/review-status/',
     {
       schema: {
-        querystring: pagingQuery.extend({ ...reviewListFilters, status: statusList, fund: z.string().max(100).optional() }),
+        querystring: pagingQuery.extend({ ...reviewListFilters, status: statusList, fund: z.string().max(100).optional(), is_pre_review: yesNo }),
         response: { 200: reviewDeskPageSchema },
       },
       config: { access: 'staff' },
     },
     async (request) => {
-      const { page, pageSize, search, status, fund } = request.query;
-      const { count, results } = await review.desk(request.user!, { statuses: asList(status), search, fund: fund || undefined }, {
+      const { page, pageSize, search, status, fund, is_pre_review: preReview } = request.query;
+      const filter = { statuses: asList(status), search, fund: fund || undefined, preReview: preReview === undefined ? undefined : isYes(preReview) };
+      const { count, results } = await review.desk(request.user!, filter, {
         offset: (page - 1) * pageSize,
         limit: pageSize,
       });

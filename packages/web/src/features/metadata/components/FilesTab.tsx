@@ -128,8 +128,8 @@ export function FilesTab({ record, readOnly, kind }: EditorTabProps & { kind: ke
           <p className="ant-upload-hint">{t(def.hint, { max: def.max, size: formatSize(def.maxBytes) })}</p>
         </Upload.Dragger>
       )}
-      {kind === 'data' && <Typography.Text type="secondary">{t('editor.files.compress')}</Typography.Text>}
-      <Table<StoredFile> rowKey="id" loading={isLoading || uploading > 0} columns={columns} dataSource={files} pagination={false} locale={{ emptyText: t('editor.none') }} />
+      {kind === 'data' && !readOnly && <Typography.Text type="secondary">{t('editor.files.compress')}</Typography.Text>}
+      <Table<StoredFile> rowKey="id" scroll={{ x: 'max-content' }} loading={isLoading || uploading > 0} columns={columns} dataSource={files} pagination={false} locale={{ emptyText: t('editor.none') }} />
     </Space>
   );
 }

@@ -17,6 +17,7 @@ import { TranslationsTab } from '../components/TranslationsTab';
 import { createEditorSession, type EditorSession } from '../components/editorSession';
 import { useFeedback } from '../components/useFeedback';
 import { useReturnToDraft, useSubmitFlow } from '../components/useSubmitFlow';
+import { ReviewPanel, useRecordFeedback } from '../../review/components/ReviewPanel';
 
 /** The editor open now; leaving it (not a StrictMode remount) checks whether the draft is empty. */
 let openEditor: string | null = null;
@@ -55,6 +56,9 @@ export default function EditPage() {
   const { data: user } = useCurrentUser();
   const isPhone = useIsPhone();
   const { data: record, error, isLoading } = useQuery({ queryKey: recordKey(id), queryFn: () => metadataApi.get(id) });
+  // The review's comments, for the creator and staff: a record sent back shows them too.
+  const mayReadReview = !!record && !!user && (user.is_staff || record.owner === user.id);
+  const { data: feedback } = useRecordFeedback(id, mayReadReview);
   /** Whose editor this is, as the latest render knows it, for the check on leaving. */
   const viewer = useRef<string | undefined>(undefined);
   viewer.current = user?.id;
@@ -180,6 +184,7 @@ export default function EditPage() {
       extra={isPhone ? undefined : action}
     >
       {readOnly && <Alert type="info" showIcon title={readOnlyText} style={{ marginBottom: 16 }} />}
+      {mayReadReview && (readOnly || !!feedback?.count) && <ReviewPanel record={record} feedback={feedback} />}
       <Tabs
         activeKey={tab}
         onChange={(key) => {

@@ -5,7 +5,9 @@ import { Link } from 'react-router';
 import { DEFAULT_PAGE_SIZE, IN_REVIEW_STATUSES } from '@portal/shared';
 import { pageLanguage } from '../../../app/i18n';
 import { formatDateTime } from '../../../components/format';
+import { useIsPhone } from '../../../components/useIsPhone';
 import { metadataApi, type MetadataRecord } from '../api';
+import { LabelTag } from '../../review/components/LabelTag';
 import { useFeedback } from '../components/useFeedback';
 import { useReturnToDraft, useSubmitFlow } from '../components/useSubmitFlow';
 
@@ -22,6 +24,7 @@ const STATUS_PARAMS: Record<ListKind, Record<string, string | string[]>> = {
 export default function ListPage({ kind }: { kind: ListKind }) {
   const { run, message, t } = useFeedback();
   const queryClient = useQueryClient();
+  const isPhone = useIsPhone();
   const submit = useSubmitFlow();
   const returnToDraft = useReturnToDraft();
   const [paging, setPaging] = useState({ page: 1, pageSize: DEFAULT_PAGE_SIZE });
@@ -37,18 +40,35 @@ export default function ListPage({ kind }: { kind: ListKind }) {
     }
   };
 
+  // In review: the reviewer status label of spec section 4 in words beside the record's status.
+  const statusTags = (record: MetadataRecord) => (
+    <Space size={[0, 4]} wrap>
+      <Tag>{t(`metadata.status.${record.status}`)}</Tag>
+      {kind === 'review' && <LabelTag label={record.review_label} />}
+    </Space>
+  );
   const columns: TableColumnsType<MetadataRecord> = [
     {
       title: t('editor.list.title'),
       dataIndex: 'title',
       // A record written in the other language shows its title in the page's language when it has one.
       render: (title: string, record) => (
-        <Link to={`/metadata/edit/${record.id}`}>{(record.language !== pageLanguage && record.translation_title) || title || t('editor.list.untitled')}</Link>
+        <Space orientation="vertical" size={4}>
+          <Link to={`/metadata/edit/${record.id}`}>{(record.language !== pageLanguage && record.translation_title) || title || t('editor.list.untitled')}</Link>
+          {/* On a phone the status column is hidden: the status and the review label stand under the title. */}
+          {isPhone && statusTags(record)}
+        </Space>
       ),
     },
-    { title: t('editor.language'), dataIndex: 'language', width: 100, render: (language: string) => t(`metadata.options.language.${language}`) },
-    { title: t('editor.list.status'), dataIndex: 'status', width: 160, render: (status: string) => <Tag>{t(`metadata.status.${status}`)}</Tag> },
-    { title: t('editor.list.updated'), dataIndex: 'updated_at', width: 190, render: (value: string) => formatDateTime(value) },
+    { title: t('editor.language'), dataIndex: 'language', width: 100, responsive: ['md'], render: (language: string) => t(`metadata.options.language.${language}`) },
+    {
+      title: t('editor.list.status'),
+      dataIndex: 'status',
+      width: 160,
+      responsive: ['md'],
+      render: (_: string, record) => statusTags(record),
+    },
+    { title: t('editor.list.updated'), dataIndex: 'updated_at', width: 190, responsive: ['md'], render: (value: string) => formatDateTime(value) },
   ];
   if (kind !== 'published') {
     columns.push({

@@ -1,0 +1,225 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import Database from 'better-sqlite3';
+import type { Language } from '@portal/shared';
+import { E2E_DATA_DIR } from '../playwright.config';
+import { createUser, expect, logIn, prefixOf, test, textsOf, uniqueName } from './fixtures';
+
+/**
+ * The review screens of the personal centre: an invited expert reads a record with its data file and
+ * answers; its creator sees the label, and after the data centre sends it back the comment, without
+ * the expert's name; a project leader passes project data from their queue. The records and the
+ * data centre's steps are made through the API (and the database for the topic link), the people's
+ * steps through the screens.
+ */
+
+const LANGUAGES: Language[] = ['zh-hans', 'en'];
+
+function withDb<T>(work: (db: Database.Database) => T): T {
+  const db = new Database(path.join(E2E_DATA_DIR, 'portal.sqlite3'), { fileMustExist: true });
+  try {
+    return work(db);
+  } finally {
+    db.close();
+  }
+}
+
+const userId = (username: string) => withDb((db) => (db.prepare('select id from users where username = ?').get(username) as { id: string }).id);
+
+/** A signed-in API session of a user: its own browser context, with the CSRF header every write needs. */
+async function apiSession(browser: Browser, user: { username: string; password: string }) {
+  const context = await browser.newContext();
+  const login = await context.request.post('/account/profile-login/', { form: { username: user.username, password: user.password } });
+  expect(login.status()).toBe(200);
+  const csrf = (await context.cookies()).find((cookie) => cookie.name === 'csrftoken')?.value ?? '';
+  const headers = { 'X-CSRFToken': csrf, 'Accept-Language': 'en' };
+  const expectOk = async (reply: Awaited<ReturnType<typeof context.request.get>>, status = 200) => {
+    expect(reply.status(), await reply.text()).toBe(status);
+    return reply.json() as Promise<Record<string, unknown>>;
+  };
+  return {
+    context,
+    post: async (url: string, data: unknown, status = 200) => expectOk(await context.request.post(url, { data, headers }), status),
+    patch: async (url: string, data: unknown) => expectOk(await context.request.patch(url, { data, headers })),
+    upload: async (url: string, metadata: string, file: { name: string; mimeType: string; buffer: Buffer }) =>
+      expectOk(await context.request.post(url, { multipart: { metadata, file }, headers }), 201),
+  };
+}
+
+/** Moves a record into review as its creator's submission would, with its English version's title. */
+function submitInDb(id: string, values: { enTitle?: string; project?: { specialId: string } } = {}) {
+  withDb((db) => {
+    const now = new Date().toISOString();
+    db.prepare(
+      `update metadata set status = 'submitted', submitted_at = ?, submitting_type = ?, topic_review_status = ?, updated_at = ? where id = ?`,
+    ).run(now, values.project ? 'project' : 'general', values.project ? 'waiting' : '', now, id);
+    if (values.enTitle) db.prepare(`insert into metadata_i18n (id, metadata_id, language, title) values (?, ?, 'en', ?) on conflict (metadata_id, language) do update set title = excluded.title`).run(randomUUID(), id, values.enTitle);
+    if (values.project) db.prepare('insert into meta_special (id, metadata_id, special_id) values (?, ?, ?)').run(randomUUID(), id, values.project.specialId);
+  });
+}
+
+async function signedIn(browser: Browser, language: Language, user: { username: string; password: string }): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await logIn(page, language, user.username, user.password);
+  return { context, page };
+}
+
+const inDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+
+for (const language of LANGUAGES) {
+  const texts = textsOf(language);
+  const r = texts.review;
+  const prefix = prefixOf(language);
+  const english = language === 'en';
+
+  test.describe(`the review screens of the personal centre (${language})`, () => {
+    test('an expert reviews an invited record with its data file; the creator sees the label, then the comment without the expert’s name', async ({ browser }) => {
+      test.setTimeout(240_000);
+      const tag = uniqueName('');
+      const expertName = `Expert Wang ${tag}`;
+      const creator = createUser({ realname: 'Creator Chen' });
+      const expert = createUser({ realname: expertName });
+      const staff = createUser({ realname: 'Staff Zhou', staff: true });
+
+      // The creator's record, written in Chinese with an English title, and its data file.
+      const zhTitle = `青藏高原湖冰物候数据集 ${tag}`;
+      const enTitle = `Lake ice phenology of the Tibetan Plateau ${tag}`;
+      const owner = await apiSession(browser, creator);
+      const { id } = (await owner.post('/api/metadata/metadata/', { language: 'zh-hans', title: zhTitle }, 201)) as { id: string };
+      const csv = Buffer.from(`station,date,ice\nNamco,2020-01-01,1\n${tag}\n`);
+      await owner.upload('/metadata/upload-file/', id, { name: 'lake-ice.csv', mimeType: 'text/csv', buffer: csv });
+      submitInDb(id, { enTitle });
+
+      // The data centre receives it and invites the expert.
+      const desk = await apiSession(browser, staff);
+      await desk.patch(`/api/metadata/review-status/${id}/set_review_status/`, { review_status: 'receive' });
+      const message = english ? 'Please check the ice-on dates.' : '请核对封冻日期。';
+      await desk.post('/metadata/invite-experts/', { metadata: id, experts: [userId(expert.username)], deadline: inDays(10), message });
+
+      // The expert finds the invitation through the menu, its title in the page's language.
+      const pageTitle = english ? enTitle : zhTitle;
+      const { context: expertContext, page } = await signedIn(browser, language, expert);
+      await page.goto(`${prefix}/personal/#/`);
+      await page.getByRole('menuitem', { name: texts.menu.review }).click();
+      await page.getByRole('menuitem', { name: texts.menu.invitedReview }).click();
+      await expect(page).toHaveURL(/#\/invited\/review$/);
+      const invitation = page.getByTestId('invitation').filter({ hasText: pageTitle });
+      await expect(invitation).toBeVisible();
+      await expect(invitation).toContainText(r.ui.invited.deadline);
+      await expect(invitation).toContainText(r.labels.notReviewed);
+
+      // The review page: the invitation's message, the record as a document, its data file.
+      await invitation.getByRole('link', { name: pageTitle }).click();
+      await expect(page).toHaveURL(/#\/review\/advice\/[\w-]+$/);
+      await expect(page.getByRole('heading', { name: r.ui.advice.heading.replace('{{title}}', pageTitle) })).toBeVisible();
+      await expect(page.getByText(message)).toBeVisible();
+      const documentView = page.getByTestId('record-document');
+      await expect(documentView).toContainText(zhTitle);
+      await expect(documentView).toContainText(enTitle);
+      const download = page.waitForEvent('download');
+      await page.getByRole('link', { name: 'lake-ice.csv' }).click();
+      const file = await download;
+      expect(file.suggestedFilename()).toBe('lake-ice.csv');
+      const chunks: Buffer[] = [];
+      for await (const chunk of (await file.createReadStream())!) chunks.push(chunk as Buffer);
+      expect(Buffer.concat(chunks).equals(csv)).toBe(true);
+      // Opening the review moved the record to "under review".
+      expect(withDb((db) => (db.prepare('select status from metadata where id = ?').get(id) as { status: string }).status)).toBe('underReview');
+
+      // The answer: the comment is required, then "pass after modification" is saved and shown.
+      await page.getByRole('button', { name: r.ui.advice.submit }).click();
+      await expect(page.getByText(r.validation.commentRequired)).toBeVisible();
+      await page.getByRole('radio', { name: r.labels.pass_after_modification }).check();
+      const comment = english ? `Give the ice-on dates of 2019 as well. ${tag}` : `请补充二〇一九年的封冻日期。${tag}`;
+      await page.getByLabel(r.ui.advice.comment).fill(comment);
+      await page.getByRole('button', { name: r.ui.advice.submit }).click();
+      await expect(page.getByText(r.ui.advice.saved)).toBeVisible();
+      const answer = page.getByTestId('review-answer');
+      await expect(answer).toContainText(r.labels.pass_after_modification);
+      await expect(answer).toContainText(comment);
+      await expect(answer).toContainText(r.ui.advice.signedNo);
+      await expect(answer.getByRole('button', { name: r.ui.advice.change })).toBeVisible();
+
+      // The invitation has left the waiting list and is in the history.
+      await page.goto(`${prefix}/personal/#/invited/review`);
+      await expect(page.getByText(r.ui.invited.empty)).toBeVisible();
+      await page.goto(`${prefix}/personal/#/review/hitory`);
+      const done = page.getByTestId('history-item').filter({ hasText: pageTitle });
+      await expect(done).toContainText(r.labels.pass_after_modification);
+      await expertContext.close();
+
+      // The creator's "in review" list shows the label in words.
+      const { context: creatorContext, page: own } = await signedIn(browser, language, creator);
+      await own.goto(`${prefix}/personal/#/metadata/review`);
+      const row = own.getByRole('row').filter({ hasText: english ? enTitle : zhTitle });
+      await expect(row).toContainText(r.labels.pass_after_modification);
+
+      // The data centre sends it back; the creator reads the expert's comment in the editor, unnamed.
+      const staffComment = english ? `Fix what the expert asks. ${tag}` : `请按专家意见修改。${tag}`;
+      await desk.patch(`/api/metadata/review-status/${id}/set_review_status/`, { review_status: 'return', content: staffComment });
+      await own.goto(`${prefix}/personal/#/metadata/edit/${id}`);
+      const panel = own.getByTestId('review-panel');
+      await expect(panel).toBeVisible();
+      await expect(panel).toContainText(r.ui.panel.fixHint);
+      const expertComment = panel.getByTestId('review-comment').filter({ hasText: comment });
+      await expect(expertComment).toContainText(r.ui.panel.anonymous);
+      await expect(expertComment).toContainText(r.labels.pass_after_modification);
+      await expect(panel.getByTestId('review-comment').filter({ hasText: staffComment })).toBeVisible();
+      await panel.getByText(r.ui.panel.trail).click();
+      await expect(panel).toContainText(r.actions.return);
+      await expect(own.getByText(expertName)).toHaveCount(0);
+      await creatorContext.close();
+      await owner.context.close();
+      await desk.context.close();
+    });
+
+    test('a project leader passes a record of their topic from the project list', async ({ browser }) => {
+      test.setTimeout(180_000);
+      const tag = uniqueName('');
+      const creator = createUser({ realname: 'Creator Liu' });
+      const leader = createUser({ realname: 'Leader Li', project: 1 });
+      const staff = createUser({ realname: 'Staff Qian', staff: true });
+      const desk = await apiSession(browser, staff);
+      const special = (await desk.post('/api/metadata/special/', { name: `三极专题 ${tag}` }, 201)) as { id: string };
+      await desk.post('/api/metadata/special-manage/', { special: special.id, user: userId(leader.username) }, 201);
+
+      const title = english ? `Permafrost temperature of the Qilian Mountains ${tag}` : `祁连山多年冻土温度 ${tag}`;
+      const owner = await apiSession(browser, creator);
+      const { id } = (await owner.post('/api/metadata/metadata/', { language, title }, 201)) as { id: string };
+      submitInDb(id, { project: { specialId: special.id } });
+
+      const { context, page } = await signedIn(browser, language, leader);
+      await page.goto(`${prefix}/personal/#/`);
+      await page.getByRole('menuitem', { name: texts.menu.projects }).click();
+      await page.getByRole('menuitem', { name: texts.menu.projectReview }).click();
+      await expect(page).toHaveURL(/#\/review\/projectList$/);
+      const item = page.getByTestId('project-item').filter({ hasText: title });
+      // The leader's own step, said once (project leader not reviewed).
+      await expect(item).toContainText(r.labels.leaderNotReviewed);
+      await expect(item).not.toContainText(r.ui.project.topicStatus.waiting);
+      await item.getByRole('button', { name: r.ui.project.review }).click();
+      await expect(page).toHaveURL(new RegExp(`#/review/submit/${id}$`));
+      await expect(page.getByTestId('record-document')).toContainText(title);
+
+      // "Not pass" needs a comment; "pass" does not.
+      await page.getByRole('radio', { name: r.ui.project.noPass }).check();
+      await page.getByRole('button', { name: r.ui.project.submit, exact: true }).click();
+      await expect(page.getByText(r.ui.project.commentRequired, { exact: true }).last()).toBeVisible();
+      await page.getByRole('radio', { name: r.ui.project.pass, exact: true }).check();
+      await page.getByRole('button', { name: r.ui.project.submit, exact: true }).click();
+      await expect(page.getByText(r.ui.project.done)).toBeVisible();
+      await expect(page).toHaveURL(/#\/review\/projectList$/);
+      await expect(page.getByTestId('project-item').filter({ hasText: title })).toHaveCount(0);
+      expect(withDb((db) => (db.prepare('select topic_review_status from metadata where id = ?').get(id) as { topic_review_status: string }).topic_review_status)).toBe('pass');
+
+      // The leader's history lists it as passed.
+      await page.goto(`${prefix}/personal/#/review/hitory`);
+      await expect(page.getByTestId('project-history-item').filter({ hasText: title })).toContainText(r.ui.project.topicStatus.pass);
+      await context.close();
+      await owner.context.close();
+      await desk.context.close();
+    });
+  });
+}
