@@ -29,6 +29,16 @@ export interface DeskFilter {
   preReview?: boolean;
 }
 
+let lastEventMs = 0;
+/**
+ * The trail is read in time order: two steps of one transaction (receive, then the re-invitation)
+ * often fall in the same millisecond, so this process's event times strictly increase.
+ */
+function eventTime(): string {
+  lastEventMs = Math.max(Date.now(), lastEventMs + 1);
+  return new Date(lastEventMs).toISOString();
+}
+
 const likePattern = (search: string) => `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** The review workflow's SQL: expert reviews, the audit trail, the desks' lists. */
@@ -176,7 +186,7 @@ export class ReviewRepo {
   async logEvent(event: Omit<ReviewEventRow, 'id' | 'created_at'>): Promise<void> {
     await this.db
       .insertInto('review_events')
-      .values({ ...event, id: newId(), created_at: new Date().toISOString() })
+      .values({ ...event, id: newId(), created_at: eventTime() })
       .execute();
   }
 
