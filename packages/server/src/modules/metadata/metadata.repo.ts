@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 import type { MetadataRow } from './metadata-access.js';
@@ -9,6 +9,15 @@ import type { MetadataRow } from './metadata-access.js';
 export type LooseDb = Kysely<any>;
 
 export const newId = () => randomUUID();
+
+/**
+ * A condition on `metadata`: its title, or the title of one of its language versions, holds
+ * `search` as literal text (any case). For every list that searches records by title.
+ */
+export function titleMatches(search: string) {
+  const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql<SqlBool>`(lower(metadata.title) like ${pattern} escape '\\' or exists (select 1 from metadata_i18n where metadata_i18n.metadata_id = metadata.id and lower(metadata_i18n.title) like ${pattern} escape '\\'))`;
+}
 
 /** True for a unique-constraint violation on SQLite or PostgreSQL. */
 export function isUniqueViolation(error: unknown): boolean {
@@ -42,21 +51,7 @@ export class MetadataRepo {
     }
     if (filter.statuses?.length) query = query.where('metadata.status', 'in', filter.statuses);
     if (filter.ids) query = query.where('metadata.id', 'in', filter.ids.length ? filter.ids : ['']);
-    if (filter.search) {
-      const pattern = `%${filter.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      query = query.where((eb) =>
-        eb.or([
-          eb(sql`lower(metadata.title)`, 'like', sql`${pattern} escape '\\'`),
-          eb.exists(
-            eb
-              .selectFrom('metadata_i18n')
-              .select('metadata_i18n.id')
-              .whereRef('metadata_i18n.metadata_id', '=', 'metadata.id')
-              .where(sql`lower(metadata_i18n.title)`, 'like', sql`${pattern} escape '\\'`),
-          ),
-        ]),
-      );
-    }
+    if (filter.search) query = query.where(titleMatches(filter.search));
     return query;
   }
 

@@ -1,7 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { ReviewEventTable, ReviewTable } from '../../db/schema.js';
-import { newId } from '../metadata/metadata.repo.js';
+import { newId, titleMatches } from '../metadata/metadata.repo.js';
 
 export type ReviewRow = Selectable<ReviewTable>;
 export type ReviewEventRow = Selectable<ReviewEventTable>;
@@ -39,7 +39,6 @@ function eventTime(): string {
   return new Date(lastEventMs).toISOString();
 }
 
-const likePattern = (search: string) => `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** The review workflow's SQL: expert reviews, the audit trail, the desks' lists. */
 export class ReviewRepo {
@@ -62,30 +61,14 @@ export class ReviewRepo {
       .innerJoin('users as owner', 'owner.id', 'metadata.owner_id');
   }
 
-  private withSearch<Q extends ReturnType<ReviewRepo['listed']>>(query: Q, search: string | undefined): Q {
-    if (!search) return query;
-    const pattern = likePattern(search);
-    return query.where((eb) =>
-      eb.or([
-        eb(sql`lower(metadata.title)`, 'like', sql`${pattern} escape '\\'`),
-        eb.exists(
-          eb
-            .selectFrom('metadata_i18n')
-            .select('metadata_i18n.id')
-            .whereRef('metadata_i18n.metadata_id', '=', 'metadata.id')
-            .where(sql`lower(metadata_i18n.title)`, 'like', sql`${pattern} escape '\\'`),
-        ),
-      ]),
-    ) as Q;
-  }
-
   /** Reviews by their filter, newest first, with the facts their lists show. */
   async page(
     filter: { reviewId?: string; expertId?: string; metadataId?: string; states?: string[]; search?: string; currentRoundOnly?: boolean; recordStatuses?: readonly string[] },
     offset: number,
     limit: number,
   ): Promise<{ count: number; rows: ReviewListRow[] }> {
-    let query = this.withSearch(this.listed(), filter.search);
+    let query = this.listed();
+    if (filter.search) query = query.where(titleMatches(filter.search));
     if (filter.reviewId) query = query.where('reviews.id', '=', filter.reviewId);
     if (filter.expertId) query = query.where('reviews.expert_id', '=', filter.expertId);
     if (filter.metadataId) query = query.where('reviews.metadata_id', '=', filter.metadataId);
@@ -255,21 +238,7 @@ export class ReviewRepo {
         ),
       );
     }
-    if (filter.search) {
-      const pattern = likePattern(filter.search);
-      query = query.where((eb) =>
-        eb.or([
-          eb(sql`lower(metadata.title)`, 'like', sql`${pattern} escape '\\'`),
-          eb.exists(
-            eb
-              .selectFrom('metadata_i18n')
-              .select('metadata_i18n.id')
-              .whereRef('metadata_i18n.metadata_id', '=', 'metadata.id')
-              .where(sql`lower(metadata_i18n.title)`, 'like', sql`${pattern} escape '\\'`),
-          ),
-        ]),
-      );
-    }
+    if (filter.search) query = query.where(titleMatches(filter.search));
     const [{ count }] = (await query.select((eb) => eb.fn.countAll().as('count')).execute()) as [{ count: number | string }];
     const rows = await query
       .innerJoin('users as owner', 'owner.id', 'metadata.owner_id')
