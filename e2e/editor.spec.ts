@@ -1,15 +1,8 @@
-import path from 'node:path';
 import type { Page } from '@playwright/test';
-import Database from 'better-sqlite3';
 import type { Language } from '@portal/shared';
-import { E2E_DATA_DIR } from '../playwright.config';
-import { createUser, expect, logIn, prefixOf, test, textsOf, uniqueName } from './fixtures';
+import { createUser, expect, logIn, prefixOf, test, textsOf, timePattern, uniqueName, withDb } from './fixtures';
 
 const LANGUAGES: Language[] = ['zh-hans', 'en'];
-
-/** "Saved at {{time}}" of the catalogue as a pattern that any hh:mm matches. */
-const timePattern = (template: string) =>
-  new RegExp(template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\{time\}\}/, '\\d{1,2}:\\d{2}').replace(/\{\{\w+\}\}/g, '.*'));
 
 /** Signs a new provider in and opens the editor of a new record written in `recordLanguage`. */
 async function newRecord(page: Page, language: Language, recordLanguage: Language = language) {
@@ -26,12 +19,7 @@ async function newRecord(page: Page, language: Language, recordLanguage: Languag
 
 /** Sets a record's status as the (not yet built) review would. */
 function setStatus(id: string, status: string) {
-  const db = new Database(path.join(E2E_DATA_DIR, 'portal.sqlite3'), { fileMustExist: true });
-  try {
-    db.prepare('update metadata set status = ? where id = ?').run(status, id);
-  } finally {
-    db.close();
-  }
+  withDb((db) => db.prepare('update metadata set status = ? where id = ?').run(status, id));
 }
 
 for (const language of LANGUAGES) {
@@ -60,7 +48,8 @@ for (const language of LANGUAGES) {
         void dialog.accept();
       });
       await page.reload();
-      await expect(page.getByLabel(e.fields.title, { exact: true })).toHaveValue(title);
+      // A reload starts the personal centre anew (its shell, Ant Design, the editor): slower than an edit on a busy machine.
+      await expect(page.getByLabel(e.fields.title, { exact: true })).toHaveValue(title, { timeout: 30_000 });
       await expect(page.getByLabel(e.fields.description, { exact: true })).toHaveValue(abstract);
       // The e-mail typed is still here, with its error, until it is fixed.
       await expect(page.getByLabel(e.fields.dist_email)).toHaveValue('not-an-e-mail');

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import type { Locator, Page } from '@playwright/test';
 import type { Language } from '@portal/shared';
 import { createUser, expect, logIn, prefixOf, test, textsOf } from './fixtures';
@@ -212,13 +213,19 @@ function builtFilesWith(marker: string): string[] {
   return fs.readdirSync(assets).filter((name) => name.endsWith('.js') && fs.readFileSync(path.join(assets, name), 'utf8').includes(marker));
 }
 
+/** Public pages' first load: at most 170 KB of compressed JavaScript (issue "Find data"). */
+const PUBLIC_JS_BUDGET_BYTES = 170 * 1000;
+
 test.describe('public pages stay light', () => {
-  test('the home, data, news and about pages never load the personal centre\'s shell or the editor', async ({ page }) => {
+  test('the home, data, news and about pages never load the personal centre\'s shell, the editor or Ant Design', async ({ page }) => {
     const shellFiles = builtFilesWith("'menu.collapse'").concat(builtFilesWith('"menu.collapse"'));
     const editorFiles = builtFilesWith("'save-state'").concat(builtFilesWith('"save-state"'));
+    // Ant Design's libraries name themselves in their messages ('@ant-design/fast-color: ...').
+    const antdFiles = builtFilesWith('@ant-design/');
     expect(shellFiles.length, 'the shell is in the build').toBeGreaterThan(0);
     expect(editorFiles.length, 'the editor is in the build').toBeGreaterThan(0);
-    const personalFiles = [...shellFiles, ...editorFiles];
+    expect(antdFiles.length, 'Ant Design is in the build').toBeGreaterThan(0);
+    const personalFiles = [...shellFiles, ...editorFiles, ...antdFiles];
 
     const scripts: string[] = [];
     page.on('request', (request) => {
@@ -244,5 +251,49 @@ test.describe('public pages stay light', () => {
     await expect(page.getByTestId('header-user')).toBeVisible();
     await page.waitForLoadState('networkidle');
     expect(scripts.filter((name) => shellFiles.includes(name)).length).toBeGreaterThan(0);
+    // And Ant Design with it.
+    expect(scripts.filter((name) => antdFiles.includes(name)).length).toBeGreaterThan(0);
   });
+
+  /**
+   * Every script a first visit requests (a fresh browser context: nothing cached), each compressed
+   * with gzip as the server would send it, summed. The home page and the data page, in both languages.
+   */
+  for (const address of ['/', '/en/', '/data/', '/en/data/']) {
+    test(`${address} loads at most ${PUBLIC_JS_BUDGET_BYTES / 1000} KB of compressed JavaScript on a first visit`, async ({ browser }) => {
+      const context = await browser.newContext();
+      try {
+        const page = await context.newPage();
+        const bodies: Promise<{ name: string; gzip: number; sent: number }>[] = [];
+        page.on('response', (response) => {
+          const { pathname } = new URL(response.url());
+          if (pathname.endsWith('.js') || response.request().resourceType() === 'script') {
+            bodies.push(
+              Promise.all([response.body(), response.request().sizes()]).then(([body, sizes]) => ({
+                name: path.basename(pathname),
+                gzip: zlib.gzipSync(body).length,
+                // What the server sent (brotli or gzip by Accept-Encoding), for the log.
+                sent: sizes.responseBodySize,
+              })),
+            );
+          }
+        });
+        await page.goto(address);
+        await expect(page.getByRole('banner')).toBeVisible();
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+        await page.waitForLoadState('networkidle');
+        const scripts = await Promise.all(bodies);
+        const total = scripts.reduce((sum, { gzip }) => sum + gzip, 0);
+        const sent = scripts.reduce((sum, { sent }) => sum + sent, 0);
+        console.log(
+          `${address}: ${(total / 1000).toFixed(1)} KB of gzipped JavaScript (${(sent / 1000).toFixed(1)} KB sent) in ${scripts.length} files: ` +
+            scripts.map(({ name, gzip }) => `${name} ${(gzip / 1000).toFixed(1)}`).join(', '),
+        );
+        expect(scripts.length, 'the page loads its scripts').toBeGreaterThan(0);
+        expect(total, `${address}: gzipped JavaScript in bytes`).toBeLessThanOrEqual(PUBLIC_JS_BUDGET_BYTES);
+      } finally {
+        await context.close();
+      }
+    });
+  }
 });

@@ -1,11 +1,11 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 'fastify';
 import { DEFAULT_LANGUAGE, languageFromHeader, translate } from '@portal/shared';
-import type { Config } from './config.js';
+import { EMAIL, type Config } from './config.js';
 import { migrateToLatest, openDatabase, type DbHandle } from './db/index.js';
+import { storedSecret } from './db/server-secret.js';
 import { cleanupJobs, runCleanupJobs, scheduleCleanupJobs } from './jobs.js';
 import { AppError } from './errors.js';
 import { parseQuery } from './http/query.js';
@@ -16,17 +16,39 @@ import { AccountService } from './modules/account/account.service.js';
 import { FilesRepo } from './modules/files/files.repo.js';
 import { filesRoutes } from './modules/files/files.routes.js';
 import { FilesService } from './modules/files/files.service.js';
+import { ExportsService } from './modules/exports/exports.service.js';
+import { exportsRoutes } from './modules/exports/exports.routes.js';
+import { LandingRepo } from './modules/landing/landing.repo.js';
+import { landingRoutes } from './modules/landing/landing.routes.js';
+import { LandingService } from './modules/landing/landing.service.js';
 import { MetadataAccess } from './modules/metadata/metadata-access.js';
 import { MetadataRepo } from './modules/metadata/metadata.repo.js';
 import { metadataRoutes } from './modules/metadata/metadata.routes.js';
 import { MetadataService } from './modules/metadata/metadata.service.js';
+import { DownloadAccess } from './modules/orders/download-access.js';
+import { OrdersRepo } from './modules/orders/orders.repo.js';
+import { downloadRoutes } from './modules/orders/download.routes.js';
+import { ordersRoutes } from './modules/orders/orders.routes.js';
+import { downloadLinkKey } from './modules/downloads/signed-link.js';
+import { OrdersService } from './modules/orders/orders.service.js';
+import { Usage } from './modules/orders/usage.js';
+import { OaiIndex } from './modules/oai/oai-index.js';
+import { OaiRepo } from './modules/oai/oai.repo.js';
+import { oaiRoutes } from './modules/oai/oai.routes.js';
+import { OaiService } from './modules/oai/oai.service.js';
+import { tokenKey } from './modules/oai/resumption-token.js';
 import { reviewRoutes } from './modules/review/review.routes.js';
+import { SearchIndex } from './modules/search/search-index.js';
+import { SearchRepo } from './modules/search/search.repo.js';
+import { searchRoutes } from './modules/search/search.routes.js';
+import { SearchService } from './modules/search/search.service.js';
 import { ReviewService } from './modules/review/review.service.js';
 import { authPlugin } from './plugins/auth.js';
 import { csrfPlugin } from './plugins/csrf.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { i18nPlugin } from './plugins/i18n.js';
 import { createDatabaseRateLimitStore } from './plugins/rate-limit-store.js';
+import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { webPlugin } from './plugins/web.js';
 import { createBlobStore } from './storage/index.js';
 
@@ -39,6 +61,12 @@ export interface Portal {
   accounts: AccountService;
   metadata: MetadataService;
   review: ReviewService;
+  search: SearchService;
+  searchIndex: SearchIndex;
+  metadataAccess: MetadataAccess;
+  oaiIndex: OaiIndex;
+  orders: OrdersService;
+  usage: Usage;
 }
 
 export interface BuildOptions {
@@ -46,6 +74,11 @@ export interface BuildOptions {
   mailer?: Mailer;
   logger?: boolean;
 }
+
+/** Levels at which every request is logged (two lines each); above them only what goes wrong. */
+const REQUEST_LOG_LEVELS = new Set(['trace', 'debug']);
+/** What /healthz answers, serialized once. */
+const HEALTHY = JSON.stringify({ status: 'ok' });
 
 function trustHops(hops: number) {
   return (_address: string, hop: number) => hop < hops;
@@ -55,6 +88,9 @@ function trustHops(hops: number) {
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<Portal> {
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel },
+    // Logging each request cost a third of a small reply's time (bench/results/public-throughput.json);
+    // errors are logged by the error handler at any level, a reverse proxy keeps the access log.
+    logController: new LogController({ disableRequestLogging: !REQUEST_LOG_LEVELS.has(config.logLevel) }),
     bodyLimit: BODY_LIMIT,
     // A hop count trusts that many proxies nearest the server, as proxy-addr does for a number.
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
@@ -85,22 +121,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { bodyLimit: BODY_LIMIT });
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      directives: {
-        'default-src': ["'self'"],
-        'script-src': ["'self'"],
-        // Ant Design writes its styles at run time.
-        'style-src': ["'self'", "'unsafe-inline'"],
-        'img-src': ["'self'", 'data:', 'blob:'],
-        'connect-src': ["'self'"],
-        'object-src': ["'none'"],
-        'frame-ancestors': ["'none'"],
-        'upgrade-insecure-requests': null,
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-  });
+  await app.register(securityHeadersPlugin);
   await app.register(fastifyRateLimit, {
     global: false,
     store: createDatabaseRateLimitStore(database.db),
@@ -113,31 +134,77 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(authPlugin, { accounts });
   await app.register(csrfPlugin);
 
-  app.get('/healthz', { config: { access: 'public' } }, async () => ({ status: 'ok' }));
+  app.get('/healthz', { config: { access: 'public', anonymous: true } }, (_request, reply) => reply.type('application/json; charset=utf-8').send(HEALTHY));
   await app.register(accountRoutes, { accounts, rateLimits: config.rateLimits });
   const metadataAccess = new MetadataAccess(database.db);
+  // The public catalogue follows every change of a published record, in the same transaction.
+  const searchIndex = new SearchIndex(database.db, database.dialect);
+  metadataAccess.onChange(searchIndex);
+  // So does the OAI-PMH feed; records published before it existed get their items now.
+  const oaiIndex = new OaiIndex(database.db);
+  metadataAccess.onChange(oaiIndex);
+  await oaiIndex.fillMissing();
+  const search = new SearchService(new SearchRepo(database.db, database.dialect));
   const metadata = new MetadataService(new MetadataRepo(database.db), metadataAccess, config.accountLimits);
   const review = new ReviewService(database.db, metadataAccess, metadata, mailer, {
     publicUrl: config.publicUrl,
     siteVariant: config.siteVariant,
     log: app.log,
   });
-  await app.register(metadataRoutes, { metadata, review });
+  await app.register(metadataRoutes, { metadata, review, search });
+  await app.register(searchRoutes, { search });
   await app.register(reviewRoutes, { review });
+  const exports = new ExportsService(database.db, metadataAccess, { publicUrl: config.publicUrl, siteVariant: config.siteVariant });
+  await app.register(exportsRoutes, { exports });
+  const oai = new OaiService(database.db, new OaiRepo(database.db), {
+    publicUrl: config.publicUrl,
+    siteVariant: config.siteVariant,
+    adminEmail: config.adminEmail,
+    pageSize: config.oaiPageSize,
+    tokenKey: tokenKey(config.secretKey ?? (await storedSecret(database.db))),
+  });
+  await app.register(oaiRoutes, { oai });
+  if (!EMAIL.test(config.adminEmail)) {
+    app.log.warn(`OAI-PMH Identify names ${config.adminEmail} (MAIL_FROM's address), which harvesters refuse: set ADMIN_EMAIL`);
+  }
+  // Orders (issue 10): one rule decides who downloads a record's files, on every download path.
+  const orders = new OrdersService(database.db, metadataAccess, mailer, {
+    publicUrl: config.publicUrl,
+    siteVariant: config.siteVariant,
+    validDays: config.orderValidDays,
+    adminEmail: config.adminEmail,
+    log: app.log,
+    cite: (id, language) => exports.citationOf(id, language),
+  });
+  const downloads = new DownloadAccess(metadataAccess, orders.repo);
+  const usage = new Usage(database.db);
+  await app.register(ordersRoutes, { orders, downloads, usage, access: metadataAccess });
   // Uploaded files live in DATA_DIR/files.
   const storage = createBlobStore({ dataDir: config.dataDir });
   const files = new FilesService(new FilesRepo(database.db), metadataAccess, storage, {
     log: app.log,
     storageQuotaBytes: config.accountLimits.storageBytes,
+    downloads,
   });
   // A deleted record takes its stored files with it (rows go by cascade, blobs here, first).
   metadata.onDelete((id) => files.removeAllOf(id));
-  await app.register(filesRoutes, { files });
+  await app.register(filesRoutes, { files, storage, usage });
+  await app.register(downloadRoutes, {
+    orders,
+    downloads,
+    access: metadataAccess,
+    usage,
+    storage,
+    publicUrl: config.publicUrl,
+    linkKey: downloadLinkKey(config.secretKey ?? (await storedSecret(database.db))),
+  });
   // Unfinished uploads, abandoned empty drafts and expired tokens: removed at start, then regularly.
-  const jobs = cleanupJobs({ accounts, metadata, storage, review });
+  const jobs = cleanupJobs({ accounts, metadata, storage, review, search, orders, usage });
   await runCleanupJobs(jobs, app.log);
   scheduleCleanupJobs(app, jobs);
-  await app.register(webPlugin, { webDist: config.webDist, siteVariant: config.siteVariant });
+  const landing = new LandingService(new LandingRepo(database.db));
+  await app.register(landingRoutes, { landing, exports });
+  await app.register(webPlugin, { webDist: config.webDist, siteVariant: config.siteVariant, publicUrl: config.publicUrl, landing, exports });
 
-  return { app, database, accounts, metadata, review };
+  return { app, database, accounts, metadata, review, search, searchIndex, metadataAccess, oaiIndex, orders, usage };
 }

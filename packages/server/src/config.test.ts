@@ -23,6 +23,19 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://localhost/db' })).toThrow(ConfigError);
   });
 
+  it('reads the OAI-PMH settings: admin address (else the sender), page size, secret', () => {
+    expect(loadConfig({}).adminEmail).toBe('noreply@localhost');
+    expect(loadConfig({ MAIL_FROM: 'Data Centre <data@tpdc.example.org>' }).adminEmail).toBe('data@tpdc.example.org');
+    expect(loadConfig({ ADMIN_EMAIL: 'oai@tpdc.example.org' }).adminEmail).toBe('oai@tpdc.example.org');
+    expect(() => loadConfig({ ADMIN_EMAIL: 'oai@localhost' })).toThrow(ConfigError);
+    expect(loadConfig({}).oaiPageSize).toBe(100);
+    expect(loadConfig({ OAI_PAGE_SIZE: '25' }).oaiPageSize).toBe(25);
+    expect(() => loadConfig({ OAI_PAGE_SIZE: '0' })).toThrow(ConfigError);
+    expect(loadConfig({}).secretKey).toBeUndefined();
+    expect(loadConfig({ SECRET_KEY: 'k'.repeat(32) }).secretKey).toBe('k'.repeat(32));
+    expect(() => loadConfig({ SECRET_KEY: 'short' })).toThrow(ConfigError);
+  });
+
   it('raises or lowers a rate limit by name, keeping its window', () => {
     const config = loadConfig({ RATE_LIMIT_LOGIN: '500', RATE_LIMIT_MAIL: '' });
     expect(config.rateLimits.login).toEqual({ max: 500, timeWindowMs: 60_000 });

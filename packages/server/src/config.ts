@@ -1,3 +1,4 @@
+import { ORDER_LIMITS } from '@portal/shared';
 import path from 'node:path';
 import { SITE_VARIANTS, type SiteVariant } from '@portal/shared';
 
@@ -21,6 +22,17 @@ export interface Config {
   /** Days a login token lives after its last use (sliding expiry). */
   tokenTtlDays: number;
   accountLimits: AccountLimits;
+  /**
+   * The installation's secret (`SECRET_KEY`), from which keys are derived (the OAI-PMH resumption
+   * tokens' HMAC key); undefined: the random one the database keeps (`server_secrets`).
+   */
+  secretKey: string | undefined;
+  /** The address harvesters write to (OAI-PMH Identify's adminEmail): `ADMIN_EMAIL`, else MAIL_FROM's. */
+  adminEmail: string;
+  /** Records (or headers, or sets) per OAI-PMH list reply before a resumption token. */
+  oaiPageSize: number;
+  /** Days an approved data order stays valid (`ORDER_VALID_DAYS`). */
+  orderValidDays: number;
 }
 
 /** What one account may create; staff are exempt (see docs/ARCHITECTURE.md). */
@@ -55,6 +67,9 @@ export const defaultRateLimits: RateLimits = {
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
 export class ConfigError extends Error {}
+
+/** An address as OAI-PMH's emailType has it (a dot in the domain). */
+export const EMAIL = /^\S+@(\S+\.)+\S+$/;
 
 /**
  * Trusting every hop would let a client choose its own address (X-Forwarded-For) and with it its
@@ -100,6 +115,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must be a postgres:// URL; leave it unset for the embedded SQLite database');
   }
+  const mailFrom = env.MAIL_FROM ?? 'Three Poles Data Portal <noreply@localhost>';
+  const adminEmail = env.ADMIN_EMAIL || (/<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom).trim();
+  if (env.ADMIN_EMAIL && !EMAIL.test(env.ADMIN_EMAIL)) throw new ConfigError(`ADMIN_EMAIL must be an e-mail address, not ${env.ADMIN_EMAIL}`);
+  const secretKey = env.SECRET_KEY || undefined;
+  if (secretKey && secretKey.length < 32) throw new ConfigError('SECRET_KEY must be at least 32 characters long (e.g. `openssl rand -hex 32`)');
   return {
     port,
     host: env.HOST ?? 'localhost',
@@ -108,7 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     siteVariant,
     smtpUrl: env.SMTP_URL || undefined,
-    mailFrom: env.MAIL_FROM ?? 'Three Poles Data Portal <noreply@localhost>',
+    mailFrom,
     webDist: path.resolve(env.WEB_DIST ?? path.join(repoRoot, 'packages/web/dist')),
     logLevel: env.LOG_LEVEL ?? 'info',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
@@ -118,5 +138,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       recordsPerHour: positiveInteger(env, 'METADATA_CREATE_PER_HOUR', defaultAccountLimits.recordsPerHour),
       storageBytes: positiveInteger(env, 'USER_STORAGE_QUOTA_MB', defaultAccountLimits.storageBytes / (1024 * 1024)) * 1024 * 1024,
     },
+    secretKey,
+    adminEmail,
+    oaiPageSize: positiveInteger(env, 'OAI_PAGE_SIZE', 100),
+    orderValidDays: positiveInteger(env, 'ORDER_VALID_DAYS', ORDER_LIMITS.validDays),
   };
 }

@@ -1,7 +1,10 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AccountService } from './modules/account/account.service.js';
+import type { OrdersService } from './modules/orders/orders.service.js';
+import type { Usage } from './modules/orders/usage.js';
 import type { MetadataService } from './modules/metadata/metadata.service.js';
 import type { ReviewService } from './modules/review/review.service.js';
+import type { SearchService } from './modules/search/search.service.js';
 import type { LocalDiskStore } from './storage/index.js';
 
 /** One clean-up the server repeats while it runs (and `npm run portal -- cleanup` runs once). */
@@ -24,7 +27,7 @@ export const UNFINISHED_UPLOAD_IDLE_MS = 15 * MINUTE;
 /** An empty draft nobody touched for this long was abandoned (its editor is long closed). */
 export const ABANDONED_DRAFT_MS = 24 * HOUR;
 
-export function cleanupJobs(parts: { accounts: AccountService; metadata: MetadataService; storage: LocalDiskStore; review?: ReviewService }): CleanupJob[] {
+export function cleanupJobs(parts: { accounts: AccountService; metadata: MetadataService; storage: LocalDiskStore; review?: ReviewService; search?: SearchService; orders?: OrdersService; usage?: Usage }): CleanupJob[] {
   return [
     {
       name: 'unfinished uploads',
@@ -39,6 +42,11 @@ export function cleanupJobs(parts: { accounts: AccountService; metadata: Metadat
     { name: 'expired tokens', everyMs: HOUR, run: () => parts.accounts.deleteExpiredTokens() },
     // Not a clean-up, but the same kind of periodic, idempotent work: experts past their deadline.
     ...(parts.review ? [{ name: 'review reminders', everyMs: HOUR, run: () => parts.review!.remindOverdue() }] : []),
+    // Views older than the counting window no longer hold a repeat back.
+    ...(parts.search ? [{ name: 'old record views', everyMs: 10 * MINUTE, run: () => parts.search!.forgetViews() }] : []),
+    // So do downloads; and offline requests unanswered for three days are told to the applicant.
+    ...(parts.usage ? [{ name: 'old downloads', everyMs: 10 * MINUTE, run: () => parts.usage!.forgetDownloads() }] : []),
+    ...(parts.orders ? [{ name: 'unanswered data requests', everyMs: HOUR, run: () => parts.orders!.remindOverdue() }] : []),
   ];
 }
 

@@ -1,12 +1,5 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestPortal, findUserRow, login, type TestPortal } from './helpers.js';
-
-const run = promisify(execFile);
-const root = path.resolve(import.meta.dirname, '../../..');
-const tsx = path.join(root, 'node_modules/.bin/tsx');
+import { createTestPortal, findUserRow, login, runPortalCli, type TestPortal } from './helpers.js';
 
 /** The operators' tool, run as operators run it, on the same database as a test portal. */
 let portal: TestPortal;
@@ -17,16 +10,7 @@ afterAll(async () => {
   await portal.close();
 });
 
-async function portalCli(...args: string[]) {
-  const env = { ...process.env, DATA_DIR: portal.config.dataDir, DATABASE_URL: portal.config.databaseUrl ?? '' };
-  try {
-    const { stdout, stderr } = await run(tsx, ['packages/server/src/cli.ts', ...args], { cwd: root, env });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const portalCli = (...args: string[]) => runPortalCli(portal, ...args);
 
 describe('npm run portal', () => {
   it('lists its commands with --help', async () => {

@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { simpleParser } from 'mailparser';
 import pg from 'pg';
@@ -294,4 +296,18 @@ export function postReset(portal: TestPortal, key: string, password: string, hea
     headers: { ...FORM, ...headers },
     payload: form({ key, password, password2: password }),
   });
+}
+
+const repositoryRoot = path.resolve(import.meta.dirname, '../../..');
+
+/** The operators' tool (`npm run portal -- ...`), run as operators run it, on the test portal's database. */
+export async function runPortalCli(portal: TestPortal, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = { ...process.env, DATA_DIR: portal.config.dataDir, DATABASE_URL: portal.config.databaseUrl ?? '' };
+  try {
+    const { stdout, stderr } = await promisify(execFile)(path.join(repositoryRoot, 'node_modules/.bin/tsx'), ['packages/server/src/cli.ts', ...args], { cwd: repositoryRoot, env });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
 }

@@ -746,6 +746,8 @@ describe('fund and meta-fund', () => {
     expect(await countRows(portal, 'meta_fund', { metadata_id: record.id })).toBe(3);
     const links = await listOf(owner.token, 'meta-fund', `metadata__id=${record.id}`);
     expect(links.results.map((row: { fund_detail: { id: string } }) => row.fund_detail.id).sort()).toEqual(['5', '6', third.id].sort());
+    // The linked fund reads as the fund itself does: its flag a boolean.
+    expect(links.results.find((row: { fund: string }) => row.fund === '5').fund_detail).toMatchObject({ id: '5', is_core: true });
     expectRefusal(await post(owner.token, 'meta-fund', { metadata: draft.id, fund: 'missing' }), 400, 'Please choose a funding project.', 'fund');
   });
 

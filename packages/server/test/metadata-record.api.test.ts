@@ -316,6 +316,19 @@ describe('GET /api/metadata/metadata/{id}/', () => {
     expect((await getRecord(portal, null, record.id)).title).toBe('公开');
     expect((await getRecord(portal, other.token, record.id)).title).toBe('公开');
   });
+
+  it("answers the record's fields, not the review's facts kept on its row (the review state answers those)", async () => {
+    const record = await createRecord(portal, owner.token, { title: '审核事实' });
+    await setStatus(portal, record.id, 'published');
+    const shown = await getRecord(portal, null, record.id);
+    expect(shown).toMatchObject({ id: record.id, status: 'published', embargo_until: null, fund: [] });
+    for (const field of ['topic_review_status', 'is_pre_review', 'review_round', 'published_without_review', 'unpublish_reason']) {
+      expect(shown, field).not.toHaveProperty(field);
+    }
+    const listed = expectStatus(await call(portal, 'GET', `/api/metadata/metadata/?search=${encodeURIComponent('审核事实')}`, null), 200);
+    expect(listed.results).toHaveLength(1);
+    expect(listed.results[0]).not.toHaveProperty('is_pre_review');
+  });
 });
 
 describe('PUT and PATCH /api/metadata/metadata/{id}/', () => {

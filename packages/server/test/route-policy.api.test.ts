@@ -33,6 +33,24 @@ const ACCOUNT_ROUTES: Record<string, Access> = {
   'POST /account/change/': 'user',
   'POST /account/ptpe-account/': 'user',
   'GET /api/account/account/': 'staff',
+  // Orders (issue 10): every one needs a signed-in user; the service decides whose orders.
+  'GET /api/account/line_item/': 'user',
+  'POST /api/account/line_item/': 'user',
+  'DELETE /api/account/line_item/': 'user',
+  'DELETE /api/account/line_item/:id/': 'user',
+  'GET /api/account/order/': 'user',
+  'POST /api/account/order/': 'user',
+  'GET /api/account/order/:id/': 'user',
+  'PUT /api/account/order/:id/': 'user',
+  'POST /account/order-handle/': 'user',
+  'POST /account/delete_order/': 'user',
+  'POST /account/delete-order/': 'user',
+  'POST /account/reapply/': 'user',
+  'GET /api/account/voucher/:id/': 'user',
+  'GET /api/account/order/:id/links/': 'user',
+  'GET /account/order-statistics/': 'user',
+  'GET /account/order-statistics': 'user',
+  'GET /api/account/order-date-statistics/': 'user',
 };
 
 let portal: TestPortal;

@@ -15,6 +15,9 @@ import { PRIVATE_FILE, PRIVATE_FOLDER } from '../file-modes.js';
 import * as accounts from './migrations/0001-accounts.js';
 import * as metadata from './migrations/0002-metadata.js';
 import * as review from './migrations/0003-review.js';
+import * as search from './migrations/0004-search.js';
+import * as oai from './migrations/0005-oai.js';
+import * as orders from './migrations/0006-orders.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -30,6 +33,9 @@ const migrations: Record<string, Migration> = {
   '0001-accounts': accounts,
   '0002-metadata': metadata,
   '0003-review': review,
+  '0004-search': search,
+  '0005-oai': oai,
+  '0006-orders': orders,
 };
 
 class ListedMigrations implements MigrationProvider {

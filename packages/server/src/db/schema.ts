@@ -52,7 +52,7 @@ export interface RateLimitTable {
   reset_at: number | string;
 }
 
-export interface Database extends MetadataDatabase {
+export interface Database extends MetadataDatabase, OrdersDatabase {
   users: UserTable;
   auth_tokens: AuthTokenTable;
   account_links: AccountLinkTable;
@@ -114,6 +114,7 @@ export interface MetadataTable {
   /** bigint: a string on PostgreSQL, read it through Number(). */
   scale: number | string | null;
   hit_count: Generated<number>;
+  download_count: Generated<number>;
   created_at: string;
   updated_at: string;
   submitted_at: string | null;
@@ -360,6 +361,60 @@ export interface OnlineResourceTable extends Created {
   description: string;
 }
 
+/** The public catalogue's index (migration 0004): one entry per published record. */
+export interface SearchEntryTable {
+  doc: Generated<number>;
+  metadata_id: string;
+  title_zh: string;
+  title_en: string;
+  language: string;
+  license: string;
+  sharing: string;
+  temporal_resolution: string;
+  year: string;
+  published_at: string;
+  time_start: string;
+  time_end: string;
+  west: number | null;
+  south: number | null;
+  east: number | null;
+  north: number | null;
+  hit_count: Generated<number>;
+  download_count: Generated<number>;
+  /** PostgreSQL only: the entry's tokens. SQLite keeps them in the search_fts table. */
+  tokens?: unknown;
+  /** PostgreSQL only: the tokens of the title and of the keywords alone, for relevance (search.repo.ts). */
+  title_tokens?: unknown;
+  keys_tokens?: unknown;
+  /** The index version that wrote it (bigint: read it through Number()). */
+  version: number | string;
+}
+
+export interface SearchStateTable {
+  id: number;
+  version: number | string;
+  epoch: string;
+}
+
+export interface SearchRemovedTable {
+  doc: number | string;
+  version: number | string;
+}
+
+export interface SearchFacetTable {
+  doc: number;
+  facet: string;
+  value: string;
+  label_zh: string;
+  label_en: string;
+}
+
+export interface RecordViewTable {
+  metadata_id: string;
+  visitor: string;
+  viewed_at: string;
+}
+
 export interface MetadataDatabase {
   metadata: MetadataTable;
   metadata_i18n: MetadataI18nTable;
@@ -389,4 +444,114 @@ export interface MetadataDatabase {
   meta_attach: StoredFileTable;
   meta_file: StoredFileTable;
   online_resources: OnlineResourceTable;
+  search_entries: SearchEntryTable;
+  search_facets: SearchFacetTable;
+  search_state: SearchStateTable;
+  search_removed: SearchRemovedTable;
+  record_views: RecordViewTable;
+  oai_items: OaiItemTable;
+  oai_item_sets: OaiItemSetTable;
+  oai_sets: OaiSetTable;
+  server_secrets: ServerSecretTable;
+}
+
+/** A record in the OAI-PMH feed (every record ever published; see migration 0005). */
+export interface OaiItemTable {
+  metadata_id: string;
+  /** `YYYY-MM-DDThh:mm:ssZ`. */
+  datestamp: string;
+  deleted: number;
+  has_doi: number;
+}
+
+export interface OaiItemSetTable {
+  spec: string;
+  metadata_id: string;
+  datestamp: string;
+}
+
+export interface OaiSetTable {
+  spec: string;
+  name_zh: string;
+  name_en: string;
+}
+
+export interface ServerSecretTable {
+  name: string;
+  value: string;
+}
+
+/** Orders and downloads (migration 0006). */
+export interface CartLineTable {
+  id: string;
+  user_id: string;
+  metadata_id: string;
+  created_at: string;
+}
+
+export interface ApplicationTable {
+  id: string;
+  applicant_id: string;
+  real_name: string;
+  email: string;
+  phone: string;
+  zipcode: string;
+  affiliation: string;
+  address: string;
+  /** ISO 3166-1 alpha-2. */
+  country: string;
+  reason: string;
+  ip: string;
+  /** The applicant's language when applying: the mails about it are written in it. */
+  language: string;
+  created_at: string;
+}
+
+export interface OrderTable {
+  id: string;
+  application_id: string;
+  applicant_id: string;
+  /** Who decides: `online` (granted at once), `center` (the data centre's staff), `owner` (owner_id). */
+  handler: string;
+  owner_id: string | null;
+  status: string;
+  decision_reason: string;
+  decided_by: string | null;
+  decided_at: string | null;
+  expires_at: string | null;
+  reminded_at: string | null;
+  voucher_code: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OrderLineTable {
+  id: string;
+  order_id: string;
+  metadata_id: string;
+}
+
+export interface UsageDayTable {
+  metadata_id: string;
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+  kind: 'view' | 'download' | 'order';
+  /** ISO 3166-1 alpha-2, or '' when unknown. */
+  country: string;
+  count: number;
+}
+
+export interface RecentDownloadTable {
+  file_id: string;
+  visitor: string;
+  downloaded_at: string;
+}
+
+export interface OrdersDatabase {
+  cart_lines: CartLineTable;
+  applications: ApplicationTable;
+  orders: OrderTable;
+  order_lines: OrderLineTable;
+  usage_days: UsageDayTable;
+  recent_downloads: RecentDownloadTable;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '@portal/shared';
+import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 
 /** DRF-style paging parameters: `page` from 1, `pageSize` up to MAX_PAGE_SIZE. */
@@ -13,13 +13,6 @@ export const pagingQuery = z.object({
     .default(DEFAULT_PAGE_SIZE),
 });
 export type Paging = z.infer<typeof pagingQuery>;
-
-export interface Page<T> {
-  count: number;
-  next: string | null;
-  previous: string | null;
-  results: T[];
-}
 
 /** Builds `{count, next, previous, results}` with links that keep the caller's other parameters. */
 export function toPage<T>(request: FastifyRequest, paging: Paging, count: number, results: T[]): Page<T> {

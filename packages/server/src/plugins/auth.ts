@@ -10,6 +10,11 @@ export type Access = 'public' | 'user' | 'staff';
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /**
+     * The reply is the same for every caller (the web app's files, robots.txt, /healthz): the caller
+     * is not looked up, so a signed-in browser's requests for them cost no database work.
+     */
+    anonymous?: boolean;
   }
   interface FastifyRequest {
     user: AuthenticatedUser | null;
@@ -57,8 +62,16 @@ export function clearAuthCookies(reply: FastifyReply, names: readonly string[] =
  * app's hashed assets and static files, the same for everyone) keeps its own caching.
  */
 function isPrivateReply(request: FastifyRequest, cacheControl: unknown): boolean {
-  if (typeof cacheControl === 'string' && /(^|,)\s*public\b/.test(cacheControl)) return false;
-  return request.user !== null || request.url.startsWith('/account/');
+  if (request.user === null && !request.url.startsWith('/account/')) return false;
+  return !(typeof cacheControl === 'string' && /(^|,)\s*public\b/.test(cacheControl));
+}
+
+/** Who may not call a route of this policy: 401 or 403, before the body is read and validated. */
+function refusal(access: Access | undefined, user: AuthenticatedUser | null): AppError | undefined {
+  if (access !== 'user' && access !== 'staff') return undefined;
+  if (!user) return new AppError('UNAUTHENTICATED', 'account.loginRequired');
+  if (access === 'staff' && !user.is_staff) return new AppError('FORBIDDEN', 'account.forbidden');
+  return undefined;
 }
 
 export const authPlugin = fp<{ accounts: AccountService }>(async (app, { accounts }) => {
@@ -70,33 +83,39 @@ export const authPlugin = fp<{ accounts: AccountService }>(async (app, { account
     if (!route.config?.access) {
       throw new Error(`Route ${route.method} ${route.url} declares no access policy (config.access)`);
     }
+    if (route.config.anonymous && route.config.access !== 'public') {
+      throw new Error(`Route ${route.method} ${route.url} is anonymous: its access policy must be public`);
+    }
   });
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback hooks: a request without a token (most of them) passes without a promise or a lookup.
+  app.addHook('onRequest', (request, reply, done) => {
+    const config = request.routeOptions.config;
+    if (config.anonymous) return done();
     const token = readToken(request);
-    if (token) {
-      // An unknown, revoked or expired token makes the caller anonymous; routes that need a user refuse below.
-      const user = await accounts.authenticate(token.key);
-      if (user) {
-        request.user = user;
-        request.tokenKey = token.key;
-        request.isCookieAuth = token.fromCookie;
-      } else if (token.fromCookie) {
-        // The browser forgets a dead token, and `csrftoken`, by which the web client knows it is signed in.
-        clearAuthCookies(reply, ['token', 'csrftoken']);
-      }
-    }
-    // Checked before the body is read and validated: a caller who may not use the route gets 401 or
-    // 403, never the route's validation errors.
-    const access = request.routeOptions.config?.access;
-    if (access === 'user' || access === 'staff') {
-      if (!request.user) throw new AppError('UNAUTHENTICATED', 'account.loginRequired');
-      if (access === 'staff' && !request.user.is_staff) throw new AppError('FORBIDDEN', 'account.forbidden');
-    }
+    if (!token) return done(refusal(config.access, null));
+    accounts
+      .authenticate(token.key)
+      .then(
+        (user) => {
+          // An unknown, revoked or expired token makes the caller anonymous; routes that need a user refuse.
+          if (user) {
+            request.user = user;
+            request.tokenKey = token.key;
+            request.isCookieAuth = token.fromCookie;
+          } else if (token.fromCookie) {
+            // The browser forgets a dead token, and `csrftoken`, by which the web client knows it is signed in.
+            clearAuthCookies(reply, ['token', 'csrftoken']);
+          }
+          return refusal(config.access, user);
+        },
+        (error: Error) => error,
+      )
+      .then(done);
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (isPrivateReply(request, reply.getHeader('cache-control'))) reply.header('cache-control', 'no-store');
-    return payload;
+    done(null, payload);
   });
 });

@@ -5,6 +5,7 @@ import { CSRF_HEADER } from '@portal/shared';
 import { AppError } from '../errors.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const CSRF_HEADER_NAME = CSRF_HEADER.toLowerCase();
 
 /** Gives the browser a `csrftoken` cookie (readable by the page, as the spec's client needs). */
 export function ensureCsrfCookie(request: FastifyRequest, reply: FastifyReply): void {
@@ -31,12 +32,11 @@ function sameSecret(a: string, b: string): boolean {
  */
 export const csrfPlugin = fp(async (app) => {
   // onRequest, after the auth plugin's: refused before the body is read or validated.
-  app.addHook('onRequest', async (request) => {
-    if (SAFE_METHODS.has(request.method) || !request.isCookieAuth) return;
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (SAFE_METHODS.has(request.method) || !request.isCookieAuth) return done();
     const cookie = request.cookies?.csrftoken ?? '';
-    const header = request.headers[CSRF_HEADER.toLowerCase()];
-    if (!cookie || typeof header !== 'string' || !sameSecret(cookie, header)) {
-      throw new AppError('CSRF_FAILED', 'errors.csrf');
-    }
+    const header = request.headers[CSRF_HEADER_NAME];
+    if (!cookie || typeof header !== 'string' || !sameSecret(cookie, header)) return done(new AppError('CSRF_FAILED', 'errors.csrf'));
+    done();
   });
 });

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { DEFAULT_LANGUAGE, isLanguage, languageFromHeader, translate, type Language } from '@portal/shared';
 
@@ -14,18 +15,16 @@ declare module 'fastify' {
  * then Chinese.
  */
 export const i18nPlugin = fp(async (app) => {
-  app.decorateRequest('language', DEFAULT_LANGUAGE);
-  app.decorateRequest('t', function (this: { language: Language }, key: string, params?: Record<string, string | number>) {
-    return translate(this.language, key, params);
+  // Read when asked (error replies, mails), not on every request.
+  app.decorateRequest('language', {
+    getter(this: FastifyRequest): Language {
+      const header = this.headers['accept-language'];
+      const cookie = this.cookies?.lang;
+      // The web client names exactly `en` or `zh-hans`; a browser's own list comes after the cookie.
+      return isLanguage(header) ? header : isLanguage(cookie) ? cookie : (languageFromHeader(header) ?? DEFAULT_LANGUAGE);
+    },
   });
-  app.addHook('onRequest', async (request) => {
-    const header = request.headers['accept-language'];
-    const cookie = request.cookies?.lang;
-    // The web client names exactly `en` or `zh-hans`; a browser's own list comes after the cookie.
-    request.language = isLanguage(header)
-      ? header
-      : isLanguage(cookie)
-        ? cookie
-        : (languageFromHeader(header) ?? DEFAULT_LANGUAGE);
+  app.decorateRequest('t', function (this: FastifyRequest, key: string, params?: Record<string, string | number>) {
+    return translate(this.language, key, params);
   });
 });

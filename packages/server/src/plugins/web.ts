@@ -1,77 +1,138 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { languageFromPath, translate, type Language, type SiteVariant } from '@portal/shared';
+import { LANGUAGES, languageFromPath, translate, type Language } from '@portal/shared';
+import { negotiatedFormat, sendExport } from '../modules/exports/exports.routes.js';
+import type { ExportsService } from '../modules/exports/exports.service.js';
+import type { LandingService } from '../modules/landing/landing.service.js';
 import { ensureCsrfCookie } from './csrf.js';
+import {
+  INDEXED_PAGES,
+  LANGUAGE_PREFIXES,
+  PAGE_ALIASES,
+  PRIVATE_PAGES,
+  escapeMarkup,
+  headTags,
+  landingPath,
+  robotsTxt,
+  sitemapPaths,
+  sitemapXml,
+  type PageHead,
+  type SiteOptions,
+} from './site-pages.js';
+import { compress, loadStaticFiles, sendStatic, staticBody, staticText, type StaticBody } from './static-files.js';
 
-/** Public pages: real paths a search engine can crawl, with or without a language prefix. */
-const PAGES = ['/', '/index', '/about', '/data/', '/news/', '/personal/', '/admin/', '/admin/review'];
-const PREFIXES = ['', '/en', '/zh-hans'];
 /** Account screens live in the personal centre's hash router; their public paths lead there. */
 const ACCOUNT_SCREENS = ['login', 'register', 'forgot', 'reset', 'send'];
+/** Made by the server: a file of the same name in the build is not served. */
+const GENERATED = new Set(['index.html', 'robots.txt', 'sitemap.xml']);
+/** The same for every caller: the auth hook does not look the caller up. */
+const STATIC_ROUTE = { config: { access: 'public', anonymous: true } } as const;
+const PAGE_ROUTE = { config: { access: 'public' } } as const;
+const HTML = 'text/html; charset=utf-8';
 
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** The built index.html with the language, title, site variant and head tags of one page. */
+function fillPage(template: string, head: PageHead, language: Language, site: SiteOptions): string {
+  const siteTitle = translate(language, `site.${site.siteVariant}.title`);
+  const title = head.kind !== 'indexed' && head.title ? `${head.title} - ${siteTitle}` : siteTitle;
+  return template
+    .replace(/<html lang="[^"]*"/, `<html lang="${language === 'en' ? 'en' : 'zh-CN'}"`)
+    // A function, so that `$` in a record's title is never read as a replacement pattern.
+    .replace(/<title>[^<]*<\/title>/, () => [`<title>${escapeMarkup(title)}</title>`, ...headTags(head, language, site)].join('\n    '))
+    .replace(/(<meta name="portal-site-variant" content=")[^"]*"/, `$1${site.siteVariant}"`);
 }
 
 /**
- * Serves the built web app: hashed assets with a long cache, and the one HTML page for every
- * public path, with the language, title and site variant filled in on the server.
+ * Serves the built web app from memory: hashed assets cached for a year, the public folder's files
+ * for a day, each compressed once (brotli or gzip by Accept-Encoding); the one HTML page for every
+ * public path, filled in on the server for its language (title, description, canonical and
+ * alternate addresses, or noindex); robots.txt and the sitemap.
  */
-async function webRoutes(app: FastifyInstance, { webDist, siteVariant }: { webDist: string; siteVariant: SiteVariant }) {
-  const indexFile = path.join(webDist, 'index.html');
+async function webRoutes(app: FastifyInstance, site: SiteOptions & { webDist: string; landing: LandingService; exports: ExportsService }) {
+  const indexFile = path.join(site.webDist, 'index.html');
   if (!fs.existsSync(indexFile)) {
-    app.log.warn({ webDist }, 'the web app is not built: serving the API only (run `npm run build`)');
+    app.log.warn({ webDist: site.webDist }, 'the web app is not built: serving the API only (run `npm run build`)');
     return;
   }
   const template = fs.readFileSync(indexFile, 'utf8');
-  const pageFor = (language: Language) =>
-    template
-      .replace(/<html lang="[^"]*"/, `<html lang="${language === 'en' ? 'en' : 'zh-CN'}"`)
-      .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(translate(language, `site.${siteVariant}.title`))}</title>`)
-      .replace(/(<meta name="portal-site-variant" content=")[^"]*"/, `$1${siteVariant}"`);
-  const pages: Record<Language, string> = { 'zh-hans': pageFor('zh-hans'), en: pageFor('en') };
+  const pagesOf = (head: PageHead) =>
+    Object.fromEntries(LANGUAGES.map((language) => [language, staticText(fillPage(template, head, language, site), HTML, 'no-cache')])) as Record<
+      Language,
+      StaticBody
+    >;
+  // The personal centre, the admin pages and the not-found page.
+  const unindexedPage = pagesOf({ kind: 'noindex' });
 
-  const sendPage = (request: FastifyRequest, reply: FastifyReply, status = 200) => {
+  const sendPage = (request: FastifyRequest, reply: FastifyReply, page: StaticBody, status = 200) => {
+    if (!request.user) return sendStatic(request, reply, page, { status });
     // Only a signed-in browser gets one: after logout no `csrftoken` comes back (spec section 2).
-    if (request.user) ensureCsrfCookie(request, reply);
-    return reply
-      .status(status)
-      .header('cache-control', 'no-cache')
-      .type('text/html; charset=utf-8')
-      .send(pages[languageFromPath(request.url.split('?')[0]!)]);
+    ensureCsrfCookie(request, reply);
+    return sendStatic(request, reply, page, { status, revalidated: false });
   };
 
-  await app.register(fastifyStatic, { root: webDist, serve: false });
-
-  app.get('/assets/*', { config: { access: 'public' } }, (request, reply) => {
-    const file = (request.params as { '*': string })['*'];
-    return reply.sendFile(path.join('assets', file), { maxAge: '365d', immutable: true });
-  });
-  for (const file of fs.readdirSync(webDist).filter((name) => name !== 'index.html' && !name.startsWith('.'))) {
-    if (fs.statSync(path.join(webDist, file)).isDirectory()) continue;
-    app.get(`/${file}`, { config: { access: 'public' } }, (_request, reply) => reply.sendFile(file, { maxAge: '1d' }));
+  for (const [url, body] of loadStaticFiles(site.webDist, GENERATED)) {
+    app.get(url, STATIC_ROUTE, (request, reply) => sendStatic(request, reply, body));
   }
-  app.get('/logos/:file', { config: { access: 'public' } }, (request, reply) => {
-    const { file } = request.params as { file: string };
-    if (!/^[a-z0-9-]+\.svg$/.test(file)) return reply.callNotFound();
-    return reply.sendFile(path.join('logos', file), { maxAge: '1d' });
+  const robots = staticText(robotsTxt(site.publicUrl), 'text/plain; charset=utf-8', 'public, max-age=86400');
+  app.get('/robots.txt', STATIC_ROUTE, (request, reply) => sendStatic(request, reply, robots));
+  // The sitemap lists every published dataset: made again when the public catalogue has changed
+  // since (its version, one small read), so that a crawler's visits do not read every id each time.
+  let sitemap: { version: string; body: StaticBody } | undefined;
+  app.get('/sitemap.xml', STATIC_ROUTE, async (request, reply) => {
+    const version = await site.landing.catalogueVersion();
+    if (sitemap?.version !== version) {
+      const xml = sitemapXml(site.publicUrl, sitemapPaths(await site.landing.publishedIds()));
+      // Brotli 5: a catalogue of thousands of records makes a sitemap of megabytes.
+      const bytes = Buffer.from(xml, 'utf8');
+      sitemap = { version, body: staticBody(bytes, { type: 'application/xml; charset=utf-8', cacheControl: 'public, max-age=3600', compressed: compress(bytes, 5) }) };
+    }
+    return sendStatic(request, reply, sitemap.body);
   });
 
-  for (const prefix of PREFIXES) {
-    if (prefix) app.get(prefix, { config: { access: 'public' } }, (_request, reply) => reply.redirect(`${prefix}/`));
-    for (const page of PAGES) {
-      app.get(`${prefix}${page}`, { config: { access: 'public' } }, (request, reply) => sendPage(request, reply));
-      if (page.length > 1 && page.endsWith('/')) {
-        app.get(`${prefix}${page.slice(0, -1)}`, { config: { access: 'public' } }, (_request, reply) =>
-          reply.redirect(`${prefix}${page}`),
-        );
+  /**
+   * A dataset's landing page: made for each request from one read of the record (its title and
+   * abstract in the page's language go into the head; see LandingService), compressed at a quick
+   * brotli level. Not found (404) and gone (410) are the same web app, which shows why, never indexed.
+   */
+  const sendLandingPage = async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply, language: Language) => {
+    // The same address gives a published record's exports to those who ask for one (exports.routes.ts).
+    reply.header('vary', 'Accept');
+    const format = negotiatedFormat(request.headers.accept);
+    if (format) return sendExport(reply, await site.exports.render(request.params.id, format, language), false);
+    const head = await site.landing.head(request.params.id, language);
+    if (head.kind === 'missing') return sendPage(request, reply, unindexedPage[language], 404);
+    let pageHead: PageHead = { kind: 'noindex', title: head.title };
+    if (head.kind === 'published') {
+      const facts = await site.exports.landingFacts(request.params.id, language);
+      pageHead = { kind: 'record', path: landingPath(request.params.id), title: head.title, description: head.description, jsonLd: facts.jsonLd, metaTags: facts.citationTags };
+    }
+    const html = Buffer.from(fillPage(template, pageHead, language, site), 'utf8');
+    const page = staticBody(html, { type: HTML, cacheControl: 'no-cache', compressed: compress(html, 5) });
+    return sendPage(request, reply, page, head.kind === 'published' ? 200 : 410);
+  };
+
+  const pages = new Map<string, Record<Language, StaticBody>>([
+    ...INDEXED_PAGES.map((page) => [page.path, pagesOf({ kind: 'indexed', ...page })] as const),
+    ...PRIVATE_PAGES.map((page) => [page, unindexedPage] as const),
+  ]);
+  for (const [alias, page] of Object.entries(PAGE_ALIASES)) pages.set(alias, pages.get(page)!);
+
+  for (const prefix of LANGUAGE_PREFIXES) {
+    const language = languageFromPath(`${prefix}/`);
+    if (prefix) app.get(prefix, PAGE_ROUTE, (_request, reply) => reply.redirect(`${prefix}/`));
+    for (const [url, page] of pages) {
+      app.get(`${prefix}${url}`, PAGE_ROUTE, (request, reply) => sendPage(request, reply, page[language]));
+      if (url.length > 1 && url.endsWith('/')) {
+        app.get(`${prefix}${url.slice(0, -1)}`, PAGE_ROUTE, (_request, reply) => reply.redirect(`${prefix}${url}`));
       }
     }
+    app.get<{ Params: { id: string } }>(`${prefix}/data/:id/`, PAGE_ROUTE, (request, reply) => sendLandingPage(request, reply, language));
+    app.get<{ Params: { id: string } }>(`${prefix}/data/:id`, PAGE_ROUTE, (request, reply) => reply.redirect(`${prefix}${landingPath(request.params.id)}`));
+    // A download voucher's public check (issue 10): the web app reads the code; personal, never indexed.
+    app.get(`${prefix}/voucher/:code`, PAGE_ROUTE, (request, reply) => sendPage(request, reply, unindexedPage[language]));
     for (const screen of ACCOUNT_SCREENS) {
-      app.get(`${prefix}/${screen}`, { config: { access: 'public' } }, (request, reply) => {
+      app.get(`${prefix}/${screen}`, PAGE_ROUTE, (request, reply) => {
         const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
         return reply.redirect(`${prefix}/personal/#/${screen}${query}`);
       });
@@ -80,7 +141,7 @@ async function webRoutes(app: FastifyInstance, { webDist, siteVariant }: { webDi
 
   // The not-found handler (plugins/errors.ts) answers browsers with the page, which shows 'not found'.
   app.decorateReply('sendPortalPage', function (this: FastifyReply, status: number) {
-    return sendPage(this.request, this, status);
+    return sendPage(this.request, this, unindexedPage[languageFromPath(this.request.url.split('?')[0]!)], status);
   });
 }
 

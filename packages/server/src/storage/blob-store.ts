@@ -16,8 +16,20 @@ export interface PutOptions {
 }
 
 export interface OpenedBlob {
+  /** The blob's bytes, or only those of the range asked for. */
   stream: Readable;
+  /** The size of the whole blob, whatever range was asked for. */
   size: number;
+}
+
+/**
+ * Bytes `start` to `end`, both included (HTTP's byte-range form), within the blob; a range that
+ * reaches past the end is refused with RangeError, so a caller that checked it against a stale size
+ * never sends fewer bytes than it announced.
+ */
+export interface ByteRange {
+  start: number;
+  end: number;
 }
 
 /**
@@ -31,8 +43,10 @@ export interface OpenedBlob {
 export interface BlobStore {
   /** Reads the source to its end (or destroys it on failure) and keeps its bytes under a new key. */
   put(source: Readable | Uint8Array, options: PutOptions): Promise<StoredBlob>;
-  /** A stream of the blob's bytes; BlobNotFoundError when there is no such blob. */
-  open(key: string): Promise<OpenedBlob>;
+  /** A stream of the blob's bytes (or of one range of them); BlobNotFoundError when there is no such blob. */
+  open(key: string, range?: ByteRange): Promise<OpenedBlob>;
+  /** The blob's size without reading it (a zip checks every blob before its first byte); BlobNotFoundError when absent. */
+  stat(key: string): Promise<{ size: number }>;
   /** Removes the blob; a key that names nothing is not an error. */
   delete(key: string): Promise<void>;
 }

@@ -151,4 +151,28 @@ describe('LocalDiskStore', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await filesUnder(store.root)).toEqual([]);
   });
+
+  it('reads one range of a blob, both ends included, and tells the whole size', async () => {
+    const blob = await store.put(Buffer.from('0123456789'), { maxBytes: 100 });
+    const middle = await store.open(blob.key, { start: 2, end: 5 });
+    expect(middle.size).toBe(10);
+    expect(await text(middle.stream)).toBe('2345');
+    expect(await text((await store.open(blob.key, { start: 9, end: 9 })).stream)).toBe('9');
+    expect(await text((await store.open(blob.key, { start: 0, end: 9 })).stream)).toBe('0123456789');
+  });
+
+  it('refuses a range that is not within the blob', async () => {
+    const blob = await store.put(Buffer.from('0123456789'), { maxBytes: 100 });
+    await expect(store.open(blob.key, { start: 5, end: 10 })).rejects.toBeInstanceOf(RangeError);
+    await expect(store.open(blob.key, { start: 6, end: 5 })).rejects.toBeInstanceOf(RangeError);
+    await expect(store.open(blob.key, { start: -1, end: 5 })).rejects.toBeInstanceOf(RangeError);
+    await expect(store.open('0'.repeat(32), { start: 0, end: 0 })).rejects.toBeInstanceOf(BlobNotFoundError);
+  });
+
+  it('tells a blob\'s size without reading it, and BlobNotFoundError for a missing one', async () => {
+    const blob = await store.put(Buffer.from('four'), { maxBytes: 100 });
+    expect(await store.stat(blob.key)).toEqual({ size: 4 });
+    await expect(store.stat('0'.repeat(32))).rejects.toBeInstanceOf(BlobNotFoundError);
+    await expect(store.stat('../../etc/passwd')).rejects.toBeInstanceOf(BlobNotFoundError);
+  });
 });

@@ -11,12 +11,20 @@ import {
   isBlobKey,
   newBlobKey,
   type BlobStore,
+  type ByteRange,
   type OpenedBlob,
   type PutOptions,
   type StoredBlob,
 } from './blob-store.js';
 
 const TEMPORARY = /^\.[0-9a-f]{32}\.[0-9a-f]+\.tmp$/;
+
+/**
+ * Bytes read at a time when a blob is streamed out. Node's default (64 KiB) caps a download at
+ * about 0.8 GB/s on loopback; 512 KiB reaches about 2 GB/s (1 MiB adds little) at 512 KiB of
+ * buffer per download in progress (bench/downloads.ts).
+ */
+export const READ_CHUNK_BYTES = 512 * 1024;
 
 /**
  * Blobs as files under one folder (`DATA_DIR/files`), in 256 sub-folders by the key's first two
@@ -75,20 +83,33 @@ export class LocalDiskStore implements BlobStore {
     }
   }
 
-  async open(key: string): Promise<OpenedBlob> {
+  async open(key: string, range?: ByteRange): Promise<OpenedBlob> {
     let handle: fs.FileHandle;
     try {
       handle = await fs.open(this.pathOf(key), 'r');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT' || error instanceof BlobNotFoundError) throw new BlobNotFoundError(key);
-      throw error;
+      throw notFoundAs(key, error);
     }
     try {
       const { size } = await handle.stat();
-      return { stream: handle.createReadStream(), size };
+      if (!range) return { stream: handle.createReadStream({ highWaterMark: READ_CHUNK_BYTES }), size };
+      if (!(Number.isSafeInteger(range.start) && Number.isSafeInteger(range.end) && range.start >= 0 && range.start <= range.end && range.end < size)) {
+        throw new RangeError(`bytes ${range.start}-${range.end} are not within a blob of ${size} bytes`);
+      }
+      // Reads from the opened handle, so the range is of the file that was stat'ed, not of a later one.
+      return { stream: handle.createReadStream({ highWaterMark: READ_CHUNK_BYTES, start: range.start, end: range.end }), size };
     } catch (error) {
       await handle.close().catch(() => undefined);
       throw error;
+    }
+  }
+
+  async stat(key: string): Promise<{ size: number }> {
+    try {
+      const { size } = await fs.stat(this.pathOf(key));
+      return { size };
+    } catch (error) {
+      throw notFoundAs(key, error);
     }
   }
 
@@ -120,6 +141,12 @@ export class LocalDiskStore implements BlobStore {
     }
     return removed;
   }
+}
+
+/** A missing file (or a value that is no key) is BlobNotFoundError; anything else stays what it is. */
+function notFoundAs(key: string, error: unknown): unknown {
+  if ((error as NodeJS.ErrnoException).code === 'ENOENT' || error instanceof BlobNotFoundError) return new BlobNotFoundError(key);
+  return error;
 }
 
 /** Makes the rename itself durable; folders cannot be opened for this on every platform. */

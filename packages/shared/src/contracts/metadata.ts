@@ -341,26 +341,3 @@ export const onlineResourceUpdateSchema = onlineResourceCreateSchema.omit({ meta
 /** /api/metadata/applications/: records a user takes part in, by role. */
 export const APPLICATION_USER_TYPES = ['owner', 'author', 'provider'] as const;
 
-/** A record's version in its other language, as the API answers it. */
-export type MetadataTranslation = { id: string; metadata_id: string; language: (typeof LANGUAGES)[number] } & Required<z.infer<typeof metadataI18nUpdateSchema>>;
-
-/** A record as GET /api/metadata/metadata/{id}/ answers it: its own fields, owner, fund ids and translations. */
-export type MetadataRecord = Required<MetadataUpdate> & {
-  id: string;
-  owner_id: string;
-  owner: string;
-  owner_name: string;
-  status: string;
-  language: (typeof LANGUAGES)[number];
-  hit_count: number;
-  created_at: string;
-  updated_at: string;
-  submitted_at: string | null;
-  published_at: string | null;
-  fund: string[];
-  translations?: MetadataTranslation[];
-  /** In lists: the title of the record's version in its other language ('' or null when it has none). */
-  translation_title?: string | null;
-  /** In the personal centre's lists: the record's review label (`review.labels.<key>`), null when it has none. */
-  review_label?: string | null;
-};

@@ -10,6 +10,7 @@ import {
   STAFF_DECISIONS,
 } from '../rules/review-workflow.js';
 import { METADATA_STATUSES } from '../domain/metadata.js';
+import { pageOf } from './page.js';
 
 /**
  * Review calls of spec section 7: what they take and what they answer. The server validates
@@ -128,12 +129,7 @@ export const reviewSchema = z.object({
 });
 export type Review = z.infer<typeof reviewSchema>;
 
-export const reviewPageSchema = z.object({
-  count: z.number(),
-  next: z.string().nullable(),
-  previous: z.string().nullable(),
-  results: z.array(reviewSchema),
-});
+export const reviewPageSchema = pageOf(reviewSchema);
 
 /** A comment the creator may read: experts are named only when they signed. */
 export const feedbackSchema = z.object({
@@ -212,12 +208,7 @@ export const reviewDeskItemSchema = z.object({
   experts_answered: z.number(),
 });
 export type ReviewDeskItem = z.infer<typeof reviewDeskItemSchema>;
-export const reviewDeskPageSchema = z.object({
-  count: z.number(),
-  next: z.string().nullable(),
-  previous: z.string().nullable(),
-  results: z.array(reviewDeskItemSchema),
-});
+export const reviewDeskPageSchema = pageOf(reviewDeskItemSchema);
 
 /** An expert candidate in the invitation search: no e-mail. */
 export const expertCandidateSchema = z.object({
@@ -227,9 +218,4 @@ export const expertCandidateSchema = z.object({
   affiliation: z.string(),
   specialty: z.string(),
 });
-export const expertCandidatePageSchema = z.object({
-  count: z.number(),
-  next: z.string().nullable(),
-  previous: z.string().nullable(),
-  results: z.array(expertCandidateSchema),
-});
+export const expertCandidatePageSchema = pageOf(expertCandidateSchema);

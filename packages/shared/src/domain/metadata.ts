@@ -28,6 +28,11 @@ export const LICENSES = ['CC BY 4.0', 'CC BY-SA 4.0', 'CC BY-ND 4.0', 'CC BY-NC 
 export type License = (typeof LICENSES)[number];
 /** Catalogue key of a licence's label (`metadata.options.license.BY-SA`): keys hold no dots. */
 export const licenseLabelKey = (license: string) => `metadata.options.license.${license.replace(/^CC /, '').replace(/ 4\.0$/, '')}`;
+/** The licence's deed at creativecommons.org (`CC BY-NC-SA 4.0` -> `https://creativecommons.org/licenses/by-nc-sa/4.0/`); undefined for any other text. */
+export function licenseUrl(license: string): string | undefined {
+  if (!(LICENSES as readonly string[]).includes(license)) return undefined;
+  return `https://creativecommons.org/licenses/${license.replace(/^CC /, '').replace(/ 4\.0$/, '').toLowerCase()}/4.0/`;
+}
 
 export const TEMPORAL_RESOLUTIONS = [
   'hourly',
@@ -78,6 +83,14 @@ export type AuthorRole = (typeof AUTHOR_ROLES)[number];
 export const PROVIDER_ROLE: AuthorRole = 'resourceProvider';
 
 export const LITERATURE_TYPES = ['citation', 'reference', 'related', 'application', 'special', 'other'] as const;
+
+/**
+ * Formats of a published record's export (`GET /api/metadata/metadata/{id}/export/?format=`): DataCite
+ * 4.5 XML, ISO 19139 XML, DCAT and schema.org JSON-LD, RIS, BibTeX, CSL-JSON, and the citation as
+ * text in the APA and GB/T 7714-2015 styles.
+ */
+export const EXPORT_FORMATS = ['datacite', 'iso19139', 'dcat', 'schemaorg', 'ris', 'bibtex', 'csl', 'apa', 'gbt7714'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export const KEYWORD_TYPES = ['discipline', 'place', 'temporal', 'theme'] as const;
 export type KeywordType = (typeof KEYWORD_TYPES)[number];

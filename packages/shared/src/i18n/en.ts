@@ -1,67 +1,21 @@
+import { statisticsEn } from './statistics.en.js';
 import { editorEn } from './editor.en.js';
+import { publicEn } from './public.en.js';
 import { reviewEn } from './review.en.js';
 import { reviewDeskEn } from './review-desk.en.js';
 import { metadataEn } from './metadata.en.js';
+import { ordersEn } from './orders.en.js';
+import { ordersUiEn } from './orders-ui.en.js';
 
 /** English catalogue. Every key here exists in zh-hans.ts too (a unit test checks both ways). */
 export const en = {
-  site: {
-    portal: { title: 'Three Poles Data Portal', short: 'Three Poles' },
-    ptpe: { title: 'Pan-Third Pole Environment Data Platform', short: 'PTPE' },
-    sjynp: { title: 'Sanjiangyuan National Park Data Platform', short: 'Sanjiangyuan' },
-    heihe: { title: 'Heihe Plan Science Data Center', short: 'Heihe' },
-    logoAlt: '{{title}} logo',
-  },
-  nav: {
-    home: 'Home',
-    data: 'Data',
-    news: 'News',
-    about: 'About',
-    personal: 'Personal Center',
-    login: 'Log in',
-    register: 'Register',
-    admin: 'Admin',
-    signOut: 'Sign Out',
-    language: 'Language',
-    switchTo: '中文',
-    // The accessible name starts with the visible text (WCAG 2.5.3, label in name).
-    switchToLabel: '中文 (switch to Chinese)',
-    menu: 'Menu',
-    openMenu: 'Open the menu',
-  },
-  home: {
-    welcome: 'Data of the Arctic, the Antarctic and the Tibetan Plateau',
-    intro:
-      'Researchers describe their datasets in Chinese and English, reviewers check them, and scientists everywhere search, order and download them.',
-    hotData: 'Most popular data',
-    viewedData: 'Most viewed data',
-    noData: 'No dataset has been published yet.',
-    getStarted: 'Share your data',
-    signIn: 'Sign in to the personal centre',
-    openPersonal: 'Go to your personal centre',
-  },
-  data: {
-    title: 'Data',
-    empty: 'No dataset has been published yet. Published datasets will be listed and searchable here.',
-  },
-  news: {
-    title: 'News',
-    empty: 'No news has been posted yet.',
-  },
-  about: {
-    title: 'About',
-    body1:
-      'The portal is the data service of a scientific data centre for the Arctic, the Antarctic and the Tibetan Plateau, the three poles of the Earth.',
-    body2:
-      'Data providers describe each dataset with a bilingual metadata record, attach data files and documents, and submit it for review. Project leaders, invited experts and the data centre review submissions before they are published.',
-    body3:
-      'Visitors search and browse published data, collect datasets in a basket, apply for data in one order, and download files or receive an FTP account for large volumes.',
-    contact: 'Questions about the portal or a dataset: write to the data centre through your personal centre.',
-  },
-  notFound: {
-    title: 'Page not found',
-    body: 'The address {{path}} does not exist on this site.',
-    back: 'Back to the home page',
+  ...publicEn,
+  /** The meta description of each public page, written by the server into the page's head. */
+  seo: {
+    home: '{{site}}: datasets of the Arctic, the Antarctic and the Tibetan Plateau, described in Chinese and English, reviewed and published by the data centre, to search, order and download.',
+    data: 'Search the published datasets of {{site}} on the Arctic, the Antarctic and the Tibetan Plateau by words, place and time, and download or order their data.',
+    news: 'News of {{site}}: newly published datasets, services and events of the data centre.',
+    about: 'About {{site}}: the data service of a scientific data centre for the three poles, and how datasets are submitted, reviewed, published and shared.',
   },
   menu: {
     dashboard: 'Dashboard',
@@ -238,32 +192,11 @@ export const en = {
     login: { required: 'Please input your username or e-mail!' },
     isProject: { invalid: 'The project role is 0, 1 or 2.' },
   },
-  errors: {
-    generic: 'Something went wrong! Please try again later',
-    formGeneric: 'Something went wrong!Please try again later',
-    notFound: 'The requested resource was not found.',
-    badRequest: 'The request is not valid.',
-    malformedBody: 'The request body could not be read.',
-    bodyTooLarge: 'The request is too large.',
-    unsupportedMediaType: 'This content type is not accepted.',
-    csrf: 'The security token of this page is missing or wrong. Reload the page and try again.',
-    methodNotAllowed: 'This method is not allowed here.',
-    chunkLoad: 'Part of the page could not be loaded. Check your connection and reload.',
-    reload: 'Reload',
-    unsupportedContentType: 'The server answered with a content type the portal cannot read.',
-    errorOccurred: 'Error Occured!',
-  },
-  common: {
-    submit: 'Submit',
-    cancel: 'Cancel',
-    save: 'Save',
-    loading: 'Loading…',
-    yes: 'Yes',
-    no: 'No',
-    none: 'None',
-  },
   metadata: metadataEn,
   editor: editorEn,
   review: reviewEn,
+  orders: ordersEn,
+  ordersUi: ordersUiEn,
   reviewDesk: reviewDeskEn,
+  statistics: statisticsEn,
 };

@@ -1,3 +1,4 @@
+import { recordOptionsEn } from './record-options.en.js';
 /**
  * Metadata texts both sides use: option labels, statuses, the submission reasons, validation and
  * server messages (spec sections 3, 4, 5, 8). The editor's own screen texts live in editor.en.ts.
@@ -15,62 +16,7 @@ export const metadataEn = {
     cancelled: 'Cancelled',
     refuse: 'Refused',
   },
-  options: {
-    license: {
-      'BY': 'CC BY 4.0 (Attribution)',
-      'BY-SA': 'CC BY-SA 4.0 (Attribution-ShareAlike)',
-      'BY-ND': 'CC BY-ND 4.0 (Attribution-NoDerivatives)',
-      'BY-NC': 'CC BY-NC 4.0 (Attribution-NonCommercial)',
-      'BY-NC-SA': 'CC BY-NC-SA 4.0 (Attribution-NonCommercial-ShareAlike)',
-      'BY-NC-ND': 'CC BY-NC-ND 4.0 (Attribution-NonCommercial-NoDerivatives)',
-    },
-    temporalResolution: {
-      hourly: 'Hourly',
-      daily: 'Daily',
-      monthly: 'Monthly',
-      yearly: 'Yearly',
-      '1-10years': '1 to 10 years',
-      '10-100years': '10 to 100 years',
-      '100-1000years': '100 to 1000 years',
-      over1000years: 'Over 1000 years',
-    },
-    doiCategory: { own: 'Own DOI', exist: 'Existing DOI', public: 'DOI assigned by the data centre' },
-    protectionPeriod: { halfYear: 'Half a year', oneYear: 'One year', twoYears: 'Two years' },
-    sharingPolicy: {
-      online: 'Online open access',
-      offlineCenter: 'Offline, requestable via the data centre',
-      offlineEmail: "Requestable via the data provider's e-mail",
-    },
-    submittingType: { general: 'General', paper: 'Paper to be submitted', project: 'Project data' },
-    platform: {
-      portal: 'Three Poles Data Portal',
-      ptpe: 'Pan-Third Pole Environment Data Platform',
-      sjynp: 'Sanjiangyuan National Park Data Platform',
-      heihe: 'Heihe Plan Science Data Center',
-    },
-    authorRole: {
-      resourceProvider: 'Resource provider',
-      manager: 'Manager',
-      owner: 'Owner',
-      distributor: 'Distributor',
-      producer: 'Producer',
-      contactParty: 'Contact party',
-      principalInvestigator: 'Principal investigator',
-      processor: 'Processor',
-      publisher: 'Publisher',
-      metadataAuthor: 'Metadata author',
-    },
-    literatureType: {
-      citation: 'Citation literature',
-      reference: 'Reference literature',
-      related: 'Related literature',
-      application: 'Application documents',
-      special: 'Special literature',
-      other: 'Other references',
-    },
-    keywordType: { discipline: 'Discipline', place: 'Place', temporal: 'Temporal', theme: 'Theme' },
-    language: { 'zh-hans': 'Chinese', en: 'English' },
-  },
+  options: recordOptionsEn,
   submit: {
     title: 'Your metadata cannot be submitted for the following reasons',
     success: 'Your metadata has been submitted for review.',
@@ -169,6 +115,10 @@ export const metadataEn = {
   staffOnly: 'Only the data centre may set this field.',
   readOnly: 'The metadata is in review and cannot be changed. Return it to draft first.',
   notFound: 'The metadata was not found',
+  exports: {
+    format: 'Choose one of the export formats: datacite, iso19139, dcat, schemaorg, ris, bibtex, csl, apa or gbt7714.',
+    noDoi: 'This dataset has no DOI: DataCite metadata cannot be made without one. Choose another format.',
+  },
   createLimit: 'You have created {{max}} metadata records in the last hour, the most one account may. Please try again later.',
   files: {
     uploaded: 'Uploaded successfully',

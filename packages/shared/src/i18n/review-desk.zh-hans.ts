@@ -91,7 +91,7 @@ export const reviewDeskZhHans: Shape<typeof reviewDeskEn> = {
     bodySameState: '元数据保持“{{from}}”。',
     comment: '给数据提供者的意见',
     commentOptional: '给数据提供者的意见（可选）',
-    reason: '撤销发布的原因',
+    reason: '撤销发布的原因（公众可在该数据的页面上看到）',
     commentRequired: '请填写意见：数据提供者会看到。',
     reasonRequired: '请填写原因：数据页面会显示。',
     ok: '确定',

@@ -1,4 +1,8 @@
+import { statisticsZhHans } from './statistics.zh-hans.js';
 import { editorZhHans } from './editor.zh-hans.js';
+import { ordersZhHans } from './orders.zh-hans.js';
+import { ordersUiZhHans } from './orders-ui.zh-hans.js';
+import { publicZhHans } from './public.zh-hans.js';
 import { reviewZhHans } from './review.zh-hans.js';
 import { reviewDeskZhHans } from './review-desk.zh-hans.js';
 import { metadataZhHans } from './metadata.zh-hans.js';
@@ -6,65 +10,17 @@ import type { Messages } from './types.js';
 
 /** 简体中文目录。与 en.ts 的键一一对应（单元测试双向检查）。 */
 export const zhHans: Messages = {
-  site: {
-    portal: { title: '三极科学数据门户', short: '三极数据' },
-    ptpe: { title: '泛第三极环境变化与绿色丝绸之路建设数据平台', short: '泛第三极' },
-    sjynp: { title: '三江源国家公园数据平台', short: '三江源' },
-    heihe: { title: '黑河计划数据管理中心', short: '黑河' },
-    logoAlt: '{{title}}标志',
-  },
-  nav: {
-    home: '首页',
-    data: '数据',
-    news: '新闻',
-    about: '关于',
-    personal: '个人中心',
-    login: '登录',
-    register: '注册',
-    admin: '管理后台',
-    signOut: '退出登录',
-    language: '语言',
-    switchTo: 'English',
-    // 可访问名称以可见文字开头（WCAG 2.5.3）。
-    switchToLabel: 'English（切换到英文）',
-    menu: '菜单',
-    openMenu: '打开菜单',
-  },
-  home: {
-    welcome: '北极、南极与青藏高原的科学数据',
-    intro: '科研人员以中英文描述并提交数据集，经审稿后发布；各地科学家在这里检索、申请和下载数据。',
-    hotData: '热门数据',
-    viewedData: '浏览最多的数据',
-    noData: '尚未发布任何数据集。',
-    getStarted: '提交我的数据',
-    signIn: '登录个人中心',
-    openPersonal: '进入个人中心',
-  },
-  data: {
-    title: '数据',
-    empty: '尚未发布任何数据集。数据集发布后将在此列出并可检索。',
-  },
-  news: {
-    title: '新闻',
-    empty: '尚未发布任何新闻。',
-  },
-  about: {
-    title: '关于',
-    body1: '本门户是面向北极、南极和青藏高原——地球“三极”——的科学数据中心的数据服务平台。',
-    body2:
-      '数据提供者以中英文双语元数据描述每个数据集，上传数据文件与文档后提交审核。项目负责人、特邀专家和数据中心在发布前对提交的数据进行审核。',
-    body3: '访问者可检索和浏览已发布的数据，将数据集加入数据篮，一次申请多个数据集，下载文件或通过 FTP 账号获取大体量数据。',
-    contact: '对门户或某个数据集有疑问：请通过个人中心联系数据中心。',
-  },
-  notFound: {
-    title: '页面不存在',
-    body: '您访问的页面 {{path}} 不存在。',
-    back: '返回首页',
+  ...publicZhHans,
+  seo: {
+    home: '{{site}}：北极、南极和青藏高原的科学数据集，以中英文描述，经数据中心审核发布，可检索、申请和下载。',
+    data: '检索{{site}}已发布的北极、南极和青藏高原数据集：按关键词、地点和时间查找，下载或申请数据。',
+    news: '{{site}}新闻：新发布的数据集、数据服务和数据中心的活动。',
+    about: '关于{{site}}：面向地球三极的科学数据中心的数据服务，以及数据集的提交、审核、发布与共享。',
   },
   menu: {
     dashboard: '控制台',
     orders: '数据订单',
-    basket: '数据篮',
+    basket: '数据车',
     orderHistory: '历史订单',
     download: '下载数据',
     voucher: '下载凭证',
@@ -232,32 +188,11 @@ export const zhHans: Messages = {
     login: { required: '请输入用户名或邮箱！' },
     isProject: { invalid: '项目角色只能是 0、1 或 2。' },
   },
-  errors: {
-    generic: '出错了，请稍后再试',
-    formGeneric: '发生错误，请稍后重试',
-    notFound: '请求的资源不存在。',
-    badRequest: '请求无效。',
-    malformedBody: '无法读取请求内容。',
-    bodyTooLarge: '请求内容过大。',
-    unsupportedMediaType: '不接受此内容类型。',
-    csrf: '页面的安全令牌缺失或错误，请刷新页面后重试。',
-    methodNotAllowed: '此处不允许该请求方法。',
-    chunkLoad: '页面的一部分未能加载，请检查网络后刷新。',
-    reload: '刷新',
-    unsupportedContentType: '服务器返回了门户无法读取的内容类型。',
-    errorOccurred: '发生错误！',
-  },
-  common: {
-    submit: '提交',
-    cancel: '取消',
-    save: '保存',
-    loading: '加载中…',
-    yes: '是',
-    no: '否',
-    none: '无',
-  },
   metadata: metadataZhHans,
   editor: editorZhHans,
   review: reviewZhHans,
+  orders: ordersZhHans,
+  ordersUi: ordersUiZhHans,
   reviewDesk: reviewDeskZhHans,
+  statistics: statisticsZhHans,
 };

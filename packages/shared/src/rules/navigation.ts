@@ -2,7 +2,7 @@
  * First segments of the personal centre's hash routes (spec section 2: personal, metadata, data
  * area, review, analysis). The account screens (`/login`, `/register` ...) are not among them.
  */
-const PERSONAL_SECTIONS = ['personal', 'metadata', 'data', 'review', 'invited', 'analyze'];
+const PERSONAL_SECTIONS = ['personal', 'metadata', 'data', 'review', 'invited', 'analyze', 'apply-list', 'application', 'offline'];
 
 /** Pages of the public site that ask for a login; they are returned to with a full page load. */
 export const SITE_RETURN_PAGES = ['/admin/', '/admin/review'] as const;

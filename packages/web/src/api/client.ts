@@ -100,3 +100,20 @@ export const api = {
   patch: <T>(url: string, json: unknown) => request<T>('PATCH', url, { json }),
   delete: <T>(url: string) => request<T>('DELETE', url),
 };
+
+/** A failed reply as an Error carrying the server's text, so that queries and mutations can show it. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly reply: Record<string, unknown>,
+  ) {
+    super(typeof reply.detail === 'string' ? reply.detail : `HTTP ${status}`);
+    this.name = 'ApiError';
+  }
+}
+
+/** The reply, or an ApiError thrown for a 4xx / 5xx one. */
+export function ok<T>(reply: unknown): T {
+  if (isRequestError(reply)) throw new ApiError(reply.request_error.status, reply);
+  return reply as T;
+}

@@ -1,4 +1,3 @@
-import { Button, Result } from 'antd';
 import { Component, type ReactNode } from 'react';
 import { Translation } from 'react-i18next';
 import { ChunkLoadError } from './lazy';
@@ -21,15 +20,12 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
     return (
       <Translation>
         {(t) => (
-          <Result
-            status={isChunk ? 'warning' : 'error'}
-            title={isChunk ? t('errors.chunkLoad') : t('errors.errorOccurred')}
-            extra={
-              <Button type="primary" onClick={() => location.reload()}>
-                {t('errors.reload')}
-              </Button>
-            }
-          />
+          <div className="result" role="alert">
+            <h1>{isChunk ? t('errors.chunkLoad') : t('errors.errorOccurred')}</h1>
+            <button type="button" className="button button-primary" onClick={() => location.reload()}>
+              {t('errors.reload')}
+            </button>
+          </div>
         )}
       </Translation>
     );

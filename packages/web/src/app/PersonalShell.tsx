@@ -17,14 +17,15 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { MENU_WIDTH, type User } from '@portal/shared';
 import { LanguageSwitch } from '../components/LanguageSwitch';
-import { MenuDrawer, MenuDrawerButton } from '../components/MenuDrawer';
+import { MenuDrawer } from '../components/MenuDrawer';
+import { MenuDrawerButton } from '../components/MenuDrawerButton';
 import { PageSpinner } from '../components/PageSpinner';
 import { SiteBrand } from '../components/SiteBrand';
 import { useIsPhone } from '../components/useIsPhone';
 import { signOut } from '../features/account/api';
 import { pageLanguage } from './i18n';
-import { groupForPath, TOP_MENU, visibleMenu, type MenuEntry } from './menu';
-import { sitePath } from './site';
+import { groupForPath, visibleMenu, type MenuEntry } from './menu';
+import { sitePath, TOP_MENU } from './site';
 
 const ICONS: Record<string, ReactNode> = {
   dashboard: <DashboardOutlined />,
@@ -121,7 +122,7 @@ export function PersonalShell({ user }: { user: User }) {
         </div>
         {!isPhone && (
           <>
-            <nav aria-label={t('nav.home')} style={{ display: 'flex', gap: 20 }}>
+            <nav aria-label={t('nav.siteMenu')} style={{ display: 'flex', gap: 20 }}>
               {siteLinks.map(({ href, label, current }) => (
                 <a
                   key={href}
@@ -176,7 +177,7 @@ export function PersonalShell({ user }: { user: User }) {
         <MenuDrawer open={drawerOpen} onClose={() => setDrawerOpen(false)}>
           {personalMenu}
           <Divider style={{ margin: '8px 0' }} />
-          <nav aria-label={t('nav.home')}>
+          <nav aria-label={t('nav.siteMenu')}>
             <Menu
               mode="inline"
               selectable={false}

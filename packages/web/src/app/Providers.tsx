@@ -1,49 +1,24 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { App as AntApp, ConfigProvider, type ThemeConfig } from 'antd';
-import enUS from 'antd/locale/en_US';
-import zhCN from 'antd/locale/zh_CN';
-import dayjs from 'dayjs';
-import 'dayjs/locale/zh-cn';
 import type { ReactNode } from 'react';
-import { MESSAGE_DURATION_SECONDS } from '@portal/shared';
+import { Toasts } from '../components/toast';
 import { ErrorBoundary } from './ErrorBoundary';
 import { FlashMessage } from './flash';
-import { pageLanguage } from './i18n';
-
-dayjs.locale(pageLanguage === 'en' ? 'en' : 'zh-cn');
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } },
 });
 
 /**
- * The portal's colours, each text at least WCAG AA's 4.5:1 on white: links take the brand blue
- * (Ant Design's default #1677ff has 4.1:1), descriptions (empty states, form hints, secondary text)
- * 62 % black (6.2:1, not 45 %: 3.4:1), placeholders 55 % black (4.7:1, not 25 %: 1.6:1).
+ * What every page has: queries, the error boundary, and the toasts that carry messages across a
+ * reload. No Ant Design: public pages do not load it; the personal centre and the admin pages
+ * add it inside (AntdProviders).
  */
-const THEME: ThemeConfig = {
-  token: {
-    colorPrimary: '#0b4f8a',
-    colorLink: '#0b4f8a',
-    colorTextDescription: 'rgba(0, 0, 0, 0.62)',
-    colorTextTertiary: 'rgba(0, 0, 0, 0.62)',
-    colorTextPlaceholder: 'rgba(0, 0, 0, 0.55)',
-  },
-};
-
-/** Ant Design's locale follows the page language; toasts last 3 seconds (spec section 9). */
 export function Providers({ children }: { children: ReactNode }) {
   return (
-    <ConfigProvider locale={pageLanguage === 'en' ? enUS : zhCN} theme={THEME}
-      // Buttons keep their text as written ('注册', not '注 册'), so people and tests find them by name.
-      button={{ autoInsertSpace: false }}
-    >
-      <AntApp message={{ duration: MESSAGE_DURATION_SECONDS, maxCount: 3 }}>
-        <FlashMessage />
-        <QueryClientProvider client={queryClient}>
-          <ErrorBoundary>{children}</ErrorBoundary>
-        </QueryClientProvider>
-      </AntApp>
-    </ConfigProvider>
+    <QueryClientProvider client={queryClient}>
+      <ErrorBoundary>{children}</ErrorBoundary>
+      <Toasts />
+      <FlashMessage />
+    </QueryClientProvider>
   );
 }

@@ -1,5 +1,5 @@
-import { App } from 'antd';
 import { useEffect } from 'react';
+import { showToast } from '../components/toast';
 
 const KEY = 'portal.flash';
 type Kind = 'success' | 'info';
@@ -11,17 +11,16 @@ export function flashAfterReload(kind: Kind, text: string): void {
 
 /** Shows, once, the message the previous page left. */
 export function FlashMessage() {
-  const { message } = App.useApp();
   useEffect(() => {
     const saved = sessionStorage.getItem(KEY);
     if (!saved) return;
     sessionStorage.removeItem(KEY);
     try {
       const { kind, text } = JSON.parse(saved) as { kind: Kind; text: string };
-      if ((kind === 'success' || kind === 'info') && typeof text === 'string') message[kind](text);
+      if ((kind === 'success' || kind === 'info') && typeof text === 'string') showToast(kind, text);
     } catch {
       // A damaged entry is simply dropped.
     }
-  }, [message]);
+  }, []);
   return null;
 }

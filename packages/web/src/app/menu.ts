@@ -1,13 +1,5 @@
 import { hasProjectRole, type Language, type User } from '@portal/shared';
 
-/** The site's top menu (spec section 1), in the public header and the personal centre's header; Personal Center follows. */
-export const TOP_MENU = [
-  { path: '/', labelKey: 'nav.home' },
-  { path: '/data/', labelKey: 'nav.data' },
-  { path: '/news/', labelKey: 'nav.news' },
-  { path: '/about', labelKey: 'nav.about' },
-] as const;
-
 /**
  * The personal centre's left menu (spec section 2). `available` marks the pages this release has;
  * the others are shown, disabled, so that people see what the centre will hold.
@@ -38,12 +30,14 @@ export const MENU: MenuEntry[] = [
     key: 'orders',
     labelKey: 'menu.orders',
     icon: 'orders',
-    segments: ['data'],
+    // Incoming requests sit with the orders: anyone who owns a record can receive them.
+    segments: ['data', 'apply-list', 'application'],
     items: [
-      { path: '/data/basket', labelKey: 'menu.basket' },
-      { path: '/data/order', labelKey: 'menu.orderHistory' },
-      { path: '/data/downloadData', labelKey: 'menu.download' },
-      { path: '/data/voucher', labelKey: 'menu.voucher' },
+      { path: '/data/basket', labelKey: 'menu.basket', available: true },
+      { path: '/data/order', labelKey: 'menu.orderHistory', available: true },
+      { path: '/data/downloadData', labelKey: 'menu.download', available: true },
+      { path: '/data/voucher', labelKey: 'menu.voucher', available: true },
+      { path: '/apply-list', labelKey: 'ordersUi.menu.requests', available: true },
     ],
   },
   {
@@ -58,7 +52,7 @@ export const MENU: MenuEntry[] = [
       { path: '/metadata/draft', labelKey: 'menu.drafts', available: true },
       { path: '/metadata/review', labelKey: 'menu.reviewing', available: true },
       { path: '/metadata/published', labelKey: 'menu.published', available: true },
-      { path: '/metadata/apply-statistics', labelKey: 'menu.applyStatistics' },
+      { path: '/metadata/apply-statistics', labelKey: 'menu.applyStatistics', available: true },
       { path: '/metadata/report', labelKey: 'menu.report', zhOnly: true },
       { path: '/metadata/audit-list', labelKey: 'menu.auditList', zhOnly: true },
     ],

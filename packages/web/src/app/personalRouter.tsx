@@ -26,6 +26,18 @@ const ReviewHistoryPage = lazyPage(() => import('../features/review/pages/Histor
 const ProjectListPage = lazyPage(() => import('../features/review/pages/ProjectListPage'));
 const ProjectReviewPage = lazyPage(() => import('../features/review/pages/SubmitPage'));
 const PreReviewPage = lazyPage(() => import('../features/review/pages/PreviewPage'));
+const BasketPage = lazyPage(() => import('../features/orders/pages/BasketPage'));
+const ApplyFormPage = lazyPage(() => import('../features/orders/pages/ApplyFormPage'));
+const OrderListPage = lazyPage(() => import('../features/orders/pages/OrderListPage'));
+const OrderDetailPage = lazyPage(() => import('../features/orders/pages/OrderDetailPage'));
+const ApplyListPage = lazyPage(() => import('../features/orders/pages/ApplyListPage'));
+const ApplicationPage = lazyPage(() => import('../features/orders/pages/ApplicationPage'));
+const OfflineApplicationPage = lazyPage(() => import('../features/orders/pages/OfflineApplicationPage'));
+const DownloadPage = lazyPage(() => import('../features/orders/pages/DownloadPage'));
+const VoucherListPage = lazyPage(() => import('../features/orders/pages/VoucherListPage'));
+const VoucherDetailPage = lazyPage(() => import('../features/orders/pages/VoucherDetailPage'));
+const StatisticsPage = lazyPage(() => import('../features/statistics/pages/StatisticsPage'));
+const ApplyStatisticsPage = lazyPage(() => import('../features/statistics/pages/ApplyStatisticsPage'));
 
 const page = (node: ReactNode) => <Suspense fallback={<PageSpinner />}>{node}</Suspense>;
 
@@ -55,12 +67,23 @@ export function createPersonalRouter() {
     { path: 'metadata/draft', element: <MetadataListPage kind="draft" /> },
     { path: 'metadata/review', element: <MetadataListPage kind="review" /> },
     { path: 'metadata/published', element: <MetadataListPage kind="published" /> },
+    { path: 'metadata/statistics/:id', element: <StatisticsPage /> },
+    { path: 'metadata/apply-statistics', element: <ApplyStatisticsPage /> },
     { path: 'invited/review', element: <InvitedReviewPage /> },
     { path: 'review/advice/:id', element: <AdvicePage /> },
     { path: 'review/hitory', element: withUser(ReviewHistoryPage) },
     { path: 'review/projectList', element: <ProjectListPage /> },
     { path: 'review/submit/:id', element: <ProjectReviewPage /> },
     { path: 'review/preview', element: withUser(PreReviewPage) },
+    { path: 'data/basket', element: <BasketPage /> },
+    { path: 'data/applyform', element: withUser(ApplyFormPage) },
+    { path: 'data/order', element: <OrderListPage /> },
+    { path: 'data/order/:id', element: <OrderDetailPage /> },
+    { path: 'data/downloadData', element: <DownloadPage /> },
+    { path: 'data/voucher', element: <VoucherListPage /> },
+    { path: 'data/voucherDetail/:id', element: <VoucherDetailPage /> },
+    { path: 'apply-list', element: <ApplyListPage /> },
+    { path: 'application/:id', element: <ApplicationPage /> },
     ...MENU_PATHS.filter((item) => !item.available).map((item) => ({
       path: item.path.slice(1),
       element: <UnavailablePage labelKey={item.labelKey} />,
@@ -73,6 +96,8 @@ export function createPersonalRouter() {
     { path: '/forgot', element: page(<ForgotPage />) },
     { path: '/reset', element: page(<ResetPage />) },
     { path: '/send', element: page(<SendPage />) },
+    // A document to print: outside the shell, for a signed-in user.
+    { path: '/offline/Application/:id', element: <RequireUser render={() => page(<OfflineApplicationPage />)} /> },
     { path: '/', element: <RequireUser render={(user) => <PersonalShell user={user} />} />, children: shellPages },
   ]);
 }

@@ -1,22 +1,30 @@
 import { Suspense, type ReactNode } from 'react';
 import { createBrowserRouter } from 'react-router';
 import { PageSpinner } from '../components/PageSpinner';
+import HomePage from '../features/home/HomePage';
+import { loadWholeCatalogue } from './i18n';
 import { lazyPage } from './lazy';
 import { PublicLayout } from './PublicLayout';
 
-const HomePage = lazyPage(() => import('../features/home/HomePage'));
 const AboutPage = lazyPage(() => import('../features/home/AboutPage'));
 const EmptyListPage = lazyPage(() => import('../features/home/EmptyListPage'));
+const SearchPage = lazyPage(() => import('../features/search/SearchPage'));
+const LandingPage = lazyPage(() => import('../features/landing/LandingPage'));
+const VoucherCheckPage = lazyPage(() => import('../features/voucher/VoucherCheckPage'));
 const NotFoundPage = lazyPage(() => import('../features/home/NotFoundPage'));
+// The admin pages use Ant Design and the whole catalogue: both come with them, in chunks no other public page loads.
+const AntdProviders = lazyPage(() => Promise.all([import('./AntdProviders'), loadWholeCatalogue()]).then(([module]) => module));
 const AdminPage = lazyPage(() => import('../features/admin/AdminPage'));
 const ReviewDeskPage = lazyPage(() => import('../features/admin/ReviewDeskPage'));
 
 const page = (node: ReactNode) => <Suspense fallback={<PageSpinner />}>{node}</Suspense>;
+const antdPage = (node: ReactNode) => page(<AntdProviders>{node}</AntdProviders>);
 
 /**
  * Public site: real paths under an optional language prefix (`/en/about`, `/zh-hans/data/`). This
- * module imports nothing of the personal centre (its shell, menu, account screens, editor), so that
- * public pages never load that code (main.tsx imports one router or the other).
+ * module imports nothing of the personal centre (its shell, menu, account screens, editor) nor Ant
+ * Design, so that public pages stay light (main.tsx imports one router or the other). The home page,
+ * the most visited, comes with this chunk rather than one request later.
  */
 export function createPublicRouter(basename: string) {
   return createBrowserRouter(
@@ -24,13 +32,15 @@ export function createPublicRouter(basename: string) {
       {
         element: <PublicLayout />,
         children: [
-          { index: true, element: page(<HomePage />) },
-          { path: 'index', element: page(<HomePage />) },
+          { index: true, element: <HomePage /> },
+          { path: 'index', element: <HomePage /> },
           { path: 'about', element: page(<AboutPage />) },
-          { path: 'data', element: page(<EmptyListPage section="data" />) },
+          { path: 'data', element: page(<SearchPage />) },
+          { path: 'data/:id', element: page(<LandingPage />) },
+          { path: 'voucher/:code', element: page(<VoucherCheckPage />) },
           { path: 'news', element: page(<EmptyListPage section="news" />) },
-          { path: 'admin', element: page(<AdminPage />) },
-          { path: 'admin/review', element: page(<ReviewDeskPage />) },
+          { path: 'admin', element: antdPage(<AdminPage />) },
+          { path: 'admin/review', element: antdPage(<ReviewDeskPage />) },
           { path: '*', element: page(<NotFoundPage />) },
         ],
       },

@@ -14,3 +14,11 @@ export const siteRoot = () => (pageLanguage === 'en' ? '/en/' : '/');
 export const personalPath = (hashRoute = '/') => `${languagePrefix(pageLanguage)}/personal/#${hashRoute}`;
 /** The login screen, which returns to `next` (a personal-centre route or a page of SITE_RETURN_PAGES) afterwards. */
 export const loginPath = (next: string) => personalPath(`/login?next=${encodeURIComponent(next)}`);
+
+/** The site's top menu (spec section 1), in the public header and the personal centre's header; Personal Center follows. */
+export const TOP_MENU = [
+  { path: '/', labelKey: 'nav.home' },
+  { path: '/data/', labelKey: 'nav.data' },
+  { path: '/news/', labelKey: 'nav.news' },
+  { path: '/about', labelKey: 'nav.about' },
+] as const;

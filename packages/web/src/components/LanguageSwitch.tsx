@@ -1,9 +1,9 @@
-import { GlobalOutlined } from '@ant-design/icons';
-import { Button } from 'antd';
+import GlobalOutlined from '@ant-design/icons-svg/es/asn/GlobalOutlined';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGE_COOKIE, swapLanguageInPath } from '@portal/shared';
 import { writeCookie } from '../api/cookies';
 import { pageLanguage } from '../app/i18n';
+import { Icon } from './Icon';
 
 /** Sets the `lang` cookie and reloads the same address in the other language (spec section 2). */
 export function LanguageSwitch({ dark = false }: { dark?: boolean }) {
@@ -14,15 +14,15 @@ export function LanguageSwitch({ dark = false }: { dark?: boolean }) {
     location.assign(`${swapLanguageInPath(location.pathname, target)}${location.search}${location.hash}`);
   };
   return (
-    <Button
-      type="text"
-      icon={<GlobalOutlined />}
+    <button
+      type="button"
+      className={dark ? 'icon-button is-dark' : 'icon-button'}
       onClick={handleClick}
       // The name starts with the visible text (WCAG 2.5.3): speech users say what they see.
       aria-label={t('nav.switchToLabel')}
-      style={dark ? { color: '#fff' } : undefined}
     >
+      <Icon icon={GlobalOutlined} />
       <span lang={target === 'en' ? 'en' : 'zh-CN'}>{t('nav.switchTo')}</span>
-    </Button>
+    </button>
   );
 }

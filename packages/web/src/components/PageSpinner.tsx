@@ -1,9 +1,12 @@
-import { Spin } from 'antd';
+import { useTranslation } from 'react-i18next';
 
+/** While a page or its data loads: a turning ring, announced as "Loading…". */
 export function PageSpinner() {
+  const { t } = useTranslation();
   return (
-    <div style={{ display: 'flex', justifyContent: 'center', padding: 64 }}>
-      <Spin size="large" />
+    <div className="page-spinner" role="status">
+      <span className="spinner" aria-hidden="true" />
+      <span className="visually-hidden">{t('common.loading')}</span>
     </div>
   );
 }

@@ -47,9 +47,14 @@ export class FilesRepo {
     return storedBytesOf(this.db, userId);
   }
 
-  async page(kind: FileKind, metadataId: string, slice: Slice): Promise<{ count: number; rows: StoredFileRow[] }> {
-    const [count, rows] = await Promise.all([
-      this.count(kind, metadataId),
+  /** One page of a record's files, with the count and the bytes of all of them (one aggregate over the metadata_id index). */
+  async page(kind: FileKind, metadataId: string, slice: Slice): Promise<{ count: number; bytes: number; rows: StoredFileRow[] }> {
+    const [totals, rows] = await Promise.all([
+      this.db
+        .selectFrom(TABLE[kind])
+        .select((eb) => [eb.fn.countAll().as('count'), eb.fn.coalesce(eb.fn.sum<number | string>('size'), eb.val(0)).as('bytes')])
+        .where('metadata_id', '=', metadataId)
+        .executeTakeFirstOrThrow(),
       this.db
         .selectFrom(TABLE[kind])
         .selectAll()
@@ -60,7 +65,7 @@ export class FilesRepo {
         .limit(slice.limit)
         .execute(),
     ]);
-    return { count, rows };
+    return { count: Number(totals.count), bytes: Number(totals.bytes), rows };
   }
 
   find(kind: FileKind, id: string): Promise<StoredFileRow | undefined> {

@@ -3,8 +3,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { MEDIA_TYPES, METADATA_LIMITS } from '@portal/shared';
+import { mediaPageSchema, mediaSchema, storedFilePageSchema, storedFileSchema } from '@portal/shared/contracts/metadata-replies';
 import { AppError, fieldError } from '../../errors.js';
 import { pagingQuery, toPage } from '../../http/paging.js';
+import type { BlobStore } from '../../storage/index.js';
+import { markInert, sendStoredFile } from '../downloads/send-file.js';
+import type { Usage } from '../orders/usage.js';
 import type { FileKind } from './files.repo.js';
 import { FilesService, type IncomingFile } from './files.service.js';
 
@@ -83,20 +87,26 @@ function dropUnreadBody(request: FastifyRequest): void {
   raw.resume();
 }
 
-/** `attachment` with an ASCII fallback and the real name in RFC 5987 form. */
-export function attachmentDisposition(name: string): string {
-  const fallback = name.replace(/[^\x20-\x7e]|["\\%;]/g, '_');
-  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
-}
-
-/** Bytes a browser must never interpret as a page of the portal. */
-function inert(reply: FastifyReply): FastifyReply {
-  return reply.header('x-content-type-options', 'nosniff').header('content-security-policy', "default-src 'none'; sandbox");
-}
-
 function slice(paging: { page: number; pageSize: number }) {
   return { offset: (paging.page - 1) * paging.pageSize, limit: paging.pageSize };
+}
+
+/**
+ * Counts a data file's download for the record's statistics (after the access check passed). A
+ * failure to count is logged and never stops the download.
+ */
+/** A GET of the whole file, or of a range from its first byte (a resumed download asks for a later one). */
+export function startsDownload(request: FastifyRequest): boolean {
+  const range = request.headers.range;
+  return request.method === 'GET' && (!range || /^\s*bytes\s*=\s*0\s*-/i.test(range));
+}
+
+export async function countDownload(usage: Usage, request: FastifyRequest, metadataId: string, fileId: string, order: string | null): Promise<void> {
+  try {
+    await usage.countDownloadOf(metadataId, fileId, { userId: request.user?.id, ip: request.ip, userAgent: request.headers['user-agent'] ?? '' }, order);
+  } catch (error) {
+    request.log.error({ err: error }, 'download not counted');
+  }
 }
 
 const ok = (reply: FastifyReply) => reply.type('text/plain; charset=utf-8').send('ok');
@@ -105,7 +115,7 @@ const ok = (reply: FastifyReply) => reply.type('text/plain; charset=utf-8').send
  * Stored files of a record (spec section 7): /metadata/upload-file/, /metadata/upload-attachment,
  * /api/metadata/meta-file/, meta-attach/ and meta-media/. Thin: form reading, access, one service call.
  */
-export async function filesRoutes(parent: FastifyInstance, { files }: { files: FilesService }) {
+export async function filesRoutes(parent: FastifyInstance, { files, storage, usage }: { files: FilesService; storage: BlobStore; usage?: Usage }) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -124,22 +134,23 @@ export async function filesRoutes(parent: FastifyInstance, { files }: { files: F
     return reply.status(201).send(row);
   };
 
-  app.post('/metadata/upload-file/', { config: { access: 'user' } }, upload('file', METADATA_LIMITS.dataFileMaxBytes));
+  const uploaded = { response: { 201: storedFileSchema } };
+  app.post('/metadata/upload-file/', { schema: uploaded, config: { access: 'user' } }, upload('file', METADATA_LIMITS.dataFileMaxBytes));
   for (const url of ['/metadata/upload-attachment', '/metadata/upload-attachment/']) {
-    app.post(url, { config: { access: 'user' } }, upload('attach', METADATA_LIMITS.attachmentMaxBytes));
+    app.post(url, { schema: uploaded, config: { access: 'user' } }, upload('attach', METADATA_LIMITS.attachmentMaxBytes));
   }
 
   for (const [kind, base] of [
     ['file', '/api/metadata/meta-file/'],
     ['attach', '/api/metadata/meta-attach/'],
   ] as const) {
-    app.get(base, { schema: { querystring: fileListQuery }, config: { access: 'public' } }, async (request) => {
+    app.get(base, { schema: { querystring: fileListQuery, response: { 200: storedFilePageSchema } }, config: { access: 'public' } }, async (request) => {
       const { metadata__id: metadataId, ...paging } = request.query;
-      const { count, results } = await files.list(request.user, kind, metadataId, slice(paging));
-      return toPage(request, paging, count, results);
+      const { count, totalSize, results } = await files.list(request.user, kind, metadataId, slice(paging));
+      return { ...toPage(request, paging, count, results), total_size: totalSize };
     });
 
-    app.get(`${base}:id/`, { schema: { params: idParams }, config: { access: 'public' } }, async (request) =>
+    app.get(`${base}:id/`, { schema: { params: idParams, response: { 200: storedFileSchema } }, config: { access: 'public' } }, async (request) =>
       files.get(request.user, kind, request.params.id),
     );
 
@@ -148,23 +159,24 @@ export async function filesRoutes(parent: FastifyInstance, { files }: { files: F
       return ok(reply);
     });
 
-    app.get(
-      `${base}:id/download/`,
+    app.route({
+      method: ['GET', 'HEAD'],
+      url: `${base}:id/download/`,
       // Data files are for the record's creator and staff only (FilesService.download); documents are public.
-      { exposeHeadRoute: false, schema: { params: idParams }, config: { access: kind === 'file' ? 'user' : 'public' } },
-      async (request, reply) => {
-        const { file, stream, size } = await files.download(request.user, kind, request.params.id);
-        return inert(reply)
-          .header('content-type', 'application/octet-stream')
-          .header('content-length', size)
-          .header('content-disposition', attachmentDisposition(file.name))
-          .header('cache-control', 'private, no-cache')
-          .send(stream);
+      // HEAD is this route's own (see sendStoredFile), not Fastify's.
+      exposeHeadRoute: false,
+      schema: { params: idParams },
+      config: { access: kind === 'file' ? 'user' : 'public' },
+      handler: async (request, reply) => {
+        const { file, storageKey, metadataId, order } = await files.download(request.user, kind, request.params.id);
+        // A download counts once it starts from the first byte; a resumed one (a later range, HEAD) does not.
+        if (kind === 'file' && usage && startsDownload(request)) await countDownload(usage, request, metadataId, file.id, order);
+        return sendStoredFile(request, reply, { ...file, storage_key: storageKey }, storage);
       },
-    );
+    });
   }
 
-  app.post('/api/metadata/meta-media/', { config: { access: 'user' } }, async (request, reply) => {
+  app.post('/api/metadata/meta-media/', { schema: { response: { 201: mediaSchema } }, config: { access: 'user' } }, async (request, reply) => {
     // Busboy stops at the limit; the service refuses anything of 1 MiB or more.
     const form = await openForm(request, METADATA_LIMITS.thumbnailMaxBytes);
     const row = await files.setMedia(request.user, form.fields.metadata, form.fields.type, form.file);
@@ -172,13 +184,13 @@ export async function filesRoutes(parent: FastifyInstance, { files }: { files: F
     return reply.status(201).send(row);
   });
 
-  app.get('/api/metadata/meta-media/', { schema: { querystring: mediaListQuery }, config: { access: 'public' } }, async (request) => {
+  app.get('/api/metadata/meta-media/', { schema: { querystring: mediaListQuery, response: { 200: mediaPageSchema } }, config: { access: 'public' } }, async (request) => {
     const { metadata__id: metadataId, type, ...paging } = request.query;
     const { count, results } = await files.listMedia(request.user, metadataId, type, slice(paging));
     return toPage(request, paging, count, results);
   });
 
-  app.get('/api/metadata/meta-media/:id/', { schema: { params: idParams }, config: { access: 'public' } }, async (request) =>
+  app.get('/api/metadata/meta-media/:id/', { schema: { params: idParams, response: { 200: mediaSchema } }, config: { access: 'public' } }, async (request) =>
     files.getMedia(request.user, request.params.id),
   );
 
@@ -192,7 +204,7 @@ export async function filesRoutes(parent: FastifyInstance, { files }: { files: F
     { exposeHeadRoute: false, schema: { params: idParams, querystring: imageQuery }, config: { access: 'public' } },
     async (request, reply) => {
       const { file, stream, size } = await files.image(request.user, request.params.id, request.query.size);
-      return inert(reply)
+      return markInert(reply)
         .header('content-type', file.mime)
         .header('content-length', size)
         .header('cache-control', 'private, max-age=3600')

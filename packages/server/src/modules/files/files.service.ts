@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import sharp from 'sharp';
-import { MEDIA_TYPES, METADATA_LIMITS, THUMBNAIL_MIME_TYPES } from '@portal/shared';
+import { MEDIA_TYPES, METADATA_LIMITS, THUMBNAIL_MIME_TYPES, type HaveDownload, type Media, type StoredFile } from '@portal/shared';
 import { AppError, fieldError } from '../../errors.js';
 import { BlobNotFoundError, BlobTooLargeError, type BlobStore } from '../../storage/index.js';
 import type { AuthenticatedUser } from '../account/account.service.js';
 import { orNotFound, type MetadataAccess } from '../metadata/metadata-access.js';
+import type { DownloadAccess } from '../orders/download-access.js';
 import type { FileKind, FilesRepo, MediaRow, Refusal, Slice, StoredFileRow, WriteCondition } from './files.repo.js';
 
 /** A file part as it arrives: the name the client gave, its declared type, and its bytes. */
@@ -14,23 +15,6 @@ export interface IncomingFile {
   filename: string | undefined;
   mimetype?: string;
   stream: Readable;
-}
-
-export interface StoredFileView {
-  id: string;
-  metadata: string;
-  name: string;
-  size: number;
-  mime: string;
-  sha256: string;
-  created_at: string;
-}
-
-export interface MediaView extends StoredFileView {
-  type: string;
-  /** The resized copy (longest side 400 px), and the image as it was uploaded. */
-  image: string;
-  original: string;
 }
 
 export interface OpenedFile<T> {
@@ -120,7 +104,7 @@ async function readAtMost(stream: Readable, limit: number): Promise<Buffer | nul
   return Buffer.concat(chunks);
 }
 
-function fileView(row: StoredFileRow): StoredFileView {
+function fileView(row: StoredFileRow): StoredFile {
   return {
     id: row.id,
     metadata: row.metadata_id,
@@ -136,7 +120,7 @@ export function mediaImagePath(id: string): string {
   return `/api/metadata/meta-media/${encodeURIComponent(id)}/image/`;
 }
 
-function mediaView(row: MediaRow): MediaView {
+function mediaView(row: MediaRow): Media {
   return { ...fileView(row), type: row.type, image: mediaImagePath(row.id), original: `${mediaImagePath(row.id)}?size=original` };
 }
 
@@ -165,14 +149,16 @@ function refused(refusal: Refusal): AppError {
 export class FilesService {
   private readonly log?: Log;
   private readonly storageQuotaBytes: number;
+  private readonly downloads?: DownloadAccess;
 
   constructor(
     private readonly repo: FilesRepo,
     private readonly access: MetadataAccess,
     private readonly storage: BlobStore,
-    options: { log?: Log; storageQuotaBytes?: number } = {},
+    options: { log?: Log; storageQuotaBytes?: number; downloads?: DownloadAccess } = {},
   ) {
     this.log = options.log;
+    this.downloads = options.downloads;
     this.storageQuotaBytes = options.storageQuotaBytes ?? Number.MAX_SAFE_INTEGER;
   }
 
@@ -193,7 +179,7 @@ export class FilesService {
   }
 
   /** POST /metadata/upload-file/ and /metadata/upload-attachment: one file for a record. */
-  async upload(user: AuthenticatedUser | null, kind: FileKind, metadataId: string | undefined, file: IncomingFile | undefined): Promise<StoredFileView> {
+  async upload(user: AuthenticatedUser | null, kind: FileKind, metadataId: string | undefined, file: IncomingFile | undefined): Promise<StoredFile> {
     const rules = KINDS[kind];
     const record = await this.writableRecord(user, metadataId);
     if (!file) throw fieldError('file', 'metadata.files.noFile');
@@ -240,7 +226,7 @@ export class FilesService {
    * POST /api/metadata/meta-media/: the record's thumbnail, which replaces the one it had. Only a
    * JPEG, PNG, GIF or WebP image by its content (never SVG, HTML or a renamed text file).
    */
-  async setMedia(user: AuthenticatedUser | null, metadataId: string | undefined, type: string | undefined, file: IncomingFile | undefined): Promise<MediaView> {
+  async setMedia(user: AuthenticatedUser | null, metadataId: string | undefined, type: string | undefined, file: IncomingFile | undefined): Promise<Media> {
     const record = await this.writableRecord(user, metadataId);
     const mediaType = type ?? 'thumbnail';
     if (!(MEDIA_TYPES as readonly string[]).includes(mediaType)) throw fieldError('type', 'metadata.validation.option');
@@ -315,23 +301,24 @@ export class FilesService {
     }
   }
 
-  async list(user: AuthenticatedUser | null, kind: FileKind, metadataId: string, slice: Slice): Promise<{ count: number; results: StoredFileView[] }> {
+  /** A page of a record's data files or documents, with how many there are and their bytes together. */
+  async list(user: AuthenticatedUser | null, kind: FileKind, metadataId: string, slice: Slice): Promise<{ count: number; totalSize: number; results: StoredFile[] }> {
     const record = await this.access.readable(user, metadataId);
-    const { count, rows } = await this.repo.page(kind, record.id, slice);
-    return { count, results: rows.map(fileView) };
+    const { count, bytes, rows } = await this.repo.page(kind, record.id, slice);
+    return { count, totalSize: bytes, results: rows.map(fileView) };
   }
 
-  async listMedia(user: AuthenticatedUser | null, metadataId: string, type: string | undefined, slice: Slice): Promise<{ count: number; results: MediaView[] }> {
+  async listMedia(user: AuthenticatedUser | null, metadataId: string, type: string | undefined, slice: Slice): Promise<{ count: number; results: Media[] }> {
     const record = await this.access.readable(user, metadataId);
     const { count, rows } = await this.repo.mediaPage(record.id, type, slice);
     return { count, results: rows.map(mediaView) };
   }
 
-  async get(user: AuthenticatedUser | null, kind: FileKind, id: string): Promise<StoredFileView> {
+  async get(user: AuthenticatedUser | null, kind: FileKind, id: string): Promise<StoredFile> {
     return fileView(await this.readableRow(user, () => this.repo.find(kind, id)));
   }
 
-  async getMedia(user: AuthenticatedUser | null, id: string): Promise<MediaView> {
+  async getMedia(user: AuthenticatedUser | null, id: string): Promise<Media> {
     return mediaView(await this.readableRow(user, () => this.repo.findMedia(id)));
   }
 
@@ -356,15 +343,21 @@ export class FilesService {
    * (spec sections 4, 6 and 9), which do not exist yet. Anonymous callers get 401, others who may see
    * the record 403 with the spec's 'no right' message, and a hidden record's file stays 'not found'.
    */
-  async download(user: AuthenticatedUser | null, kind: FileKind, id: string): Promise<OpenedFile<StoredFileView>> {
+  async download(user: AuthenticatedUser | null, kind: FileKind, id: string): Promise<{ file: StoredFile; storageKey: string; metadataId: string; order: string | null }> {
     if (kind === 'file' && !user) throw new AppError('UNAUTHENTICATED', 'account.loginRequired');
     const row = await this.readableRow(user, () => this.repo.find(kind, id));
-    if (kind === 'file') await this.access.filesReadable(user, row.metadata_id);
-    return { file: fileView(row), ...(await this.openBlob(row.storage_key)) };
+    // Data files: the one download rule (orders, open access, protection period); without it, the creator's and staff's.
+    let grant: HaveDownload | undefined;
+    if (kind === 'file') {
+      if (this.downloads) grant = await this.downloads.assert(user, await this.access.readable(user, row.metadata_id));
+      else await this.access.filesReadable(user, row.metadata_id);
+    }
+    // The route opens the blob (a range of it, or none for HEAD): downloads/send-file.ts.
+    return { file: fileView(row), storageKey: row.storage_key, metadataId: row.metadata_id, order: grant?.order ?? null };
   }
 
   /** The thumbnail's bytes: the resized copy, or the image as uploaded. Only ever a raster type. */
-  async image(user: AuthenticatedUser | null, id: string, size: 'resized' | 'original'): Promise<OpenedFile<MediaView>> {
+  async image(user: AuthenticatedUser | null, id: string, size: 'resized' | 'original'): Promise<OpenedFile<Media>> {
     const row = await this.readableRow(user, () => this.repo.findMedia(id));
     if (!(THUMBNAIL_MIME_TYPES as readonly string[]).includes(row.mime)) throw new AppError('NOT_FOUND', 'errors.notFound');
     const key = size === 'original' || !row.resized_key ? row.storage_key : row.resized_key;

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { IN_REVIEW_STATUSES } from '@portal/shared';
 import type { Db } from '../../db/index.js';
 import type { MetadataTable } from '../../db/schema.js';
@@ -16,8 +16,33 @@ export const EXPERT_VISIBLE_STATUSES = ['invited', 'underReview', 'approved'] as
  * - change (the record and everything attached to it): its creator and staff; the creator only
  *   while it is a draft (a record in review is read-only until it returns to draft).
  */
+/** Something kept in step with records, inside the transaction that changed them. */
+export interface RecordChangeListener {
+  sync(trx: Db, ids: readonly string[]): Promise<void>;
+  /** Drops what it holds of these records, before they are deleted (in the deleting transaction). */
+  forget(trx: Db, ids: readonly string[]): Promise<void>;
+}
+
 export class MetadataAccess {
+  private readonly listeners: RecordChangeListener[] = [];
+
   constructor(private readonly db: Db) {}
+
+  /** Derived views of records (the public catalogue's index) that follow every change. */
+  onChange(listener: RecordChangeListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** Tells the listeners, in the writing transaction, that these records changed. */
+  async changed(trx: Db | Kysely<any>, ids: readonly (string | null | undefined)[]): Promise<void> {
+    const known = ids.filter((id): id is string => typeof id === 'string' && id.length > 0);
+    if (known.length) for (const listener of this.listeners) await listener.sync(trx as Db, known);
+  }
+
+  /** Tells the listeners, in the deleting transaction and before the rows go, that these records are deleted. */
+  async deleting(trx: Db | Kysely<any>, ids: readonly string[]): Promise<void> {
+    for (const listener of this.listeners) await listener.forget(trx as Db, ids);
+  }
 
   async find(id: string): Promise<MetadataRow | undefined> {
     if (typeof id !== 'string' || id.length === 0 || id.length > 100) return undefined;
@@ -107,7 +132,10 @@ export class MetadataAccess {
 
   /** Marks the record as changed now (lists sort by it). */
   async touch(id: string): Promise<void> {
-    await this.db.updateTable('metadata').set({ updated_at: new Date().toISOString() }).where('id', '=', id).execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('metadata').set({ updated_at: new Date().toISOString() }).where('id', '=', id).execute();
+      await this.changed(trx, [id]);
+    });
   }
 
   static isInReview(status: string): boolean {

@@ -214,6 +214,7 @@ export class MetadataRepo {
       'status',
       'language',
       'hit_count',
+      'download_count',
       'created_at',
       'updated_at',
       'submitted_at',

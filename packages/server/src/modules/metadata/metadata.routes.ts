@@ -1,10 +1,22 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { METADATA_STATUSES, PROJECTIONS } from '@portal/shared';
+import { METADATA_STATUSES, PROJECTIONS, type SubmissionReason } from '@portal/shared';
 import { APPLICATION_USER_TYPES, authorSortSchema, metadataCreateSchema, metadataUpdateSchema } from '@portal/shared/contracts/metadata';
+import {
+  droppedSchema,
+  isEmptySchema,
+  metadataRecordPageSchema,
+  metadataRecordSchema,
+  projectionsSchema,
+  returnToDraftSchema,
+  submitCheckSchema,
+  submitDoneSchema,
+} from '@portal/shared/contracts/metadata-replies';
+import { pageOf } from '@portal/shared/contracts/page';
 import { pagingQuery, toPage } from '../../http/paging.js';
 import type { ReviewService } from '../review/review.service.js';
+import type { SearchService } from '../search/search.service.js';
 import type { MetadataService } from './metadata.service.js';
 import { RESOURCES } from './resources.js';
 import { ResourceService } from './resources.service.js';
@@ -18,7 +30,10 @@ const statusValue = z.enum(METADATA_STATUSES, { error: 'metadata.validation.opti
 const isPersonal = (request: FastifyRequest) => String(request.headers.personal ?? '').toLowerCase() === 'true';
 
 /** Metadata calls of spec section 7. Thin: schema, access, one service call. */
-export async function metadataRoutes(parent: FastifyInstance, { metadata, review }: { metadata: MetadataService; review: ReviewService }) {
+export async function metadataRoutes(
+  parent: FastifyInstance,
+  { metadata, review, search }: { metadata: MetadataService; review: ReviewService; search: SearchService },
+) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -34,6 +49,7 @@ export async function metadataRoutes(parent: FastifyInstance, { metadata, review
           status: z.union([statusValue, z.array(statusValue).max(METADATA_STATUSES.length)], { error: 'metadata.validation.option' }).optional(),
           search: z.string().trim().max(200, 'metadata.validation.filter').optional(),
         }),
+        response: { 200: metadataRecordPageSchema },
       },
       config: { access: 'public' },
     },
@@ -50,19 +66,24 @@ export async function metadataRoutes(parent: FastifyInstance, { metadata, review
     },
   );
 
-  app.post('/api/metadata/metadata/', { schema: { body: metadataCreateSchema }, config: { access: 'user' } }, async (request, reply) => {
+  app.post('/api/metadata/metadata/', { schema: { body: metadataCreateSchema, response: { 201: metadataRecordSchema } }, config: { access: 'user' } }, async (request, reply) => {
     return reply.status(201).send(await metadata.create(request.user!, request.body));
   });
 
-  app.get('/api/metadata/metadata/:id/', { schema: { params: idParams }, config: { access: 'public' } }, async (request) =>
-    metadata.get(request.user, request.params.id),
-  );
+  app.get('/api/metadata/metadata/:id/', { schema: { params: idParams, response: { 200: metadataRecordSchema } }, config: { access: 'public' } }, async (request) => {
+    const record = await metadata.get(request.user, request.params.id);
+    // A reader's view of a published record (not its creator's own look) counts, once per visitor per 30 s.
+    if (record.status === 'published' && record.owner_id !== request.user?.id) {
+      await search.countView(record.id, { userId: request.user?.id, ip: request.ip, userAgent: request.headers['user-agent'] ?? '' });
+    }
+    return record.status === 'published' ? { ...record, download_count: await search.downloadsOf(record.id) } : record;
+  });
 
   for (const method of ['PUT', 'PATCH'] as const) {
     app.route({
       method,
       url: '/api/metadata/metadata/:id/',
-      schema: { params: idParams, body: metadataUpdateSchema },
+      schema: { params: idParams, body: metadataUpdateSchema, response: { 200: metadataRecordSchema } },
       config: { access: 'user' },
       handler: async (request) => metadata.update(request.user!, request.params.id, request.body),
     });
@@ -74,38 +95,42 @@ export async function metadataRoutes(parent: FastifyInstance, { metadata, review
   });
 
   /** The pre-submit check: status 'true', or 'false' with every reason, in the caller's language. */
-  app.get('/metadata/metadata-submit/', { schema: { querystring: idQuery }, config: { access: 'user' } }, async (request) => {
+  app.get('/metadata/metadata-submit/', { schema: { querystring: idQuery, response: { 200: submitCheckSchema } }, config: { access: 'user' } }, async (request) => {
     const problems = await metadata.checkSubmission(request.user!, request.query.id);
     return submitReply(request, problems);
   });
 
-  /** Submits a draft: the server checks again and moves nothing when anything is missing. */
-  app.post('/metadata/metadata-submit/', { schema: { body: idBody }, config: { access: 'user' } }, async (request, reply) => {
+  /**
+   * Submits a draft: the server checks again and moves nothing when anything is missing. No reply
+   * schema for the 400: the route's error replies (validation, access) would go through it too.
+   */
+  app.post('/metadata/metadata-submit/', { schema: { body: idBody, response: { 200: submitDoneSchema } }, config: { access: 'user' } }, async (request, reply) => {
     const { problems, record } = await review.submit(request.user!, request.body.id);
-    if (problems.length) return reply.status(400).send(submitReply(request, problems));
-    return { ...submitReply(request, problems), msg: request.t('metadata.submit.success'), metadata: record };
+    // Sent as it is (the route's serializer answers the 200 only), so parsed through its schema here.
+    if (problems.length) return (reply as FastifyReply).status(400).send(submitCheckSchema.parse(submitReply(request, problems)));
+    return { status: 'true' as const, reasons: [], msg: request.t('metadata.submit.success'), metadata: record! };
   });
 
-  app.post('/metadata/return-draft/', { schema: { body: idBody }, config: { access: 'user' } }, async (request) => {
+  app.post('/metadata/return-draft/', { schema: { body: idBody, response: { 200: returnToDraftSchema } }, config: { access: 'user' } }, async (request) => {
     await review.returnToDraft(request.user!, request.body.id);
     const record = await metadata.get(request.user!, request.body.id);
-    return { status: 'true', msg: request.t('metadata.submit.returned'), metadata: record };
+    return { status: 'true' as const, msg: request.t('metadata.submit.returned'), metadata: record };
   });
 
-  app.post('/metadata/duplication/:id', { schema: { params: idParams }, config: { access: 'user' } }, async (request, reply) => {
+  app.post('/metadata/duplication/:id', { schema: { params: idParams, response: { 201: metadataRecordSchema } }, config: { access: 'user' } }, async (request, reply) => {
     return reply.status(201).send(await metadata.duplicate(request.user!, request.params.id));
   });
 
-  app.get('/metadata/metadata-is-null/', { schema: { querystring: idQuery }, config: { access: 'user' } }, async (request) => ({
+  app.get('/metadata/metadata-is-null/', { schema: { querystring: idQuery, response: { 200: isEmptySchema } }, config: { access: 'user' } }, async (request) => ({
     is_null: await metadata.isEmpty(request.user!, request.query.id),
   }));
 
   /** The editor leaving a draft (ours; the spec has only is-null): the server decides and deletes. */
-  app.post('/metadata/drop-empty-draft/', { schema: { body: idBody }, config: { access: 'user' } }, async (request) => ({
+  app.post('/metadata/drop-empty-draft/', { schema: { body: idBody, response: { 200: droppedSchema } }, config: { access: 'user' } }, async (request) => ({
     deleted: await metadata.dropIfEmpty(request.user!, request.body.id),
   }));
 
-  app.get('/metadata/projections/', { config: { access: 'public' } }, async () => ({ count: PROJECTIONS.length, results: [...PROJECTIONS] }));
+  app.get('/metadata/projections/', { schema: { response: { 200: projectionsSchema } }, config: { access: 'public' } }, async () => ({ count: PROJECTIONS.length, results: [...PROJECTIONS] }));
 
   app.get(
     '/api/metadata/applications/',
@@ -115,6 +140,7 @@ export async function metadataRoutes(parent: FastifyInstance, { metadata, review
           user_type: z.enum(APPLICATION_USER_TYPES, { error: 'metadata.validation.option' }).default('owner'),
           author: z.string().max(100).optional(),
         }),
+        response: { 200: metadataRecordPageSchema },
       },
       config: { access: 'user' },
     },
@@ -125,12 +151,17 @@ export async function metadataRoutes(parent: FastifyInstance, { metadata, review
     },
   );
 
+  const named = (name: string) => RESOURCES.find((r) => r.name === name)!;
+
   app.get(
     '/api/metadata/like_author/',
-    { schema: { querystring: pagingQuery.extend({ like_author: z.string().trim().max(100).default('') }) }, config: { access: 'user' } },
+    {
+      schema: { querystring: pagingQuery.extend({ like_author: z.string().trim().max(100).default('') }), response: { 200: pageOf(named('author').reply) } },
+      config: { access: 'user' },
+    },
     async (request) => {
       const { page, pageSize, like_author: likeAuthor } = request.query;
-      const def = RESOURCES.find((r) => r.name === 'author')!;
+      const def = named('author');
       const { count, results } = await resources.list(def, request.user, { like_author: likeAuthor }, (page - 1) * pageSize, pageSize);
       return toPage(request, { page, pageSize }, count, results);
     },
@@ -147,28 +178,31 @@ export async function metadataRoutes(parent: FastifyInstance, { metadata, review
 
   // The spec's other names: literature-meta/ for the citations, /metadata/metadata-keyword/ for a
   // record's keywords, /metadata/meta-relate-author/ for linking an author.
-  const named = (name: string) => RESOURCES.find((r) => r.name === name)!;
   const served = [
     ...RESOURCES,
     { ...named('citation'), name: 'literature-meta' },
     { ...named('meta-keyword'), path: '/metadata/metadata-keyword/' },
     { ...named('meta-author'), path: '/metadata/meta-relate-author/' },
   ];
-  app.post('/api/metadata/author_sort/', { schema: { body: authorSortSchema }, config: { access: 'user' } }, async (request) => {
-    const results = await resources.sortAuthors(request.user!, request.body.metadata, request.body.ids);
-    return { count: results.length, next: null, previous: null, results };
-  });
+  app.post(
+    '/api/metadata/author_sort/',
+    { schema: { body: authorSortSchema, response: { 200: pageOf(named('meta-author').reply) } }, config: { access: 'user' } },
+    async (request) => {
+      const results = await resources.sortAuthors(request.user!, request.body.metadata, request.body.ids);
+      return { count: results.length, next: null, previous: null, results };
+    },
+  );
 
   for (const def of served) {
     const base = def.path ?? `/api/metadata/${def.name}/`;
-    app.get(base, { schema: { querystring: pagingQuery.passthrough() }, config: { access: def.read } }, async (request) => {
+    app.get(base, { schema: { querystring: pagingQuery.passthrough(), response: { 200: pageOf(def.reply) } }, config: { access: def.read } }, async (request) => {
       const { page, pageSize, ...filters } = request.query;
       const { count, results } = await resources.list(def, request.user, filters, (page - 1) * pageSize, pageSize);
       return toPage(request, { page, pageSize }, count, results);
     });
-    app.get(`${base}:id/`, { schema: { params: idParams }, config: { access: def.read } }, async (request) => resources.get(def, request.user, request.params.id));
+    app.get(`${base}:id/`, { schema: { params: idParams, response: { 200: def.reply } }, config: { access: def.read } }, async (request) => resources.get(def, request.user, request.params.id));
     if (def.create) {
-      app.post(base, { schema: { body: def.create }, config: { access: 'user' } }, async (request, reply) =>
+      app.post(base, { schema: { body: def.create, response: { 201: def.reply } }, config: { access: 'user' } }, async (request, reply) =>
         reply.status(201).send(await resources.create(def, request.user!, request.body as Record<string, unknown>)),
       );
     }
@@ -178,7 +212,7 @@ export async function metadataRoutes(parent: FastifyInstance, { metadata, review
         app.route({
           method,
           url: `${base}:id/`,
-          schema: { params: idParams, body: def.update ?? (def.create as z.ZodObject).partial() },
+          schema: { params: idParams, body: def.update ?? (def.create as z.ZodObject).partial(), response: { 200: def.reply } },
           config: { access: 'user' },
           handler: async (request) => resources.update(def, request.user!, request.params.id, request.body as Record<string, unknown>),
         });
@@ -191,9 +225,9 @@ export async function metadataRoutes(parent: FastifyInstance, { metadata, review
   }
 }
 
-function submitReply(request: FastifyRequest, problems: string[]) {
+function submitReply(request: FastifyRequest, problems: SubmissionReason[]) {
   return {
-    status: problems.length ? 'false' : 'true',
+    status: problems.length ? ('false' as const) : ('true' as const),
     reasons: problems,
     msg: problems.map((reason) => request.t(`metadata.submit.reasons.${reason}`)),
   };

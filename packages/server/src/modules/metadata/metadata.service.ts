@@ -2,6 +2,7 @@ import {
   APPLICATION_USER_TYPES,
   submissionProblems,
   type Language,
+  type MetadataTranslation,
   type MetadataUpdate,
   type SubmissionReason,
 } from '@portal/shared';
@@ -14,10 +15,17 @@ import { MetadataRepo, newId, type MetadataListFilter } from './metadata.repo.js
 
 export type ApplicationUserType = (typeof APPLICATION_USER_TYPES)[number];
 
-/** A record as the API shows it: its own fields, its fund ids and its owner's name. */
+/**
+ * A record as the API shows it: its own fields, its fund ids and its owner's name. The routes
+ * serialize it through `metadataRecordSchema`, which keeps only the fields a reply carries.
+ */
 export function presentRecord(row: MetadataRow, fund: string[], ownerName: string) {
+  // Downloads are the catalogue's to tell, for published records only (metadata.routes.ts).
+  const { download_count: _downloads, ...own } = row;
   return {
-    ...row,
+    ...own,
+    // Written only through languageSchema.
+    language: row.language as Language,
     scale: row.scale === null ? null : Number(row.scale),
     hit_count: Number(row.hit_count),
     owner: row.owner_id,
@@ -80,10 +88,10 @@ export class MetadataService {
     return { count, results: await this.present(rows) };
   }
 
-  async get(user: AuthenticatedUser | null, id: string): Promise<PresentedRecord & { translations: unknown[] }> {
+  async get(user: AuthenticatedUser | null, id: string): Promise<PresentedRecord & { translations: MetadataTranslation[] }> {
     const record = await this.access.readable(user, id);
     const [presented] = await this.present([record]);
-    return { ...presented!, translations: await this.repo.translations(id) };
+    return { ...presented!, translations: (await this.repo.translations(id)) as MetadataTranslation[] };
   }
 
   /** Creates the record in its language and its version in the other language (English for a Chinese record). */
@@ -112,18 +120,25 @@ export class MetadataService {
     if (merged.south !== null && merged.north !== null && Number(merged.south) > Number(merged.north)) {
       throw fieldError('north' in values ? 'north' : 'south', 'metadata.validation.latitudeOrder');
     }
-    await this.repo.db
-      .updateTable('metadata')
-      .set({ ...values, updated_at: new Date().toISOString() })
-      .where('id', '=', id)
-      .execute();
+    await this.repo.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('metadata')
+        .set({ ...values, updated_at: new Date().toISOString() })
+        .where('id', '=', id)
+        .execute();
+      await this.access.changed(trx, [id]);
+    });
     return this.get(user, id);
   }
 
   async remove(user: AuthenticatedUser, id: string) {
     await this.access.writable(user, id);
     for (const hook of this.beforeDelete) await hook(id);
-    await this.repo.db.deleteFrom('metadata').where('id', '=', id).execute();
+    await this.repo.db.transaction().execute(async (trx) => {
+      // The catalogue's index first: on SQLite its tokens are reached only through the entry the deletion removes.
+      await this.access.deleting(trx, [id]);
+      await trx.deleteFrom('metadata').where('id', '=', id).execute();
+    });
   }
 
   /** The checklist's facts from the record and everything attached to it. */
@@ -183,6 +198,7 @@ export class MetadataService {
           owner_id: user.id,
           status: 'draft',
           hit_count: 0,
+          download_count: 0,
           doi: '',
           created_at: now,
           updated_at: now,

@@ -54,6 +54,28 @@ const LINKED_BY: Record<string, Link[]> = {
  */
 const SHARED_ENTRIES = ['authors', 'literature', 'keywords', 'funds'];
 
+/**
+ * How to reach the people and funds named in a record: for its creator and staff. Everyone else who
+ * reads a record's attached rows (anyone, once it is published; its reviewers) sees the names,
+ * roles and affiliations, never these (they are blank in the reply).
+ */
+const PRIVATE_CONTACTS: Record<string, { fields: readonly string[]; translated: readonly string[] }> = {
+  author_detail: { fields: ['email', 'phone', 'address', 'zipcode'], translated: ['address'] },
+  fund_detail: { fields: ['phone', 'email'], translated: [] },
+};
+
+function withoutContacts(rows: Row[]): Row[] {
+  for (const row of rows) {
+    for (const [key, { fields, translated }] of Object.entries(PRIVATE_CONTACTS)) {
+      const detail = row[key] as Row | null | undefined;
+      if (!detail) continue;
+      for (const field of fields) if (field in detail) detail[field] = '';
+      if (Array.isArray(detail.translations)) for (const version of detail.translations as Row[]) for (const field of translated) if (field in version) version[field] = '';
+    }
+  }
+  return rows;
+}
+
 const invalid = (field: string, key: string) => new AppError('VALIDATION_FAILED', key, { fields: { [field]: key } });
 const notFound = () => new AppError('NOT_FOUND', 'errors.notFound');
 
@@ -71,6 +93,16 @@ const columnValue = (value: unknown) => (typeof value === 'boolean' ? (value ? 1
 /** A flag from JSON or a form ('true', '1', 'on') as 0 / 1. */
 const flag = (value: unknown) => (['true', '1', 'on', true, 1].includes(value as string) ? 1 : 0);
 
+/** A stored row's numbers as numbers (bigint is text on PostgreSQL) and its 0 / 1 flags as booleans. */
+function typed(row: Row): Row {
+  const shown: Row = { ...row };
+  for (const [key, value] of Object.entries(row)) {
+    if (typeof value === 'string' && (key === 'size' || key === 'sort' || key === 'number') && /^\d+$/.test(value)) shown[key] = Number(value);
+  }
+  if ('is_core' in row) shown.is_core = Number(row.is_core) === 1;
+  return shown;
+}
+
 /** The rules of the attached entities (see resources.ts for who may change what). */
 export class ResourceService {
   constructor(
@@ -87,11 +119,12 @@ export class ResourceService {
     // Every filter applied that names a record or an entry is checked, and only those: the caller
     // must be able to see what it names (a hidden one answers as an unknown one).
     let namesRecord = false;
+    let record: { owner_id: string } | undefined;
     for (const [name, filter] of Object.entries(def.filters ?? {})) {
       if (!filter.names || !given(name)) continue;
       const value = String(query[name]);
       if (filter.names === 'metadata') {
-        await this.access.readable(user, value);
+        record = await this.access.readable(user, value);
         namesRecord = true;
       } else if (user && !(await this.isVisible(filter.names, value, user))) {
         throw notFound();
@@ -112,15 +145,19 @@ export class ResourceService {
       rows = rows.orderBy(`${def.table}.${column}`, direction === 'desc' ? 'desc' : 'asc');
     }
     const results = await this.present(def, (await rows.offset(offset).limit(limit).execute()) as Row[]);
-    return { count: Number(counted.count), results };
+    // Without a record named, a user lists only the entries they may see (their own); staff all.
+    const mayContact = !!user && (user.is_staff || (record ? record.owner_id === user.id : true));
+    return { count: Number(counted.count), results: mayContact ? results : withoutContacts(results) };
   }
 
   async get(def: ResourceDef, user: AuthenticatedUser | null, id: string) {
     if (def.read === 'user' && !user) throw new AppError('UNAUTHENTICATED', 'account.loginRequired');
     const row = await this.find(def, id);
-    if (def.owner === 'record') await orNotFound(this.access.readable(user, String(row.metadata_id)));
+    const record = def.owner === 'record' ? await orNotFound(this.access.readable(user, String(row.metadata_id))) : undefined;
     if (user && !(await this.isVisible(def.parent?.table ?? def.table, String(def.parent ? row[def.parent.column] : id), user))) throw notFound();
-    return (await this.present(def, [row]))[0]!;
+    const shown = await this.present(def, [row]);
+    const mayContact = !!user && (user.is_staff || (record ? record.owner_id === user.id : true));
+    return (mayContact ? shown : withoutContacts(shown))[0]!;
   }
 
   async create(def: ResourceDef, user: AuthenticatedUser, input: Row) {
@@ -148,6 +185,7 @@ export class ResourceService {
       if (def.parent && parentId && plan.copyFor) values[def.parent.column] = await this.copyEntry(trx, def.parent.table, parentId, user, plan.copyFor);
       await trx.insertInto(def.table).values(values).execute();
       await this.afterCreate(def, trx, id, input);
+      await this.access.changed(trx, [recordId, ...(await this.recordsShowing(trx, def, { ...values, id }))]);
     });
     return this.presentOne(def, id, plan.copyFor && parentId);
   }
@@ -183,6 +221,7 @@ export class ResourceService {
         target = def.parent ? await this.translationOf(trx, def, copyId, row.language) : copyId;
       }
       if (Object.keys(values).length) await trx.updateTable(def.table).set(values).where('id', '=', target).execute();
+      if (target === id) await this.access.changed(trx, await this.recordsShowing(trx, def, row));
     });
     await this.touchRecordOf(def, row);
     return this.presentOne(def, target, plan.copyFor && entry!.id);
@@ -197,14 +236,40 @@ export class ResourceService {
       await this.db.transaction().execute(async (trx) => {
         const target = plan.copyFor ? await this.translationOf(trx, def, await this.copyEntry(trx, def.parent!.table, parentId, user, plan.copyFor), row.language) : id;
         await trx.deleteFrom(def.table).where('id', '=', target).execute();
+        if (target === id) await this.access.changed(trx, await this.recordsShowing(trx, def, row));
       });
       return;
     }
     await this.mayChange(def, user, row);
     if (await this.isLinked(def.table, id)) throw new AppError('CONFLICT', 'metadata.inUse');
     if (def.table === 'keyword_standards' && (await this.subtreeLinked(id))) throw new AppError('CONFLICT', 'metadata.inUse');
-    await this.db.deleteFrom(def.table).where('id', '=', id).execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom(def.table).where('id', '=', id).execute();
+      await this.access.changed(trx, await this.recordsShowing(trx, def, row));
+    });
     await this.touchRecordOf(def, row);
+  }
+
+  /**
+   * The records whose public view shows this row: its own record, or every published record linking
+   * the shared entry (author, keyword, literature, fund, standard) it is or translates.
+   */
+  private async recordsShowing(trx: LooseDb, def: ResourceDef, row: Row): Promise<string[]> {
+    if (typeof row.metadata_id === 'string') return [row.metadata_id];
+    const table = def.parent?.table ?? def.table;
+    const entryId = def.parent ? row[def.parent.column] : row.id;
+    const ids: string[] = [];
+    for (const link of LINKED_BY[table] ?? []) {
+      const rows = (await trx
+        .selectFrom(link.table)
+        .innerJoin('metadata as record', 'record.id', `${link.table}.metadata_id`)
+        .select('record.id')
+        .where(`${link.table}.${link.column}`, '=', entryId)
+        .where('record.status', '=', 'published')
+        .execute()) as { id: string }[];
+      ids.push(...rows.map((r) => r.id));
+    }
+    return ids;
   }
 
   /** author_sort/: numbers the record's author links 0, 1, 2 ... in the given order, in one transaction. */
@@ -217,7 +282,7 @@ export class ResourceService {
       for (const [index, id] of ids.entries()) await trx.updateTable('meta_author').set({ sort: index }).where('id', '=', id).execute();
     });
     await this.access.touch(metadataId);
-    const def = { table: 'meta_author', owner: 'record', read: 'public', name: 'meta-author', orderBy: [] } as ResourceDef;
+    const def = RESOURCES.find((r) => r.name === 'meta-author')!;
     const rows = (await this.db.selectFrom('meta_author').selectAll().where('metadata_id', '=', metadataId).orderBy('sort').orderBy('id').execute()) as Row[];
     return this.present(def, rows);
   }
@@ -509,15 +574,15 @@ export class ResourceService {
     if (typeof metadataId === 'string') await this.access.touch(metadataId);
   }
 
-  /** Rows as the API shows them: `x` beside each `x_id`, numbers as numbers, the linked entity and translations. */
+  /**
+   * Rows as the API shows them: `x` beside each `x_id`, numbers as numbers, the linked entity (its
+   * columns as numbers and flags too) and translations. The routes serialize them through the
+   * resource's reply schema, which keeps only the fields it names.
+   */
   async present(def: ResourceDef, rows: Row[]): Promise<Row[]> {
     const out = rows.map((row) => {
-      const shown: Row = { ...row };
-      for (const [key, value] of Object.entries(row)) {
-        if (key.endsWith('_id') && key !== 'id') shown[key.slice(0, -3)] = value;
-        if (typeof value === 'string' && (key === 'size' || key === 'sort' || key === 'number') && /^\d+$/.test(value)) shown[key] = Number(value);
-      }
-      if ('is_core' in row) shown.is_core = Number(row.is_core) === 1;
+      const shown = typed(row);
+      for (const [key, value] of Object.entries(row)) if (key.endsWith('_id') && key !== 'id') shown[key.slice(0, -3)] = value;
       return shown;
     });
     const translations = TRANSLATIONS[def.table];
@@ -525,7 +590,7 @@ export class ResourceService {
     const detail = DETAILS[def.table];
     if (detail && out.length) {
       const ids = [...new Set(out.map((row) => row[detail.column] as string))];
-      const linked = (await this.db.selectFrom(detail.table).selectAll().where('id', 'in', ids).execute()) as Row[];
+      const linked = ((await this.db.selectFrom(detail.table).selectAll().where('id', 'in', ids).execute()) as Row[]).map(typed);
       const linkedTranslations = TRANSLATIONS[detail.table];
       if (linkedTranslations) await this.attachTranslations(linked, linkedTranslations, 'id');
       const byId = new Map(linked.map((row) => [row.id, row]));

@@ -33,11 +33,36 @@ import {
   specialCreateSchema,
   specialManageCreateSchema,
 } from '@portal/shared/contracts/metadata';
+import {
+  affiliationEntrySchema,
+  authorI18nSchema,
+  authorSchema,
+  citationSchema,
+  fundSchema,
+  keywordI18nSchema,
+  keywordSchema,
+  keywordStandardSchema,
+  literatureI18nSchema,
+  literatureSchema,
+  metaAuthorSchema,
+  metaDisciplineSchema,
+  metaFundSchema,
+  metaKeywordSchema,
+  metaKeywordStandardSchema,
+  metaSpecialSchema,
+  metadataTranslationSchema,
+  onlineResourceSchema,
+  programSchema,
+  projectSchema,
+  resourceReply,
+  specialManagerSchema,
+  specialSchema,
+} from '@portal/shared/contracts/metadata-replies';
 import type { z } from 'zod';
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 
 /**
- * The entities attached to a record, served by one generic set of routes (resources.routes.ts):
+ * The entities attached to a record, served by one generic set of routes (in metadata.routes.ts):
  * `/api/metadata/<name>/` (GET list, POST) and `/api/metadata/<name>/<id>/` (GET, PUT, PATCH, DELETE).
  *
  * Who may change a row follows its `owner`:
@@ -73,6 +98,8 @@ export interface ResourceDef {
   path?: string;
   table: string;
   owner: Owner;
+  /** The reply's schema: every call of the resource serializes its rows through it (lists, a page of them). */
+  reply: z.ZodObject;
   create?: z.ZodType<Record<string, unknown>>;
   update?: z.ZodType<Record<string, unknown>>;
   /** For `record` rows without their own metadata_id: how to reach the record from a row / an input. */
@@ -129,6 +156,7 @@ export const RESOURCES: ResourceDef[] = [
   {
     name: 'metadata-i18n',
     table: 'metadata_i18n',
+    reply: resourceReply(metadataTranslationSchema),
     owner: 'record',
     read: 'public',
     create: metadataI18nCreateSchema as unknown as z.ZodType<Record<string, unknown>>,
@@ -142,6 +170,7 @@ export const RESOURCES: ResourceDef[] = [
   {
     name: 'author',
     table: 'authors',
+    reply: resourceReply(authorSchema),
     owner: 'creator',
     read: 'user',
     create: authorCreateSchema,
@@ -157,6 +186,7 @@ export const RESOURCES: ResourceDef[] = [
   {
     name: 'author-i18n',
     table: 'author_i18n',
+    reply: resourceReply(authorI18nSchema),
     owner: 'creator',
     read: 'user',
     create: authorI18nCreateSchema,
@@ -172,6 +202,7 @@ export const RESOURCES: ResourceDef[] = [
   {
     name: 'meta-author',
     table: 'meta_author',
+    reply: resourceReply(metaAuthorSchema),
     owner: 'record',
     read: 'public',
     create: metaAuthorCreateSchema,
@@ -189,6 +220,7 @@ export const RESOURCES: ResourceDef[] = [
   {
     name: 'literature',
     table: 'literature',
+    reply: resourceReply(literatureSchema),
     owner: 'creator',
     read: 'user',
     create: literatureCreateSchema,
@@ -204,6 +236,7 @@ export const RESOURCES: ResourceDef[] = [
   {
     name: 'literature-i18n',
     table: 'literature_i18n',
+    reply: resourceReply(literatureI18nSchema),
     owner: 'creator',
     read: 'user',
     create: literatureI18nCreateSchema,
@@ -219,6 +252,7 @@ export const RESOURCES: ResourceDef[] = [
   {
     name: 'citation',
     table: 'citations',
+    reply: resourceReply(citationSchema),
     owner: 'record',
     read: 'public',
     create: citationCreateSchema,
@@ -232,6 +266,7 @@ export const RESOURCES: ResourceDef[] = [
   {
     name: 'keyword',
     table: 'keywords',
+    reply: resourceReply(keywordSchema),
     owner: 'creator',
     read: 'user',
     create: keywordCreateSchema,
@@ -247,6 +282,7 @@ export const RESOURCES: ResourceDef[] = [
   {
     name: 'keyword-i18n',
     table: 'keyword_i18n',
+    reply: resourceReply(keywordI18nSchema),
     owner: 'creator',
     read: 'user',
     create: keywordI18nCreateSchema,
@@ -265,6 +301,7 @@ export const RESOURCES: ResourceDef[] = [
   {
     name: 'meta-keyword',
     table: 'meta_keyword',
+    reply: resourceReply(metaKeywordSchema),
     owner: 'record',
     read: 'public',
     create: metaKeywordCreateSchema,
@@ -277,6 +314,7 @@ export const RESOURCES: ResourceDef[] = [
   {
     name: 'keyword-standard',
     table: 'keyword_standards',
+    reply: resourceReply(keywordStandardSchema),
     owner: 'staff',
     read: 'public',
     create: keywordStandardCreateSchema,
@@ -290,6 +328,7 @@ export const RESOURCES: ResourceDef[] = [
   {
     name: 'meta-keyword-standard',
     table: 'meta_keyword_standard',
+    reply: resourceReply(metaKeywordStandardSchema),
     owner: 'record',
     read: 'public',
     create: metaKeywordStandardCreateSchema,
@@ -302,6 +341,7 @@ export const RESOURCES: ResourceDef[] = [
   {
     name: 'meta-discipline',
     table: 'meta_discipline',
+    reply: resourceReply(metaDisciplineSchema),
     owner: 'record',
     read: 'public',
     create: metaDisciplineCreateSchema,
@@ -326,6 +366,7 @@ export const RESOURCES: ResourceDef[] = [
   {
     name: 'fund',
     table: 'funds',
+    reply: resourceReply(fundSchema),
     owner: 'creator',
     read: 'user',
     create: fundCreateSchema,
@@ -337,6 +378,7 @@ export const RESOURCES: ResourceDef[] = [
   {
     name: 'meta-fund',
     table: 'meta_fund',
+    reply: resourceReply(metaFundSchema),
     owner: 'record',
     read: 'public',
     create: metaFundCreateSchema,
@@ -350,6 +392,7 @@ export const RESOURCES: ResourceDef[] = [
   {
     name: 'project',
     table: 'projects',
+    reply: resourceReply(projectSchema),
     owner: 'creator',
     read: 'user',
     create: projectCreateSchema,
@@ -359,6 +402,7 @@ export const RESOURCES: ResourceDef[] = [
   {
     name: 'program',
     table: 'programs',
+    reply: resourceReply(programSchema),
     owner: 'staff',
     read: 'public',
     create: programCreateSchema,
@@ -368,6 +412,7 @@ export const RESOURCES: ResourceDef[] = [
   {
     name: 'special',
     table: 'specials',
+    reply: resourceReply(specialSchema),
     owner: 'staff',
     read: 'public',
     create: specialCreateSchema,
@@ -377,6 +422,7 @@ export const RESOURCES: ResourceDef[] = [
   {
     name: 'special-manage',
     table: 'special_managers',
+    reply: resourceReply(specialManagerSchema),
     owner: 'staff',
     read: 'user',
     create: specialManageCreateSchema,
@@ -388,6 +434,7 @@ export const RESOURCES: ResourceDef[] = [
   {
     name: 'meta-special',
     table: 'meta_special',
+    reply: resourceReply(metaSpecialSchema),
     owner: 'record',
     read: 'public',
     create: metaSpecialCreateSchema,
@@ -400,6 +447,7 @@ export const RESOURCES: ResourceDef[] = [
   {
     name: 'affiliation',
     table: 'affiliations',
+    reply: resourceReply(affiliationEntrySchema),
     owner: 'creator',
     read: 'user',
     create: affiliationCreateSchema,
@@ -409,6 +457,7 @@ export const RESOURCES: ResourceDef[] = [
   {
     name: 'online-resource',
     table: 'online_resources',
+    reply: resourceReply(onlineResourceSchema),
     owner: 'record',
     read: 'public',
     create: onlineResourceCreateSchema,

@@ -103,6 +103,8 @@ export class ReviewService {
       .where('review_round', '=', record.review_round)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) throw new AppError('CONFLICT', 'review.changedMeanwhile');
+    // Published, unpublished or republished: the public catalogue follows in this transaction.
+    if (record.status === 'published' || to === 'published') await this.access.changed(trx, [record.id]);
   }
 
   private log(trx: Db, record: MetadataRow, user: AuthenticatedUser, role: ReviewRole, action: ReviewAction, to: string, comment = '', reviewId: string | null = null) {

@@ -1,10 +1,11 @@
 import { Alert, DatePicker, Form, Input, Modal, Select, Spin, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { REVIEW_COMMENT_MAX } from '@portal/shared';
 import { reviewDeskApi, type ExpertCandidate, type ReviewState } from './reviewDeskApi';
+import { useSettled } from '../../components/useSettled';
 import { useDeskStep } from './useDeskStep';
 
 interface InviteForm {
@@ -16,16 +17,6 @@ interface InviteForm {
 
 /** Days the experts get by default. */
 const DEFAULT_DEADLINE_DAYS = 14;
-
-/** The search text, once typing has paused. */
-function useSettled(value: string, ms = 300): string {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
-}
 
 /**
  * Invites experts (POST /metadata/invite-experts/): found by name, affiliation or specialty among

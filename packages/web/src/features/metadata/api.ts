@@ -1,136 +1,47 @@
-import { CSRF_HEADER, languageFromPath, type Language } from '@portal/shared';
-import { api, isRequestError, request } from '../../api/client';
+import type { z } from 'zod';
+import {
+  CSRF_HEADER,
+  languageFromPath,
+  type Author,
+  type droppedSchema,
+  type Language,
+  type MetadataRecord,
+  type MetadataTranslation as Translation,
+  type Page,
+  type projectionsSchema,
+  type returnToDraftSchema,
+  type SubmitCheck,
+  type SubmitDone,
+} from '@portal/shared';
+import { ApiError, api, isRequestError, ok, request } from '../../api/client';
 import { readCookie } from '../../api/cookies';
 
-/** Calls of the metadata editor and lists (spec section 7), on the one client of api/client.ts. */
+/**
+ * Calls of the metadata editor and lists (spec section 7), on the one client of api/client.ts. The
+ * shapes of their replies are the shared contracts' (`contracts/metadata-replies.ts`).
+ */
 
-export interface Page<T> {
-  count: number;
-  next: string | null;
-  previous: string | null;
-  results: T[];
-}
+export type {
+  Author,
+  AuthorI18n,
+  Citation,
+  Fund,
+  Keyword,
+  KeywordStandard,
+  Literature,
+  Media,
+  MetaAuthor,
+  MetadataRecord,
+  MetadataTranslation as Translation,
+  MetaFund,
+  MetaKeywordStandard,
+  Page,
+  StoredFile,
+  SubmitCheck,
+} from '@portal/shared';
 
-import type { MetadataRecord, MetadataTranslation as Translation } from '@portal/shared';
-
-export type { MetadataRecord, MetadataTranslation as Translation } from '@portal/shared';
-
-export interface AuthorI18n {
-  id: string;
-  author_id: string;
-  language: Language;
-  name: string;
-  affiliation: string;
-  address: string;
-}
-
-export interface Author {
-  id: string;
-  name: string;
-  email: string;
-  affiliation: string;
-  phone: string;
-  address: string;
-  country: string;
-  province: string;
-  city: string;
-  zipcode: string;
-  translations?: AuthorI18n[];
-}
-
-export interface MetaAuthor {
-  id: string;
-  metadata_id: string;
-  author_id: string;
-  role: string;
-  event_date: string;
-  sort: number;
-  author_detail: Author | null;
-}
-
-export interface Literature {
-  id: string;
-  title: string;
-  title_en: string;
-  type: string;
-  year: string;
-  publisher: string;
-  link: string;
-  doi: string;
-  sort: number;
-  translations?: { id: string; language: Language; title: string; publisher: string; abstract: string }[];
-}
-
-export interface Citation {
-  id: string;
-  literature_id: string;
-  sort: number;
-  literature_detail: Literature | null;
-}
-
-export interface Keyword {
-  id: string;
-  name: string;
-  type: string;
-  language: Language;
-  translations?: { id: string; language: Language; name: string }[];
-}
-
-export interface Fund {
-  id: string;
-  name: string;
-  name_en: string;
-}
-
-export interface MetaFund {
-  id: string;
-  fund_id: string;
-}
-
-export interface KeywordStandard {
-  id: string;
-  parent_id: string | null;
-  code: string;
-  name: string;
-  name_en: string;
-}
-
-export interface MetaKeywordStandard {
-  id: string;
-  keyword_standard_id: string;
-}
-
-export interface StoredFile {
-  id: string;
-  name?: string;
-  filename?: string;
-  original_name?: string;
-  size?: number;
-  created_at?: string;
-}
-
-export interface SubmitCheck {
-  status: 'true' | 'false';
-  reasons: string[];
-  msg: string[];
-}
-
-/** A failed reply as an Error carrying the server's text, so that queries and mutations can show it. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly reply: Record<string, unknown>,
-  ) {
-    super(typeof reply.detail === 'string' ? reply.detail : `HTTP ${status}`);
-    this.name = 'ApiError';
-  }
-}
-
-/** The reply, or an ApiError thrown for a 4xx / 5xx one. */
-export function ok<T>(reply: unknown): T {
-  if (isRequestError(reply)) throw new ApiError(reply.request_error.status, reply);
-  return reply as T;
-}
+// The reply checks moved to the one HTTP client; the editor and review screens import them from here too.
+export { ApiError, ok };
 
 export const base = (name: string) => `/api/metadata/${name}/`;
 
@@ -143,16 +54,16 @@ export const metadataApi = {
   checkSubmit: async (id: string) => ok<SubmitCheck>(await api.get('/metadata/metadata-submit/', { id })),
   /** The POST answers 400 with the same shape as the check when something is missing. */
   submit: async (id: string) => {
-    const reply = await api.postJson<SubmitCheck>('/metadata/metadata-submit/', { id });
+    const reply = await api.postJson<SubmitDone>('/metadata/metadata-submit/', { id });
     if (isRequestError(reply) && reply.request_error.status === 400 && Array.isArray(reply.msg)) return reply as unknown as SubmitCheck;
-    return ok<SubmitCheck>(reply);
+    return ok<SubmitDone>(reply);
   },
-  returnToDraft: async (id: string) => ok<{ msg: string }>(await api.postJson('/metadata/return-draft/', { id })),
+  returnToDraft: async (id: string) => ok<z.infer<typeof returnToDraftSchema>>(await api.postJson('/metadata/return-draft/', { id })),
   /** Deletes the draft when the server finds it empty and never changed (the editor being left). */
-  dropIfEmpty: async (id: string) => ok<{ deleted: boolean }>(await api.postJson('/metadata/drop-empty-draft/', { id })),
+  dropIfEmpty: async (id: string) => ok<z.infer<typeof droppedSchema>>(await api.postJson('/metadata/drop-empty-draft/', { id })),
   /** The record's versions in other languages (metadata-i18n), read afresh: the Overview and the Translations tab both edit them. */
   translations: async (id: string) => ok<Page<Translation>>(await api.get(base('metadata-i18n'), { metadata__id: id, pageSize: 100 })),
-  projections: async () => ok<{ results: string[] }>(await api.get('/metadata/projections/')),
+  projections: async () => ok<z.infer<typeof projectionsSchema>>(await api.get('/metadata/projections/')),
 };
 
 /** The generic attached resources: /api/metadata/<name>/ and <name>/<id>/. */

@@ -3,10 +3,8 @@ import { UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { METADATA_LIMITS } from '@portal/shared';
-import { base, deleteStored, resource, uploadFile, type EditorTabProps, type StoredFile } from '../api';
+import { base, deleteStored, resource, uploadFile, type EditorTabProps, type Media } from '../api';
 import { useFeedback } from './useFeedback';
-
-type Media = StoredFile & { image: string; original: string };
 
 /** Thumbnail: one image under 1 MB (spec section 5); the server keeps a resized copy, shown here. */
 export function ThumbnailTab({ record, readOnly }: EditorTabProps) {

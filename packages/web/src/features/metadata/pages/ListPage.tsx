@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { DEFAULT_PAGE_SIZE, IN_REVIEW_STATUSES } from '@portal/shared';
 import { pageLanguage } from '../../../app/i18n';
 import { formatDateTime } from '../../../components/format';
+import { tablePagination } from '../../../components/table-pagination';
 import { useIsPhone } from '../../../components/useIsPhone';
 import { metadataApi, type MetadataRecord } from '../api';
 import { LabelTag } from '../../review/components/LabelTag';
@@ -70,7 +71,14 @@ export default function ListPage({ kind }: { kind: ListKind }) {
     },
     { title: t('editor.list.updated'), dataIndex: 'updated_at', width: 190, responsive: ['md'], render: (value: string) => formatDateTime(value) },
   ];
-  if (kind !== 'published') {
+  if (kind === 'published') {
+    columns.push({
+      title: t('editor.list.actions'),
+      key: 'actions',
+      width: 120,
+      render: (_, record) => <Link to={`/metadata/statistics/${record.id}`}>{t('statistics.link')}</Link>,
+    });
+  } else {
     columns.push({
       title: t('editor.list.actions'),
       key: 'actions',
@@ -104,13 +112,7 @@ export default function ListPage({ kind }: { kind: ListKind }) {
         columns={columns}
         dataSource={data?.results ?? []}
         locale={{ emptyText: t('editor.list.empty') }}
-        pagination={{
-          current: paging.page,
-          pageSize: paging.pageSize,
-          total: data?.count ?? 0,
-          showSizeChanger: true,
-          onChange: (page, pageSize) => setPaging({ page, pageSize }),
-        }}
+        pagination={tablePagination(data?.count, paging, setPaging)}
       />
     </Card>
   );

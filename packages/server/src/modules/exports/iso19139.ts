@@ -1,0 +1,215 @@
+import { create } from 'xmlbuilder2';
+import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
+import type { AuthorRole, Language } from '@portal/shared';
+import {
+  dayOf,
+  doiUrl,
+  licenseFacts,
+  otherLanguage,
+  splitAtAntimeridian,
+  textIn,
+  type CitablePerson,
+  type CitableRecord,
+  type Texts,
+} from './citable-record.js';
+
+/**
+ * ISO 19115 metadata in the ISO/TS 19139 XML encoding (gmd:MD_Metadata), as GeoNetwork and CSW
+ * clients harvest it:
+ * - fileIdentifier the record's id; language and characterSet of the record's own language; the
+ *   other language is a gmd:locale (PT_Locale) and every text a PT_FreeText with both, so a client
+ *   that reads only gco:CharacterString gets the record's language.
+ * - hierarchyLevel dataset; contact and distributor: the record's distributor (the data centre);
+ *   dateStamp the last update.
+ * - MD_DataIdentification: citation (title, publication and revision dates, the DOI as identifier,
+ *   the authors as citedResponsibleParty with ROLE_CODES), abstract, keywords by their type
+ *   (MD_KeywordTypeCode has the portal's four: discipline, place, temporal, theme), the licence and
+ *   the sharing policy as MD_LegalConstraints, language, extent: EX_GeographicBoundingBox (two across the 180th meridian)
+ *   and EX_TemporalExtent with a gml:TimePeriod.
+ * - distributionInfo: the landing page (and the DOI) as online resources.
+ * GML is 3.2.1 (namespace http://www.opengis.net/gml/3.2), as current GeoNetwork and CSW 2.0.2 ISO
+ * profile servers write it.
+ */
+
+const NS = {
+  gmd: 'http://www.isotc211.org/2005/gmd',
+  gco: 'http://www.isotc211.org/2005/gco',
+  gml: 'http://www.opengis.net/gml/3.2',
+  xlink: 'http://www.w3.org/1999/xlink',
+  xsi: 'http://www.w3.org/2001/XMLSchema-instance',
+};
+const CODE_LISTS = 'http://standards.iso.org/iso/19139/resources/gmxCodelists.xml';
+/** ISO 639-2/B codes. */
+const LANGUAGE_CODES: Record<Language, string> = { 'zh-hans': 'chi', en: 'eng' };
+const LOCALE_ID: Record<Language, string> = { 'zh-hans': 'locale-zh', en: 'locale-en' };
+
+/** CI_RoleCode of each author role; the data resource providers are the data's originators. */
+const ROLE_CODES: Record<AuthorRole, string> = {
+  resourceProvider: 'originator',
+  manager: 'custodian',
+  owner: 'owner',
+  distributor: 'distributor',
+  producer: 'originator',
+  contactParty: 'pointOfContact',
+  principalInvestigator: 'principalInvestigator',
+  processor: 'processor',
+  publisher: 'publisher',
+  metadataAuthor: 'author',
+};
+
+function codeValue(parent: XMLBuilder, property: string, list: string, value: string) {
+  parent.ele(`gmd:${property}`).ele(`gmd:${list}`, { codeList: `${CODE_LISTS}#${list}`, codeListValue: value }).txt(value);
+}
+
+function text(parent: XMLBuilder, property: string, value: string) {
+  parent.ele(`gmd:${property}`).ele('gco:CharacterString').txt(value);
+}
+
+/** A text in the record's language, with its translation as PT_FreeText when there is one. */
+function freeText(parent: XMLBuilder, record: CitableRecord, property: string, texts: Texts) {
+  const other = otherLanguage(record.language);
+  const own = textIn(texts, record.language);
+  if (!texts[record.language] || !texts[other]) return text(parent, property, own);
+  const element = parent.ele(`gmd:${property}`, { 'xsi:type': 'gmd:PT_FreeText_PropertyType' });
+  element.ele('gco:CharacterString').txt(own);
+  element
+    .ele('gmd:PT_FreeText')
+    .ele('gmd:textGroup')
+    .ele('gmd:LocalisedCharacterString', { locale: `#${LOCALE_ID[other]}` })
+    .txt(texts[other]);
+}
+
+function languageCode(parent: XMLBuilder, property: string, language: Language) {
+  parent
+    .ele(`gmd:${property}`)
+    .ele('gmd:LanguageCode', { codeList: 'http://www.loc.gov/standards/iso639-2/', codeListValue: LANGUAGE_CODES[language] })
+    .txt(LANGUAGE_CODES[language]);
+}
+
+function utf8(parent: XMLBuilder, property: string) {
+  codeValue(parent, property, 'MD_CharacterSetCode', 'utf8');
+}
+
+function party(parent: XMLBuilder, record: CitableRecord, property: string, person: CitablePerson, role: AuthorRole) {
+  const responsible = parent.ele(`gmd:${property}`).ele('gmd:CI_ResponsibleParty');
+  freeText(responsible, record, 'individualName', person.name);
+  if (person.affiliation['zh-hans'] || person.affiliation.en) freeText(responsible, record, 'organisationName', person.affiliation);
+  codeValue(responsible, 'role', 'CI_RoleCode', ROLE_CODES[role]);
+}
+
+/** The distributor's contact (the data centre's published one). */
+function distributorParty(parent: XMLBuilder, record: CitableRecord, property: string, role: string) {
+  const { distributor } = record;
+  const responsible = parent.ele(`gmd:${property}`).ele('gmd:CI_ResponsibleParty');
+  text(responsible, 'organisationName', distributor.unit || textIn(record.publisher, record.language));
+  const contact = responsible.ele('gmd:contactInfo').ele('gmd:CI_Contact');
+  if (distributor.phone) text(contact.ele('gmd:phone').ele('gmd:CI_Telephone'), 'voice', distributor.phone);
+  const address = contact.ele('gmd:address').ele('gmd:CI_Address');
+  if (distributor.address) text(address, 'deliveryPoint', distributor.address);
+  if (distributor.city) text(address, 'city', distributor.city);
+  if (distributor.province) text(address, 'administrativeArea', distributor.province);
+  if (distributor.country) text(address, 'country', distributor.country);
+  if (distributor.email) text(address, 'electronicMailAddress', distributor.email);
+  onlineResource(contact.ele('gmd:onlineResource'), record.catalogueUrl, 'WWW:LINK');
+  codeValue(responsible, 'role', 'CI_RoleCode', role);
+}
+
+function onlineResource(parent: XMLBuilder, url: string, protocol: string, name?: string) {
+  const resource = parent.ele('gmd:CI_OnlineResource');
+  resource.ele('gmd:linkage').ele('gmd:URL').txt(url);
+  text(resource, 'protocol', protocol);
+  if (name) text(resource, 'name', name);
+}
+
+function citationDate(parent: XMLBuilder, day: string, type: string) {
+  const date = parent.ele('gmd:date').ele('gmd:CI_Date');
+  date.ele('gmd:date').ele('gco:Date').txt(day);
+  codeValue(date, 'dateType', 'CI_DateTypeCode', type);
+}
+
+export function iso19139Xml(record: CitableRecord): string {
+  const other = otherLanguage(record.language);
+  const metadata = create({ version: '1.0', encoding: 'UTF-8' }).ele(NS.gmd, 'gmd:MD_Metadata', {
+    'xmlns:gco': NS.gco,
+    'xmlns:gml': NS.gml,
+    'xmlns:xlink': NS.xlink,
+    'xmlns:xsi': NS.xsi,
+    'xsi:schemaLocation': `${NS.gmd} http://schemas.opengis.net/iso/19139/20070417/gmd/gmd.xsd`,
+  });
+  text(metadata, 'fileIdentifier', record.id);
+  languageCode(metadata, 'language', record.language);
+  utf8(metadata, 'characterSet');
+  codeValue(metadata, 'hierarchyLevel', 'MD_ScopeCode', 'dataset');
+  distributorParty(metadata, record, 'contact', 'pointOfContact');
+  metadata.ele('gmd:dateStamp').ele('gco:DateTime').txt(record.updatedAt.replace(/\.\d+Z$/, 'Z'));
+  text(metadata, 'metadataStandardName', 'ISO 19115:2003/19139');
+  text(metadata, 'metadataStandardVersion', '1.0');
+  text(metadata, 'dataSetURI', record.doi ? doiUrl(record.doi) : record.url[record.language]);
+  const locale = metadata.ele('gmd:locale').ele('gmd:PT_Locale', { id: LOCALE_ID[other] });
+  languageCode(locale, 'languageCode', other);
+  utf8(locale, 'characterEncoding');
+
+  const identification = metadata.ele('gmd:identificationInfo').ele('gmd:MD_DataIdentification');
+  const citation = identification.ele('gmd:citation').ele('gmd:CI_Citation');
+  freeText(citation, record, 'title', record.title);
+  citationDate(citation, dayOf(record.publishedAt), 'publication');
+  citationDate(citation, dayOf(record.updatedAt), 'revision');
+  const identifier = citation.ele('gmd:identifier').ele('gmd:MD_Identifier');
+  text(identifier, 'code', record.doi ? doiUrl(record.doi) : record.url[record.language]);
+  for (const person of record.creators) party(citation, record, 'citedResponsibleParty', person, 'resourceProvider');
+  for (const { person, role } of record.contributors) party(citation, record, 'citedResponsibleParty', person, role);
+  if (record.citation[record.language] || record.citation[other]) freeText(citation, record, 'otherCitationDetails', record.citation);
+
+  freeText(identification, record, 'abstract', record.abstract);
+  distributorParty(identification, record, 'pointOfContact', 'distributor');
+  for (const type of ['theme', 'place', 'discipline', 'temporal'] as const) {
+    const keywords = record.keywords.filter((k) => k.type === type);
+    if (!keywords.length) continue;
+    const list = identification.ele('gmd:descriptiveKeywords').ele('gmd:MD_Keywords');
+    for (const keyword of keywords) freeText(list, record, 'keyword', keyword.name);
+    codeValue(list, 'type', 'MD_KeywordTypeCode', type);
+  }
+  const sharing = record.conditionsOfAccess;
+  if (record.license || sharing.en) {
+    const license = record.license ? licenseFacts(record.license) : null;
+    const constraints = identification.ele('gmd:resourceConstraints').ele('gmd:MD_LegalConstraints');
+    if (license) text(constraints, 'useLimitation', `${license.name} (${license.spdx}): ${license.deed}`);
+    // The sharing policy (online, or on request) restricts access; its words are the other constraint.
+    if (sharing.en) codeValue(constraints, 'accessConstraints', 'MD_RestrictionCode', 'otherRestrictions');
+    if (license) codeValue(constraints, 'useConstraints', 'MD_RestrictionCode', 'license');
+    if (license) text(constraints, 'otherConstraints', license.deed);
+    if (sharing.en) freeText(constraints, record, 'otherConstraints', sharing);
+  }
+  languageCode(identification, 'language', record.language);
+  utf8(identification, 'characterSet');
+
+  if (record.box || record.temporal.start || record.temporal.end) {
+    const extent = identification.ele('gmd:extent').ele('gmd:EX_Extent');
+    for (const part of record.box ? splitAtAntimeridian(record.box) : []) {
+      const box = extent.ele('gmd:geographicElement').ele('gmd:EX_GeographicBoundingBox');
+      box.ele('gmd:westBoundLongitude').ele('gco:Decimal').txt(String(part.west));
+      box.ele('gmd:eastBoundLongitude').ele('gco:Decimal').txt(String(part.east));
+      box.ele('gmd:southBoundLatitude').ele('gco:Decimal').txt(String(part.south));
+      box.ele('gmd:northBoundLatitude').ele('gco:Decimal').txt(String(part.north));
+    }
+    if (record.temporal.start || record.temporal.end) {
+      const period = extent.ele('gmd:temporalElement').ele('gmd:EX_TemporalExtent').ele('gmd:extent').ele('gml:TimePeriod', { 'gml:id': 'temporal-extent' });
+      period.ele('gml:beginPosition').txt(record.temporal.start || record.temporal.end);
+      period.ele('gml:endPosition').txt(record.temporal.end || record.temporal.start);
+    }
+  }
+
+  const distribution = metadata.ele('gmd:distributionInfo').ele('gmd:MD_Distribution');
+  for (const type of record.files.mediaTypes) {
+    const format = distribution.ele('gmd:distributionFormat').ele('gmd:MD_Format');
+    text(format, 'name', type);
+    // The version is mandatory in ISO 19115 and unknown for a data file's type.
+    format.ele('gmd:version', { 'gco:nilReason': 'unknown' });
+  }
+  distributorParty(distribution.ele('gmd:distributor').ele('gmd:MD_Distributor'), record, 'distributorContact', 'distributor');
+  const transfer = distribution.ele('gmd:transferOptions').ele('gmd:MD_DigitalTransferOptions');
+  if (record.files.count) transfer.ele('gmd:transferSize').ele('gco:Real').txt(String(Math.round((record.files.bytes / 1e6) * 1000) / 1000));
+  for (const language of [record.language, other]) onlineResource(transfer.ele('gmd:onLine'), record.url[language], 'WWW:LINK', textIn(record.title, language));
+  if (record.doi) onlineResource(transfer.ele('gmd:onLine'), doiUrl(record.doi), 'DOI');
+  return metadata.end({ prettyPrint: true });
+}

@@ -1,0 +1,229 @@
+import type { Language } from '@portal/shared';
+import {
+  dayOf,
+  doiUrl,
+  LANGUAGE_TAGS,
+  licenseFacts,
+  otherLanguage,
+  splitAtAntimeridian,
+  textIn,
+  type Box,
+  type CitablePerson,
+  type CitableRecord,
+  type Texts,
+} from './citable-record.js';
+
+/**
+ * The record as JSON-LD: the schema.org `Dataset` search engines read (Google Dataset Search) in
+ * one language, and a DCAT `dcat:Dataset` for data catalogues, in both.
+ */
+
+/** Google's bounds for a Dataset's description. */
+export const DESCRIPTION_MIN = 50;
+export const DESCRIPTION_MAX = 5000;
+
+/**
+ * The abstract held to 50..5,000 characters (Unicode code points): a short one is followed by
+ * sentences of facts of the record (its title, publisher and year, keywords, time, landing page) until it is long
+ * enough; a long one is cut at the last sentence or word end before the limit, with an ellipsis.
+ */
+export function datasetDescription(record: CitableRecord, language: Language): string {
+  const chars = (value: string) => Array.from(value);
+  let description = textIn(record.abstract, language).replace(/\s+/g, ' ').trim();
+  if (chars(description).length < DESCRIPTION_MIN) {
+    const title = textIn(record.title, language);
+    const year = record.publishedAt.slice(0, 4);
+    const keywords = record.keywords.map((k) => textIn(k.name, language)).filter(Boolean);
+    const { start, end } = record.temporal;
+    const facts =
+      language === 'en'
+        ? [
+            `Dataset “${title}”, published by ${record.publisher.en} in ${year}.`,
+            keywords.length ? `Keywords: ${keywords.join(', ')}.` : '',
+            start && end ? `It covers ${start} to ${end}.` : '',
+            `Details: ${record.url.en}`,
+          ]
+        : [
+            `数据集“${title}”，${record.publisher['zh-hans']}于${year}年发布。`,
+            keywords.length ? `关键词：${keywords.join('、')}。` : '',
+            start && end ? `时间范围：${start}至${end}。` : '',
+            `详见：${record.url['zh-hans']}`,
+          ];
+    for (const fact of facts.filter(Boolean)) {
+      if (chars(description).length >= DESCRIPTION_MIN) break;
+      description = description ? `${description}${language === 'en' ? ' ' : ''}${fact}` : fact;
+    }
+  }
+  const letters = chars(description);
+  if (letters.length <= DESCRIPTION_MAX) return description;
+  const head = letters.slice(0, DESCRIPTION_MAX - 1).join('');
+  // The last sentence end, else the last space, in the second half of what fits.
+  const sentence = Math.max(...['. ', '。', '！', '？', '! ', '? '].map((mark) => head.lastIndexOf(mark)));
+  const cut = sentence > head.length / 2 ? sentence + 1 : head.lastIndexOf(' ') > head.length / 2 ? head.lastIndexOf(' ') : head.length;
+  return `${head.slice(0, cut).trimEnd()}…`;
+}
+
+/** Whether a box is best drawn as a polygon: it crosses the 180th meridian or reaches a pole. */
+const needsPolygon = (box: Box) => box.west > box.east || box.north >= 90 || box.south <= -90 || box.east - box.west >= 360;
+
+/**
+ * The outline of a box as [latitude, longitude] points, anticlockwise, closed, with a point at least
+ * every 90 degrees of longitude so that no edge is read the short way round the globe; the
+ * longitudes stay in -180..180 (a box across 180 degrees goes on from -180).
+ */
+export function boxOutline(box: Box): [number, number][] {
+  const span = box.west <= box.east ? box.east - box.west : 360 - (box.west - box.east);
+  const steps = Math.max(1, Math.ceil(span / 90));
+  const wrap = (longitude: number) => (longitude > 180 ? longitude - 360 : longitude);
+  const along = Array.from({ length: steps + 1 }, (_, i) => (i === steps ? box.east : wrap(box.west + (span * i) / steps)));
+  const points: [number, number][] = [...along.map((lon): [number, number] => [box.south, lon]), ...[...along].reverse().map((lon): [number, number] => [box.north, lon])];
+  return [...points, points[0]!];
+}
+
+function schemaPerson(person: CitablePerson, language: Language) {
+  const affiliation = textIn(person.affiliation, language);
+  return {
+    '@type': 'Person',
+    name: textIn(person.name, language),
+    ...(affiliation ? { affiliation: { '@type': 'Organization', name: affiliation } } : {}),
+  };
+}
+
+/** schema.org Dataset of the record in one language (Google's Dataset rich result). */
+export function schemaOrgDataset(record: CitableRecord, language: Language) {
+  const other = otherLanguage(language);
+  const url = record.url[language];
+  const creators = record.creators.length ? record.creators : [...new Set(record.contributors.map((c) => c.person))];
+  const box = record.box;
+  const geo = box
+    ? needsPolygon(box)
+      ? { '@type': 'GeoShape', polygon: boxOutline(box).map(([lat, lon]) => `${lat} ${lon}`).join(' ') }
+      : // Google reads a box as "south west north east".
+        { '@type': 'GeoShape', box: `${box.south} ${box.west} ${box.north} ${box.east}` }
+    : null;
+  const otherTitle = record.title[other];
+  return {
+    '@context': 'https://schema.org/',
+    '@type': 'Dataset',
+    '@id': url,
+    url,
+    name: textIn(record.title, language),
+    ...(otherTitle && otherTitle !== record.title[language] ? { alternateName: otherTitle } : {}),
+    description: datasetDescription(record, language),
+    ...(record.doi ? { identifier: { '@type': 'PropertyValue', propertyID: 'https://registry.identifiers.org/registry/doi', value: `doi:${record.doi}`, url: doiUrl(record.doi) }, sameAs: doiUrl(record.doi) } : { identifier: url }),
+    inLanguage: LANGUAGE_TAGS[language],
+    creator: creators.length ? creators.map((p) => schemaPerson(p, language)) : [{ '@type': 'Organization', name: record.publisher[language] }],
+    publisher: { '@type': 'Organization', name: record.publisher[language], url: record.catalogueUrl },
+    provider: { '@type': 'Organization', name: record.publisher[language], url: record.catalogueUrl },
+    includedInDataCatalog: { '@type': 'DataCatalog', name: record.publisher[language], url: record.catalogueUrl },
+    datePublished: dayOf(record.publishedAt),
+    dateModified: dayOf(record.updatedAt),
+    ...(record.license ? { license: licenseFacts(record.license).deed } : {}),
+    // The data centre charges nothing, whatever the sharing policy (online, or on request).
+    isAccessibleForFree: true,
+    ...(record.conditionsOfAccess[language] ? { conditionsOfAccess: record.conditionsOfAccess[language] } : {}),
+    keywords: record.keywords.map((k) => textIn(k.name, language)).filter(Boolean),
+    ...(record.temporal.start || record.temporal.end ? { temporalCoverage: `${record.temporal.start || '..'}/${record.temporal.end || '..'}` } : {}),
+    ...(geo ? { spatialCoverage: { '@type': 'Place', geo } } : {}),
+    ...(record.funds.length
+      ? { funder: record.funds.map((fund) => ({ '@type': 'Organization', name: textIn(fund.name, language), ...(fund.awardNumber ? { identifier: fund.awardNumber } : {}) })) }
+      : {}),
+    // The files are obtained through the landing page (order or download there).
+    distribution: [
+      {
+        '@type': 'DataDownload',
+        url,
+        ...(record.files.mediaTypes.length ? { encodingFormat: record.files.mediaTypes } : {}),
+        ...(record.files.count ? { contentSize: `${record.files.bytes} B` } : {}),
+      },
+    ],
+    ...(record.literature.length
+      ? {
+          citation: record.literature.map((entry) => ({
+            '@type': 'CreativeWork',
+            name: textIn(entry.title, language),
+            ...(entry.doi ? { sameAs: doiUrl(entry.doi) } : entry.link ? { url: entry.link } : {}),
+          })),
+        }
+      : {}),
+  };
+}
+
+const DCAT_CONTEXT = {
+  dcat: 'http://www.w3.org/ns/dcat#',
+  dct: 'http://purl.org/dc/terms/',
+  foaf: 'http://xmlns.com/foaf/0.1/',
+  vcard: 'http://www.w3.org/2006/vcard/ns#',
+  xsd: 'http://www.w3.org/2001/XMLSchema#',
+  locn: 'http://www.w3.org/ns/locn#',
+  gsp: 'http://www.opengis.net/ont/geosparql#',
+  rdfs: 'http://www.w3.org/2000/01/rdf-schema#',
+};
+
+/** Both languages' texts as language-tagged literals. */
+function tagged(texts: Texts) {
+  return (['zh-hans', 'en'] as const).filter((l) => texts[l]).map((l) => ({ '@value': texts[l], '@language': LANGUAGE_TAGS[l] }));
+}
+
+/** WKT (CRS84, longitude latitude) of the box: a polygon, or two across the 180th meridian. */
+function wkt(box: Box): string {
+  const ring = (b: Box) => `((${[[b.west, b.south], [b.east, b.south], [b.east, b.north], [b.west, b.north], [b.west, b.south]].map((p) => p.join(' ')).join(', ')}))`;
+  const parts = splitAtAntimeridian(box);
+  return parts.length === 1 ? `POLYGON${ring(parts[0]!)}` : `MULTIPOLYGON(${parts.map(ring).join(', ')})`;
+}
+
+const date = (value: string) => ({ '@value': value, '@type': 'xsd:date' });
+
+/** DCAT 2 (W3C) description of the record, with its own context: no remote document is needed to read it. */
+export function dcatDataset(record: CitableRecord) {
+  const landing = record.url[record.language];
+  const person = (p: CitablePerson) => ({ '@type': 'foaf:Person', 'foaf:name': tagged(p.name) });
+  const license = record.license ? { '@id': licenseFacts(record.license).deed } : null;
+  const { distributor } = record;
+  return {
+    '@context': DCAT_CONTEXT,
+    '@id': record.doi ? doiUrl(record.doi) : landing,
+    '@type': 'dcat:Dataset',
+    'dct:identifier': record.doi ? doiUrl(record.doi) : record.id,
+    'dct:title': tagged(record.title),
+    'dct:description': tagged(record.abstract),
+    'dcat:keyword': record.keywords.flatMap((k) => tagged(k.name)),
+    'dct:language': [record.language, otherLanguage(record.language)].map((l) => ({ '@id': `http://id.loc.gov/vocabulary/iso639-1/${l === 'en' ? 'en' : 'zh'}` })),
+    'dct:issued': date(dayOf(record.publishedAt)),
+    'dct:modified': date(dayOf(record.updatedAt)),
+    'dcat:landingPage': [{ '@id': record.url['zh-hans'] }, { '@id': record.url.en }],
+    'dct:creator': record.creators.map(person),
+    'dct:publisher': { '@type': 'foaf:Agent', 'foaf:name': tagged(record.publisher), 'foaf:homepage': { '@id': record.catalogueUrl } },
+    'dcat:contactPoint': {
+      '@type': 'vcard:Organization',
+      'vcard:fn': distributor.unit || record.publisher[record.language],
+      ...(distributor.email ? { 'vcard:hasEmail': { '@id': `mailto:${distributor.email}` } } : {}),
+      ...(distributor.phone ? { 'vcard:hasTelephone': { '@id': `tel:${distributor.phone.replace(/[^\d+]/g, '')}` } } : {}),
+      'vcard:hasURL': { '@id': record.catalogueUrl },
+    },
+    ...(license ? { 'dct:license': license } : {}),
+    ...(record.conditionsOfAccess.en ? { 'dct:accessRights': { '@type': 'dct:RightsStatement', 'rdfs:label': tagged(record.conditionsOfAccess) } } : {}),
+    ...(record.temporal.start || record.temporal.end
+      ? {
+          'dct:temporal': {
+            '@type': 'dct:PeriodOfTime',
+            ...(record.temporal.start ? { 'dcat:startDate': date(record.temporal.start) } : {}),
+            ...(record.temporal.end ? { 'dcat:endDate': date(record.temporal.end) } : {}),
+          },
+        }
+      : {}),
+    ...(record.box ? { 'dct:spatial': { '@type': 'dct:Location', 'dcat:bbox': { '@value': wkt(record.box), '@type': 'gsp:wktLiteral' } } } : {}),
+    'dcat:distribution': [
+      {
+        '@type': 'dcat:Distribution',
+        'dcat:accessURL': { '@id': landing },
+        'dct:title': tagged(record.title),
+        ...(license ? { 'dct:license': license } : {}),
+        ...(record.files.count ? { 'dcat:byteSize': { '@value': String(record.files.bytes), '@type': 'xsd:nonNegativeInteger' } } : {}),
+        ...(record.files.mediaTypes.length ? { 'dcat:mediaType': record.files.mediaTypes.map((t) => ({ '@id': `https://www.iana.org/assignments/media-types/${t}` })) } : {}),
+        ...(record.availableFrom ? { 'dct:issued': date(record.availableFrom) } : {}),
+      },
+    ],
+    ...(record.literature.some((entry) => entry.doi) ? { 'dct:isReferencedBy': record.literature.filter((e) => e.doi).map((e) => ({ '@id': doiUrl(e.doi) })) } : {}),
+  };
+}

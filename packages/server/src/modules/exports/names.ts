@@ -1,0 +1,34 @@
+import type { Language } from '@portal/shared';
+import { hasHan, textIn, type CitablePerson } from './citable-record.js';
+
+/** Two-character Chinese surnames: the rest of such a name is the given name. */
+const COMPOUND_SURNAMES = new Set(['欧阳', '司马', '上官', '诸葛', '东方', '皇甫', '尉迟', '公孙', '慕容', '长孙', '宇文', '司徒', '夏侯', '令狐', '端木', '澹台', '申屠', '太史', '独孤', '南宫', '万俟', '闻人', '轩辕', '呼延', '钟离']);
+
+export type NameParts = { family: string; given: string } | { literal: string };
+
+/**
+ * A person's name in a language as family and given names, for citations (APA writes "Zhang, B.",
+ * GB/T 7714 "ZHANG B"):
+ * - Chinese characters: the surname is the first character, or the first two when they are a
+ *   compound surname; the rest is the given name.
+ * - Latin letters with a comma: "Family, Given" as written.
+ * - Latin letters of a person who also has a Chinese name: the romanized name as the portal's
+ *   authors write it, family name first ("Zhang Bingchuan").
+ * - Other Latin names: the last word is the family name ("Anna Karlsson").
+ * A single word stays whole (`literal`).
+ */
+export function nameParts(person: CitablePerson, language: Language): NameParts {
+  const name = textIn(person.name, language).replace(/\s+/g, ' ').trim();
+  if (hasHan(name)) {
+    const compact = name.replace(/\s/g, '');
+    if (compact.length < 2) return { literal: compact };
+    const surname = COMPOUND_SURNAMES.has(compact.slice(0, 2)) && compact.length > 2 ? compact.slice(0, 2) : compact.slice(0, 1);
+    return { family: surname, given: compact.slice(surname.length) };
+  }
+  const comma = name.indexOf(',');
+  if (comma > 0) return { family: name.slice(0, comma).trim(), given: name.slice(comma + 1).trim() };
+  const words = name.split(' ');
+  if (words.length < 2) return { literal: name };
+  if (hasHan(person.name['zh-hans'])) return { family: words[0]!, given: words.slice(1).join(' ') };
+  return { family: words.at(-1)!, given: words.slice(0, -1).join(' ') };
+}

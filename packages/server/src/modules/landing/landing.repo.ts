@@ -1,0 +1,68 @@
+import type { Db } from '../../db/index.js';
+
+/** What the server needs of a record to answer its landing page: one row, the record with its other language's version. */
+export interface LandingRow {
+  id: string;
+  status: string;
+  language: string;
+  title: string;
+  description: string;
+  doi: string;
+  published_at: string | null;
+  unpublish_reason: string;
+  other_language: string | null;
+  other_title: string | null;
+  other_description: string | null;
+}
+
+/** The only SQL of the landing pages and the sitemap's list of them. */
+export class LandingRepo {
+  constructor(private readonly db: Db) {}
+
+  /** The record and its version in the other language: one read by primary key and the translation's unique index. */
+  find(id: string): Promise<LandingRow | undefined> {
+    return this.db
+      .selectFrom('metadata')
+      .leftJoin('metadata_i18n', (join) =>
+        join.onRef('metadata_i18n.metadata_id', '=', 'metadata.id').onRef('metadata_i18n.language', '<>', 'metadata.language'),
+      )
+      .select([
+        'metadata.id',
+        'metadata.status',
+        'metadata.language',
+        'metadata.title',
+        'metadata.description',
+        'metadata.doi',
+        'metadata.published_at',
+        'metadata.unpublish_reason',
+        'metadata_i18n.language as other_language',
+        'metadata_i18n.title as other_title',
+        'metadata_i18n.description as other_description',
+      ])
+      .where('metadata.id', '=', id)
+      .executeTakeFirst();
+  }
+
+  /** When the data centre last unpublished the record (its audit trail). */
+  async unpublishedAt(id: string): Promise<string | null> {
+    const row = await this.db
+      .selectFrom('review_events')
+      .select((eb) => eb.fn.max('created_at').as('at'))
+      .where('metadata_id', '=', id)
+      .where('action', '=', 'unpublish')
+      .executeTakeFirst();
+    return (row?.at as string | null | undefined) ?? null;
+  }
+
+  /** The ids of the published records, oldest publication first (the public catalogue's entries). */
+  async publishedIds(): Promise<string[]> {
+    const rows = await this.db.selectFrom('search_entries').select('metadata_id').orderBy('published_at').orderBy('doc').execute();
+    return rows.map((row) => row.metadata_id);
+  }
+
+  /** Changes whenever a record enters, changes in or leaves the public catalogue (and when it is rebuilt). */
+  async catalogueVersion(): Promise<string> {
+    const row = await this.db.selectFrom('search_state').select(['version', 'epoch']).where('id', '=', 1).executeTakeFirst();
+    return row ? `${row.epoch}:${row.version}` : '';
+  }
+}

@@ -1,0 +1,60 @@
+import type { Language, Tombstone } from '@portal/shared';
+import { AppError } from '../../errors.js';
+import type { LandingRepo, LandingRow } from './landing.repo.js';
+
+/**
+ * What the server says of `/{lang}/data/{id}/` before the web app takes over: a published record's
+ * title and abstract in the page's language; a record that was published and is no longer
+ * (NotPublished) a tombstone, gone (410); anything else, however it exists, not found (404), the
+ * reply to an unknown id, so that drafts do not show through.
+ */
+export type LandingHead =
+  | { kind: 'published'; title: string; description: string }
+  | { kind: 'unpublished'; title: string }
+  | { kind: 'missing' };
+
+/** Ids are random UUIDs; anything longer is never looked up. */
+const MAX_ID_LENGTH = 100;
+
+function inLanguage(row: LandingRow, language: Language): { title: string; description: string } {
+  const own = { title: row.title, description: row.description };
+  if (row.language === language || row.other_language !== language) return own;
+  // The other language's version, field by field where it was written.
+  return { title: row.other_title || row.title, description: row.other_description || row.description };
+}
+
+export class LandingService {
+  constructor(private readonly repo: LandingRepo) {}
+
+  async head(id: string, language: Language): Promise<LandingHead> {
+    if (id.length === 0 || id.length > MAX_ID_LENGTH) return { kind: 'missing' };
+    const row = await this.repo.find(id);
+    if (row?.status === 'published') return { kind: 'published', ...inLanguage(row, language) };
+    if (row?.status === 'NotPublished') return { kind: 'unpublished', title: inLanguage(row, language).title };
+    return { kind: 'missing' };
+  }
+
+  /** GET /api/metadata/metadata/{id}/tombstone/: what stays public of an unpublished record; 404 for any other. */
+  async tombstone(id: string): Promise<Omit<Tombstone, 'citation'>> {
+    const row = id.length <= MAX_ID_LENGTH ? await this.repo.find(id) : undefined;
+    if (row?.status !== 'NotPublished') throw new AppError('NOT_FOUND', 'metadata.notFound');
+    return {
+      id: row.id,
+      language: row.language as Language,
+      title: row.title,
+      translation_title: row.other_title ?? '',
+      doi: row.doi,
+      published_at: row.published_at,
+      unpublished_at: await this.repo.unpublishedAt(row.id),
+      reason: row.unpublish_reason,
+    };
+  }
+
+  publishedIds(): Promise<string[]> {
+    return this.repo.publishedIds();
+  }
+
+  catalogueVersion(): Promise<string> {
+    return this.repo.catalogueVersion();
+  }
+}

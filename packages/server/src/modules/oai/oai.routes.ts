@@ -1,0 +1,35 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { OaiService } from './oai.service.js';
+
+/**
+ * `/oai`, the OAI-PMH base URL: GET with the arguments in the query, or POST with them in an
+ * application/x-www-form-urlencoded body (the protocol allows both). The arguments are read from the
+ * raw query or body, so that a repeated one is seen (badArgument). Every reply is 200 text/xml, the
+ * protocol's errors included; the reply is the same for everyone (`anonymous`: no token looked up).
+ */
+
+const XML = 'text/xml; charset=utf-8';
+const FORM = 'application/x-www-form-urlencoded';
+
+const pairs = (query: string): [string, string][] => [...new URLSearchParams(query)];
+
+function send(reply: FastifyReply, xml: string) {
+  return reply.type(XML).send(xml);
+}
+
+export async function oaiRoutes(app: FastifyInstance, { oai }: { oai: OaiService }) {
+  // In this plugin only: the form body as sent, not the parsed object (which merges repeats).
+  app.removeContentTypeParser(FORM);
+  app.addContentTypeParser(FORM, { parseAs: 'string' }, (_request, body, done) => done(null, body));
+
+  app.get('/oai', { config: { access: 'public', anonymous: true } }, async (request, reply) => {
+    const url = request.raw.url ?? '';
+    const question = url.indexOf('?');
+    return send(reply, await oai.respond(question < 0 ? [] : pairs(url.slice(question + 1))));
+  });
+
+  app.post('/oai', { config: { access: 'public', anonymous: true } }, async (request, reply) => {
+    const body = typeof request.body === 'string' ? request.body : '';
+    return send(reply, await oai.respond(pairs(body)));
+  });
+}

@@ -1,0 +1,201 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import { EXPERT_OUTCOMES, type ApplyRole, type Statistics } from '@portal/shared';
+import type { Db } from '../../db/index.js';
+import type { AuthenticatedUser } from '../account/account.service.js';
+import type { OrdersRepo } from './orders.repo.js';
+import { isRobot } from '../search/robots.js';
+
+/** A download, as COUNTER counts it: a visitor's repeat of the same file within this window counts once. */
+export const DOWNLOAD_WINDOW_MS = 30_000;
+
+export interface Downloader {
+  userId?: string;
+  ip: string;
+  userAgent: string;
+  /** The country of the order that granted it (ISO 3166-1 alpha-2), '' when none. */
+  country: string;
+}
+
+/** Adds one to a record's count of a kind on a day and in a country (an upsert: concurrent counts add up). */
+export async function addUsage(trx: Db, metadataId: string, kind: 'view' | 'download' | 'order', country: string, at: Date, by = 1): Promise<void> {
+  await trx
+    .insertInto('usage_days')
+    .values({ metadata_id: metadataId, day: at.toISOString().slice(0, 10), kind, country, count: by })
+    .onConflict((oc) => oc.columns(['metadata_id', 'kind', 'day', 'country']).doUpdateSet((eb) => ({ count: eb('usage_days.count', '+', by) })))
+    .execute();
+}
+
+/**
+ * Usage of records: downloads counted once per visitor, file and 30 seconds, never for robots (the
+ * crawler list views use); views, downloads and orders per day and country for the statistics.
+ */
+export class Usage {
+  constructor(private readonly db: Db) {}
+
+  /** Counts a download of a file of the record; answers whether it counted. */
+  async countDownload(metadataId: string, fileId: string, who: Downloader, now = new Date()): Promise<boolean> {
+    if (isRobot(who.userAgent)) return false;
+    const visitor = who.userId ? `u:${who.userId}` : `a:${createHash('sha256').update(`${who.ip}\u0000${who.userAgent}`).digest('base64url').slice(0, 22)}`;
+    const at = now.toISOString();
+    const cutoff = new Date(now.getTime() - DOWNLOAD_WINDOW_MS).toISOString();
+    return this.db.transaction().execute(async (trx) => {
+      const written = await trx
+        .insertInto('recent_downloads')
+        .values({ file_id: fileId, visitor, downloaded_at: at })
+        .onConflict((oc) => oc.columns(['file_id', 'visitor']).doUpdateSet({ downloaded_at: at }).where('recent_downloads.downloaded_at', '<', cutoff))
+        .returning('visitor')
+        .execute();
+      if (!written.length) return false;
+      await trx.updateTable('metadata').set((eb) => ({ download_count: eb('download_count', '+', 1) })).where('id', '=', metadataId).execute();
+      await trx.updateTable('search_entries').set((eb) => ({ download_count: eb('download_count', '+', 1) })).where('metadata_id', '=', metadataId).execute();
+      await addUsage(trx, metadataId, 'download', who.country, now);
+      return true;
+    });
+  }
+
+  /** Counts a download granted by `order` (its application's country) or without one. */
+  async countDownloadOf(metadataId: string, fileId: string, who: Omit<Downloader, 'country'>, order: string | null, now = new Date()): Promise<boolean> {
+    if (isRobot(who.userAgent)) return false;
+    const country = order
+      ? ((await this.db.selectFrom('orders as o').innerJoin('applications as a', 'a.id', 'o.application_id').select('a.country').where('o.id', '=', order).executeTakeFirst())?.country ?? '')
+      : '';
+    return this.countDownload(metadataId, fileId, { ...who, country }, now);
+  }
+
+  /** Forgets downloads older than the window (they no longer hold a repeat back). */
+  async forgetDownloads(now = new Date()): Promise<number> {
+    const before = new Date(now.getTime() - DOWNLOAD_WINDOW_MS).toISOString();
+    const result = await this.db.deleteFrom('recent_downloads').where('downloaded_at', '<', before).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /** Views, downloads and orders of a record by day or month, and downloads and orders by country. */
+  async statistics(metadataId: string, by: 'day' | 'month'): Promise<Statistics> {
+    const period = by === 'day' ? sql<string>`day` : sql<string>`substr(day, 1, 7)`;
+    const series = await this.db
+      .selectFrom('usage_days')
+      .select([period.as('period'), 'kind', (eb) => eb.fn.sum<number | string>('count').as('count')])
+      .where('metadata_id', '=', metadataId)
+      .groupBy([period, 'kind'])
+      .execute();
+    const periods = new Map<string, { period: string; views: number; downloads: number; orders: number }>();
+    for (const row of series) {
+      const entry = periods.get(row.period) ?? { period: row.period, views: 0, downloads: 0, orders: 0 };
+      entry[row.kind === 'view' ? 'views' : row.kind === 'download' ? 'downloads' : 'orders'] += Number(row.count);
+      periods.set(row.period, entry);
+    }
+    const countries = await this.db
+      .selectFrom('usage_days')
+      .select(['country', 'kind', (eb) => eb.fn.sum<number | string>('count').as('count')])
+      .where('metadata_id', '=', metadataId)
+      .where('kind', 'in', ['download', 'order'])
+      .groupBy(['country', 'kind'])
+      .execute();
+    const byCountry = new Map<string, { country: string; downloads: number; orders: number }>();
+    for (const row of countries) {
+      const entry = byCountry.get(row.country) ?? { country: row.country, downloads: 0, orders: 0 };
+      entry[row.kind === 'download' ? 'downloads' : 'orders'] += Number(row.count);
+      byCountry.set(row.country, entry);
+    }
+    const record = await this.db.selectFrom('metadata').select(['hit_count', 'download_count']).where('id', '=', metadataId).executeTakeFirst();
+    const { orders } = await this.db
+      .selectFrom('order_lines')
+      .select((eb) => eb.fn.countAll<number | string>().as('orders'))
+      .where('metadata_id', '=', metadataId)
+      .executeTakeFirstOrThrow();
+    return {
+      metadata_id: metadataId,
+      by,
+      // The record's counters hold what was counted before the daily counts existed too.
+      totals: { views: Number(record?.hit_count ?? 0), downloads: Number(record?.download_count ?? 0), orders: Number(orders) },
+      series: [...periods.values()].sort((a, b) => a.period.localeCompare(b.period)),
+      countries: [...byCountry.values()].sort((a, b) => b.downloads + b.orders - (a.downloads + a.orders) || a.country.localeCompare(b.country)),
+    };
+  }
+
+  /** The published records the user is the given role of, as a subquery of their ids. */
+  private idsAs(user: AuthenticatedUser, role: ApplyRole) {
+    if (role === 'provider') return this.db.selectFrom('metadata').select('id').where('owner_id', '=', user.id).where('status', '=', 'published');
+    if (role === 'author') {
+      return this.db
+        .selectFrom('meta_author as ma')
+        .innerJoin('authors as a', 'a.id', 'ma.author_id')
+        .innerJoin('metadata as m', 'm.id', 'ma.metadata_id')
+        .select('ma.metadata_id as id')
+        .where(sql`lower(a.email)`, '=', user.email.toLowerCase())
+        .where('m.status', '=', 'published');
+    }
+    return this.db
+      .selectFrom('reviews as r')
+      .innerJoin('metadata as m', 'm.id', 'r.metadata_id')
+      .select('r.metadata_id as id')
+      .where('r.expert_id', '=', user.id)
+      .where('r.status', 'in', [...EXPERT_OUTCOMES])
+      .where('m.status', '=', 'published');
+  }
+
+  /** Orders (lines) of each record among the ids, and how many of them wait for an answer. */
+  private ordersOf(ids: ReturnType<Usage['idsAs']>) {
+    return this.db
+      .selectFrom('order_lines as l')
+      .innerJoin('orders as o', 'o.id', 'l.order_id')
+      .select([
+        'l.metadata_id',
+        (eb) => eb.fn.countAll<number | string>().as('orders'),
+        sql<number | string>`sum(case when o.status in ('waiting', 'returned') then 1 else 0 end)`.as('waiting'),
+      ])
+      .where('l.metadata_id', 'in', ids)
+      .groupBy('l.metadata_id');
+  }
+
+  /** The Apply Statistics page: each role's totals, and one role's datasets, most downloaded first. */
+  async applyStatistics(user: AuthenticatedUser, role: ApplyRole, slice: { offset: number; limit: number }, titles: OrdersRepo) {
+    const roles = [];
+    for (const each of ['provider', 'author', 'assessor'] as const) {
+      const totals = await this.db
+        .selectFrom('metadata')
+        .select([
+          (eb) => eb.fn.countAll<number | string>().as('datasets'),
+          (eb) => eb.fn.coalesce(eb.fn.sum<number | string>('hit_count'), sql<number>`0`).as('views'),
+          (eb) => eb.fn.coalesce(eb.fn.sum<number | string>('download_count'), sql<number>`0`).as('downloads'),
+        ])
+        .where('id', 'in', this.idsAs(user, each))
+        .executeTakeFirstOrThrow();
+      const orders = await this.db
+        .selectFrom(this.ordersOf(this.idsAs(user, each)).as('per'))
+        .select([(eb) => eb.fn.coalesce(eb.fn.sum<number | string>('per.orders'), sql<number>`0`).as('orders'), (eb) => eb.fn.coalesce(eb.fn.sum<number | string>('per.waiting'), sql<number>`0`).as('waiting')])
+        .executeTakeFirstOrThrow();
+      roles.push({ role: each, datasets: Number(totals.datasets), views: Number(totals.views), downloads: Number(totals.downloads), orders: Number(orders.orders), waiting: Number(orders.waiting) });
+    }
+    const rows = await this.db
+      .selectFrom('metadata as m')
+      .leftJoin(this.ordersOf(this.idsAs(user, role)).as('per'), 'per.metadata_id', 'm.id')
+      .select(['m.id', 'm.hit_count', 'm.download_count', 'per.orders', 'per.waiting'])
+      .where('m.id', 'in', this.idsAs(user, role))
+      .orderBy('m.download_count', 'desc')
+      .orderBy('m.published_at', 'desc')
+      .orderBy('m.id')
+      .offset(slice.offset)
+      .limit(slice.limit)
+      .execute();
+    const facts = await titles.datasets(this.db, rows.map((r) => r.id));
+    return {
+      count: roles.find((r) => r.role === role)!.datasets,
+      roles,
+      results: rows.map((row) => {
+        const dataset = facts.get(row.id);
+        return {
+          metadata_id: row.id,
+          title: dataset?.title ?? '',
+          title_en: dataset?.title_en ?? '',
+          language: dataset?.language ?? '',
+          views: Number(row.hit_count),
+          downloads: Number(row.download_count),
+          orders: Number(row.orders ?? 0),
+          waiting: Number(row.waiting ?? 0),
+        };
+      }),
+    };
+  }
+}

@@ -1,0 +1,55 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { catalogueStatsSchema, hotReplySchema, SEARCH_QUERY_MAX, searchQuerySchema, searchReplySchema, suggestReplySchema } from '@portal/shared/contracts/search';
+import { toPage } from '../../http/paging.js';
+import type { SearchService } from './search.service.js';
+
+/** Public catalogue replies may be kept briefly by browsers and proxies, per language. */
+function shortCache(reply: FastifyReply) {
+  return reply.header('cache-control', 'public, max-age=30').header('vary', 'Accept-Language');
+}
+
+/** The public catalogue's calls. Thin: schema, one service call, the reply through its schema. */
+export async function searchRoutes(parent: FastifyInstance, { search }: { search: SearchService }) {
+  const app = parent.withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.get(
+    '/api/metadata/search/',
+    // The reply goes through searchReplySchema in the handler: it is kept as the text it becomes.
+    { schema: { querystring: searchQuerySchema }, config: { access: 'public' } },
+    async (request, reply) => {
+      const query = request.query;
+      // Written through the reply's schema once, then kept as text (a string is sent as it is).
+      const body = await search.searchReply(query, request.language, `${request.language}\u0000${request.url}`, ({ count, results, facets }) =>
+        JSON.stringify(searchReplySchema.parse({ ...toPage(request, query, count, results), facets })),
+      );
+      shortCache(reply).type('application/json; charset=utf-8');
+      return body;
+    },
+  );
+
+  app.get(
+    '/api/metadata/search/suggest/',
+    {
+      schema: { querystring: z.object({ q: z.string().trim().max(SEARCH_QUERY_MAX, 'search.validation.query').default('') }), response: { 200: suggestReplySchema } },
+      config: { access: 'public' },
+    },
+    async (request, reply) => {
+      shortCache(reply);
+      return search.suggest(request.query.q, request.language);
+    },
+  );
+
+  app.get('/api/metadata/hot/', { schema: { response: { 200: hotReplySchema } }, config: { access: 'public' } }, async (request, reply) => {
+    shortCache(reply);
+    return { results: await search.hot(request.language) };
+  });
+
+  app.get('/api/metadata/catalogue-stats/', { schema: { response: { 200: catalogueStatsSchema } }, config: { access: 'public' } }, async (request, reply) => {
+    shortCache(reply);
+    return search.stats(request.language);
+  });
+}

@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import { createUserWithToken, EN, type TestAccount, type TestPortal } from './helpers.js';
+import { call, expectStatus } from './metadata-builders.js';
+import { insertCatalogue } from './search-builders.js';
+import { upload } from './upload-builders.js';
+
+/**
+ * Builders of the orders API tests: two data owners with published datasets of each sharing
+ * policy (real data files, uploaded through the API), an applicant, another user and staff.
+ */
+
+export type Person = TestAccount & { token: string };
+
+export interface OrdersCast {
+  ownerA: Person;
+  ownerB: Person;
+  applicant: Person;
+  other: Person;
+  staff: Person;
+  /** Datasets by key: openA (online, owner A), mailA (offlineEmail, owner A), mailB (offlineEmail, owner B), centerB (offlineCenter, owner B). */
+  ids: Record<'openA' | 'mailA' | 'mailB' | 'centerB', string>;
+  /** One data file of each dataset: its id and its bytes. */
+  files: Record<'openA' | 'mailA' | 'mailB' | 'centerB', { id: string; content: Buffer }>;
+}
+
+export const FORM_EN = {
+  realName: 'Ada Applicant',
+  email: 'ada.applicant@example.org',
+  phone: '+86 10 6000 0000',
+  zipcode: '100101',
+  affiliation: 'Institute of Polar Studies',
+  address: '1 Ice Road, Beijing',
+  country: 'NO',
+  reason: 'Validating a sea-ice model against observations for a thesis chapter.',
+};
+
+export async function createOrdersCast(portal: TestPortal): Promise<OrdersCast> {
+  const [ownerA, ownerB, applicant, other, staff] = await Promise.all([
+    createUserWithToken(portal, { realname: 'Owner Ang' }),
+    createUserWithToken(portal, { realname: 'Owner Bai' }),
+    createUserWithToken(portal, { realname: 'Ada Applicant' }),
+    createUserWithToken(portal, { realname: 'Other Ou' }),
+    createUserWithToken(portal, { isStaff: true, realname: 'Staff Shi' }),
+  ]);
+  const tag = randomUUID().slice(0, 6);
+  const entry = (key: string, sharing: string, n: number) => ({
+    key,
+    sharing,
+    language: 'zh-hans' as const,
+    zh: { title: `北极海冰厚度数据集 ${key} ${tag}` },
+    en: { title: `Arctic sea-ice thickness ${key} ${tag}` },
+    doi: `10.11888/Test.${tag}.${n}`,
+    published: '2024-01-0' + n,
+  });
+  const a = await insertCatalogue(portal, ownerA.id, [entry('openA', 'online', 1), entry('mailA', 'offlineEmail', 2)]);
+  const b = await insertCatalogue(portal, ownerB.id, [entry('mailB', 'offlineEmail', 3), entry('centerB', 'offlineCenter', 4)]);
+  const ids = { openA: a.openA!, mailA: a.mailA!, mailB: b.mailB!, centerB: b.centerB! };
+  // The provider's published address of one dataset: its requests go there too.
+  await portal.database.db.updateTable('metadata').set({ dist_email: 'distributor-a@example.org' }).where('id', '=', ids.mailA).execute();
+  const files = {} as OrdersCast['files'];
+  for (const key of Object.keys(ids) as (keyof typeof ids)[]) {
+    const content = Buffer.from(`${key} ${tag} `.repeat(500));
+    // Staff may add files to any record, published ones included.
+    const stored = expectStatus(await upload(portal, staff.token, '/metadata/upload-file/', ids[key], { filename: `${key}.csv`, content, type: 'text/csv' }), 201);
+    files[key] = { id: stored.id, content };
+  }
+  return { ownerA, ownerB, applicant, other, staff, ids, files };
+}
+
+export const addLine = (portal: TestPortal, token: string | null, metadataId: string, headers: Record<string, string> = EN) =>
+  call(portal, 'POST', '/api/account/line_item/', token, { body: { metadata_id: metadataId }, headers });
+
+export const apply = (portal: TestPortal, token: string | null, line: string[], form: Record<string, unknown> = FORM_EN, headers: Record<string, string> = EN) =>
+  call(portal, 'POST', '/api/account/order/', token, { body: { ...form, line }, headers });
+
+export const handle = (portal: TestPortal, token: string | null, orders: string[], status: string, reason = '', headers: Record<string, string> = EN) =>
+  call(portal, 'POST', '/account/order-handle/', token, { body: { orders, status, reason }, headers });
+
+export const haveDownload = async (portal: TestPortal, token: string | null, id: string) =>
+  expectStatus(await call(portal, 'GET', `/metadata/have-download/?id=${id}`, token), 200);
+
+export const downloadFile = (portal: TestPortal, token: string | null, fileId: string, headers: Record<string, string> = EN) =>
+  call(portal, 'GET', `/api/metadata/meta-file/${fileId}/download/`, token, { headers });
+
+/** Puts datasets in the applicant's basket and applies for all of them; answers the reply. */
+export async function order(portal: TestPortal, person: Person, metadataIds: string[]) {
+  const lines = [];
+  for (const id of metadataIds) lines.push(expectStatus(await addLine(portal, person.token, id), 201).id);
+  return expectStatus(await apply(portal, person.token, lines), 201);
+}

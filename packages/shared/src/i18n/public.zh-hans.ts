@@ -1,0 +1,103 @@
+import { dataCartZhHans, voucherCheckZhHans } from './orders-public.zh-hans.js';
+import { landingZhHans } from './landing.zh-hans.js';
+import { searchZhHans } from './search.zh-hans.js';
+import type { PublicMessages } from './types.js';
+
+/** 公共页面（首页、数据、新闻、关于）所用的目录部分；与 public.en.ts 的键一一对应。 */
+export const publicZhHans: PublicMessages = {
+  site: {
+    portal: { title: '三极科学数据门户', short: '三极数据' },
+    ptpe: { title: '泛第三极环境变化与绿色丝绸之路建设数据平台', short: '泛第三极' },
+    sjynp: { title: '三江源国家公园数据平台', short: '三江源' },
+    heihe: { title: '黑河计划数据管理中心', short: '黑河' },
+    logoAlt: '{{title}}标志',
+  },
+  nav: {
+    home: '首页',
+    data: '数据',
+    news: '新闻',
+    about: '关于',
+    personal: '个人中心',
+    login: '登录',
+    register: '注册',
+    admin: '管理后台',
+    signOut: '退出登录',
+    language: '语言',
+    switchTo: 'English',
+    // 可访问名称以可见文字开头（WCAG 2.5.3）。
+    switchToLabel: 'English（切换到英文）',
+    menu: '菜单',
+    openMenu: '打开菜单',
+    siteMenu: '网站导航',
+    skipToContent: '跳到正文',
+  },
+  home: {
+    welcome: '北极、南极与青藏高原的科学数据',
+    intro: '科研人员以中英文描述并提交数据集，经审稿后发布；各地科学家在这里检索、申请和下载数据。',
+    hotData: '热门数据',
+    viewedData: '浏览最多的数据',
+    newest: '最新发布',
+    noData: '尚未发布任何数据集。',
+    getStarted: '提交我的数据',
+    signIn: '登录个人中心',
+    openPersonal: '进入个人中心',
+    searchLabel: '检索数据',
+    searchPlaceholder: '标题、关键词、地点或作者',
+    searchButton: '检索',
+    columns: { title: '标题', downloads: '下载次数', views: '浏览次数', published: '发布日期' },
+    statsTitle: '数据目录概况',
+    stats: { datasets: '已发布数据集', files: '数据文件', volume: '数据量' },
+    loadFailed: '页面的这一部分未能加载。',
+    retry: '重试',
+  },
+  data: {
+    title: '数据',
+    empty: '尚未发布任何数据集。数据集发布后将在此列出并可检索。',
+  },
+  news: {
+    title: '新闻',
+    empty: '尚未发布任何新闻。',
+  },
+  about: {
+    title: '关于',
+    body1: '本门户是面向北极、南极和青藏高原——地球“三极”——的科学数据中心的数据服务平台。',
+    body2:
+      '数据提供者以中英文双语元数据描述每个数据集，上传数据文件与文档后提交审核。项目负责人、特邀专家和数据中心在发布前对提交的数据进行审核。',
+    body3: '访问者可检索和浏览已发布的数据，将数据集加入数据车，一次申请多个数据集，下载文件或通过 FTP 账号获取大体量数据。',
+    contact: '对门户或某个数据集有疑问：请通过个人中心联系数据中心。',
+  },
+  notFound: {
+    title: '页面不存在',
+    body: '您访问的页面 {{path}} 不存在。',
+    back: '返回首页',
+  },
+  errors: {
+    generic: '出错了，请稍后再试',
+    formGeneric: '发生错误，请稍后重试',
+    notFound: '请求的资源不存在。',
+    badRequest: '请求无效。',
+    malformedBody: '无法读取请求内容。',
+    bodyTooLarge: '请求内容过大。',
+    unsupportedMediaType: '不接受此内容类型。',
+    csrf: '页面的安全令牌缺失或错误，请刷新页面后重试。',
+    methodNotAllowed: '此处不允许该请求方法。',
+    chunkLoad: '页面的一部分未能加载，请检查网络后刷新。',
+    reload: '刷新',
+    unsupportedContentType: '服务器返回了门户无法读取的内容类型。',
+    errorOccurred: '发生错误！',
+  },
+  common: {
+    submit: '提交',
+    cancel: '取消',
+    save: '保存',
+    loading: '加载中…',
+    close: '关闭',
+    yes: '是',
+    no: '否',
+    none: '无',
+  },
+  search: searchZhHans,
+  landing: landingZhHans,
+  dataCart: dataCartZhHans,
+  voucherCheck: voucherCheckZhHans,
+};

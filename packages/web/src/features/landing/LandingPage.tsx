@@ -1,0 +1,456 @@
+import { lazy, Suspense, useEffect, useId, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { KEYWORD_TYPES, licenseUrl, type Language, type MetadataRecord, type MetaAuthor } from '@portal/shared';
+import { pageLanguage } from '../../app/i18n';
+import { loadChunk } from '../../app/lazy';
+import { siteVariant } from '../../app/site';
+import { formatBytes, formatCount, formatDate } from '../../components/format';
+import { PageSpinner } from '../../components/PageSpinner';
+import NotFoundPage from '../home/NotFoundPage';
+import { describeBox } from '../search/boxText';
+import { useAttached, useRecord, useTombstone, type MetaKeyword } from './api';
+import { DownloadAccess } from '../cart/DownloadAccess';
+import { CitePanel } from './CitePanel';
+import { FileList } from './FileList';
+import { doiUrl, hasBox, textVersions, useNearViewport } from './landingData';
+import { TombstonePage } from './TombstonePage';
+import './landing.css';
+
+// OpenLayers and proj4 come only when the page has an area and its map nears the screen.
+const ExtentMap = lazy(() => loadChunk(() => import('./ExtentMap')));
+
+/** A language's name as the page's language says it (`zh-CN` for the lang attribute). */
+const htmlLang = (language: Language) => (language === 'en' ? 'en' : 'zh-CN');
+
+/**
+ * A dataset's landing page `/{lang}/data/{id}/` (issue 9): what a scientist needs to judge the data,
+ * from the public calls of a published record. A record never published is not found; an
+ * unpublished one (NotPublished) shows its tombstone. The server has already answered the address
+ * with 200, 404 or 410 and written the head (plugins/web.ts).
+ */
+export default function LandingPage() {
+  const { id = '' } = useParams();
+  const { t } = useTranslation();
+  const record = useRecord(id);
+  const published = record.data?.status === 'published';
+  const tombstone = useTombstone(id, record.isSuccess && !published);
+
+  if (record.isPending || (tombstone.isLoading && !published)) return <PageSpinner />;
+  if (record.isError || tombstone.isError) {
+    return (
+      <div className="result" role="alert">
+        <p>{t('landing.loadFailed')}</p>
+        <button type="button" className="button" onClick={() => void (record.isError ? record.refetch() : tombstone.refetch())}>
+          {t('landing.retry')}
+        </button>
+      </div>
+    );
+  }
+  if (published) return <Landing record={record.data!} />;
+  if (tombstone.data) return <TombstonePage tombstone={tombstone.data} />;
+  return <NotFoundPage />;
+}
+
+function Landing({ record }: { record: MetadataRecord }) {
+  const { t } = useTranslation();
+  const attached = useAttached(record.id, true);
+  const versions = textVersions(record);
+  const available = (Object.keys(versions) as Language[]).filter((language) => versions[language].title || versions[language].description);
+  const [shown, setShown] = useState<Language>(available.includes(pageLanguage) ? pageLanguage : record.language);
+  const text = versions[shown];
+  const pageTitle = versions[pageLanguage].title || versions[record.language].title;
+
+  useEffect(() => {
+    document.title = `${pageTitle} - ${t(`site.${siteVariant()}.title`)}`;
+  }, [pageTitle, t]);
+
+  return (
+    <article className="lp" aria-labelledby="lp-title">
+      <nav aria-label={t('landing.breadcrumb')} className="lp-breadcrumb">
+        <ol>
+          <li>
+            <Link to="/">{t('nav.home')}</Link>
+          </li>
+          <li>
+            <Link to="/data/">{t('nav.data')}</Link>
+          </li>
+        </ol>
+      </nav>
+      <header className="lp-header">
+        <h1 id="lp-title" lang={htmlLang(shown)}>
+          {text.title || versions[record.language].title}
+        </h1>
+        {available.length > 1 && (
+          <div className="lp-versions" role="group" aria-label={t('landing.versions.label')}>
+            {available.map((language) => (
+              <button key={language} type="button" lang={htmlLang(language)} aria-pressed={language === shown} onClick={() => setShown(language)}>
+                {t(`landing.versions.${language}`)}
+              </button>
+            ))}
+          </div>
+        )}
+      </header>
+
+      <div className="lp-layout">
+        <Section id="lp-abstract" title={t('landing.sections.abstract')} className="lp-abstract">
+          {text.description ? (
+            <div lang={htmlLang(shown)}>
+              {text.description.split(/\n+/).map((paragraph, index) => (
+                <p key={index}>{paragraph}</p>
+              ))}
+            </div>
+          ) : (
+            <p className="lp-muted">{t('landing.noAbstract')}</p>
+          )}
+        </Section>
+
+        <aside className="lp-aside">
+          {attached.thumbnail.data && (
+            <img className="lp-thumbnail" src={attached.thumbnail.data.image} alt={t('landing.thumbnail')} width={320} height={240} decoding="async" />
+          )}
+          <Facts record={record} />
+          <Access record={record} />
+          <Contact record={record} />
+        </aside>
+
+        <div className="lp-main">
+          <Section id="lp-authors" title={t('landing.sections.authors')}>
+            <Authors links={attached.authors.data} />
+          </Section>
+          <Section id="lp-keywords" title={t('landing.sections.keywords')}>
+            <Keywords links={attached.keywords.data} />
+          </Section>
+          <Coverage record={record} />
+          <Details record={record} />
+          <Section id="lp-files" title={t('landing.sections.files')}>
+            <FileList id={record.id} />
+          </Section>
+          <Section id="lp-documents" title={t('landing.sections.documents')}>
+            <Documents files={attached.documents.data} />
+          </Section>
+          <Section id="lp-literature" title={t('landing.sections.literature')}>
+            <Literature citations={attached.literature.data} />
+          </Section>
+          <Section id="lp-funding" title={t('landing.sections.funding')}>
+            <Funding funds={attached.funds.data} />
+          </Section>
+          <CitePanel record={record} language={pageLanguage} requiredCitation={requiredCitation(record, pageLanguage)} />
+        </div>
+      </div>
+    </article>
+  );
+}
+
+/** The citation the authors ask for, in the page's language when they wrote one in it. */
+function requiredCitation(record: MetadataRecord, language: Language): string {
+  const translated = record.translations?.find((version) => version.language === language)?.citation ?? '';
+  return (language === record.language ? record.citation : translated || record.citation).trim();
+}
+
+function Section({ id, title, className, children }: { id: string; title: string; className?: string; children: ReactNode }) {
+  return (
+    <section className={className ? `lp-section ${className}` : 'lp-section'} aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+/** Terms and values; a term without a value is left out. */
+function Terms({ items }: { items: [string, ReactNode][] }) {
+  const shown = items.filter(([, value]) => value !== '' && value !== null && value !== undefined && value !== false);
+  if (!shown.length) return null;
+  return (
+    <dl className="lp-terms">
+      {shown.map(([term, value]) => (
+        <div key={term}>
+          <dt>{term}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** Something still loading shows nothing yet (the section's title is there); an empty list says so. */
+function Listed<T>({ items, empty, children }: { items: T[] | undefined; empty: string; children: (items: T[]) => ReactNode }) {
+  if (items === undefined) return <p className="lp-muted" aria-busy="true" />;
+  if (!items.length) return <p className="lp-muted">{empty}</p>;
+  return <>{children(items)}</>;
+}
+
+function DoiLink({ doi }: { doi: string }) {
+  return (
+    <a href={doiUrl(doi)} className="lp-doi">
+      {doiUrl(doi)}
+    </a>
+  );
+}
+
+function Facts({ record }: { record: MetadataRecord }) {
+  const { t } = useTranslation();
+  const programme = [
+    record.subtopic_three_pole && t('landing.facts.threePole', { number: record.subtopic_three_pole }),
+    record.subtopic_third_pole && t('landing.facts.thirdPole', { number: record.subtopic_third_pole }),
+  ].filter(Boolean);
+  return (
+    <section className="lp-card" aria-labelledby="lp-facts">
+      <h2 id="lp-facts">{t('landing.sections.facts')}</h2>
+      <Terms
+        items={[
+          [t('landing.facts.doi'), record.doi && <DoiLink doi={record.doi} />],
+          [t('landing.facts.published'), formatDate(record.published_at)],
+          [t('landing.facts.updated'), formatDate(record.updated_at)],
+          [t('landing.facts.views'), formatCount(record.hit_count)],
+          [t('landing.facts.downloads'), formatCount(record.download_count ?? 0)],
+          [t('landing.facts.language'), t(`landing.options.language.${record.language}`)],
+          [t('landing.facts.programme'), programme.join('; ')],
+        ]}
+      />
+    </section>
+  );
+}
+
+function Access({ record }: { record: MetadataRecord }) {
+  const { t } = useTranslation();
+  const deed = licenseUrl(record.license);
+  const license = record.license && (deed ? (
+    <a href={deed} rel="license">
+      {t(`landing.options.license.${record.license.replace(/^CC /, '').replace(/ 4\.0$/, '')}`)}
+    </a>
+  ) : (
+    record.license
+  ));
+  const protection = record.protection_period ? t(`landing.options.protectionPeriod.${record.protection_period}`) : t('landing.facts.noProtection');
+  const available =
+    record.embargo_until && record.embargo_until > (record.published_at ?? '')
+      ? formatDate(record.embargo_until)
+      : t('landing.facts.availableAtPublication', { date: formatDate(record.published_at) });
+  return (
+    <section className="lp-card" aria-labelledby="lp-access">
+      <h2 id="lp-access">{t('landing.sections.access')}</h2>
+      <Terms
+        items={[
+          [t('landing.facts.license'), license],
+          [t('landing.facts.sharing'), record.sharing_policy && t(`landing.options.sharingPolicy.${record.sharing_policy}`)],
+          [t('landing.facts.protection'), record.protection_description ? `${protection} (${record.protection_description})` : protection],
+          [t('landing.facts.available'), available],
+          [t('landing.facts.useTerm'), record.use_term],
+        ]}
+      />
+      <DownloadAccess metadataId={record.id} />
+    </section>
+  );
+}
+
+/** The distributor as the record's distribution fields publish it (never an author's own e-mail or phone). */
+function Contact({ record }: { record: MetadataRecord }) {
+  const { t } = useTranslation();
+  const place = [record.dist_address, record.dist_city, record.dist_province, record.dist_country].filter(Boolean);
+  // Chinese addresses run from the country down, English ones from the street up.
+  const address = pageLanguage === 'en' ? place.join(', ') : [...place].reverse().join(' ');
+  const items: [string, ReactNode][] = [
+    [t('landing.contact.organisation'), record.dist_unit],
+    [t('landing.contact.address'), address],
+    [t('landing.contact.email'), record.dist_email && <a href={`mailto:${record.dist_email}`}>{record.dist_email}</a>],
+  ];
+  return (
+    <section className="lp-card" aria-labelledby="lp-contact">
+      <h2 id="lp-contact">{t('landing.sections.contact')}</h2>
+      {items.some(([, value]) => value) ? <Terms items={items} /> : <p className="lp-muted">{t('landing.contact.none')}</p>}
+    </section>
+  );
+}
+
+/** Each person once, in the record's order, with every role they have on it. */
+function Authors({ links }: { links: MetaAuthor[] | undefined }) {
+  const { t } = useTranslation();
+  return (
+    <Listed items={links} empty="—">
+      {(rows) => {
+        const people = new Map<string, { link: MetaAuthor; roles: string[] }>();
+        for (const link of rows) {
+          if (!link.author_detail) continue;
+          const person = people.get(link.author_id) ?? { link, roles: [] };
+          person.roles.push(t(`landing.options.authorRole.${link.role}`));
+          people.set(link.author_id, person);
+        }
+        return (
+          <ol className="lp-authors">
+            {[...people.values()].map(({ link, roles }) => {
+              const author = link.author_detail!;
+              const own = author.translations.find((translation) => translation.language === pageLanguage);
+              return (
+                <li key={link.author_id}>
+                  <span className="lp-author-name">{own?.name || author.name}</span>
+                  <span className="lp-author-roles">{roles.join(pageLanguage === 'en' ? ', ' : '、')}</span>
+                  {(own?.affiliation || author.affiliation) && <span className="lp-author-affiliation">{own?.affiliation || author.affiliation}</span>}
+                </li>
+              );
+            })}
+          </ol>
+        );
+      }}
+    </Listed>
+  );
+}
+
+function Keywords({ links }: { links: MetaKeyword[] | undefined }) {
+  const { t } = useTranslation();
+  const nameOf = (link: MetaKeyword) => {
+    const keyword = link.keyword_detail!;
+    if (keyword.language === pageLanguage) return keyword.name;
+    return keyword.translations.find((translation) => translation.language === pageLanguage)?.name || keyword.name;
+  };
+  return (
+    <Listed items={links?.filter((link) => link.keyword_detail)} empty="—">
+      {(rows) => (
+        <dl className="lp-keywords">
+          {KEYWORD_TYPES.map((type) => {
+            const names = [...new Set(rows.filter((link) => link.keyword_detail!.type === type).map(nameOf))];
+            return (
+              names.length > 0 && (
+                <div key={type}>
+                  <dt>{t(`landing.options.keywordType.${type}`)}</dt>
+                  <dd>
+                    <ul>
+                      {names.map((name) => (
+                        <li key={name}>{name}</li>
+                      ))}
+                    </ul>
+                  </dd>
+                </div>
+              )
+            );
+          })}
+        </dl>
+      )}
+    </Listed>
+  );
+}
+
+function timeCoverage(t: (key: string, options?: Record<string, string>) => string, start: string, end: string): string {
+  if (start && end) return t('landing.coverage.timeRange', { start, end });
+  if (start) return t('landing.coverage.timeFrom', { start });
+  return end ? t('landing.coverage.timeUntil', { end }) : '';
+}
+
+function Coverage({ record }: { record: MetadataRecord }) {
+  const { t } = useTranslation();
+  const mapId = useId();
+  const box = hasBox(record) ? { west: record.west!, south: record.south!, east: record.east!, north: record.north! } : null;
+  const [mapSlot, near] = useNearViewport<HTMLDivElement>();
+  const timeDescription = pageLanguage === record.language ? record.time_description : (record.translations?.find((version) => version.language === pageLanguage)?.time_description || record.time_description);
+  return (
+    <Section id="lp-coverage" title={t('landing.sections.coverage')}>
+      <Terms
+        items={[
+          [t('landing.coverage.time'), [timeCoverage(t, record.time_start, record.time_end), timeDescription].filter(Boolean).join(pageLanguage === 'en' ? '. ' : '；')],
+          [t('landing.coverage.area'), box && describeBox(t, box)],
+        ]}
+      />
+      {box && (
+        <div ref={mapSlot} className="lp-map-slot" role="region" aria-labelledby={mapId}>
+          <h3 id={mapId} className="visually-hidden">
+            {t('landing.coverage.mapRegion')}
+          </h3>
+          {near && (
+            <Suspense fallback={<p className="lp-muted">{t('landing.coverage.mapLoading')}</p>}>
+              <ExtentMap box={box} />
+            </Suspense>
+          )}
+        </div>
+      )}
+    </Section>
+  );
+}
+
+function Details({ record }: { record: MetadataRecord }) {
+  const { t } = useTranslation();
+  const items: [string, ReactNode][] = [
+    [t('landing.details.temporalResolution'), record.temporal_resolution && t(`landing.options.temporalResolution.${record.temporal_resolution}`)],
+    [t('landing.details.spatialResolution'), record.spatial_resolution],
+    [t('landing.details.projection'), record.projection],
+    [t('landing.details.coordinateSystem'), record.coordinate_system],
+    [t('landing.details.scale'), record.scale !== null && t('landing.details.scaleValue', { denominator: formatCount(record.scale) })],
+    [t('landing.facts.dataSource'), record.data_source],
+    [t('landing.facts.usageMethod'), record.usage_method],
+  ];
+  if (!items.some(([, value]) => value)) return null;
+  return (
+    <Section id="lp-details" title={t('landing.sections.details')}>
+      <Terms items={items} />
+    </Section>
+  );
+}
+
+function Documents({ files }: { files: { id: string; name: string; size: number }[] | undefined }) {
+  const { t } = useTranslation();
+  return (
+    <Listed items={files} empty={t('landing.documents.none')}>
+      {(rows) => (
+        <ul className="lp-list">
+          {rows.map((file) => (
+            <li key={file.id}>
+              {/* Specification documents of a published record are public (plugins: files). */}
+              <a href={`/api/metadata/meta-attach/${encodeURIComponent(file.id)}/download/`} download aria-label={t('landing.documents.download', { name: file.name })}>
+                {file.name}
+              </a>{' '}
+              <span className="lp-muted">{formatBytes(file.size)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Listed>
+  );
+}
+
+function Literature({ citations }: { citations: import('@portal/shared').Citation[] | undefined }) {
+  const { t } = useTranslation();
+  return (
+    <Listed items={citations?.filter((citation) => citation.literature_detail)} empty={t('landing.literature.none')}>
+      {(rows) => (
+        <ol className="lp-list">
+          {rows.map(({ id, literature_detail: literature }) => {
+            const own = literature!.translations.find((translation) => translation.language === pageLanguage)?.title;
+            const title = own || (pageLanguage === 'en' && literature!.title_en) || literature!.title;
+            const href = literature!.link || (literature!.doi && doiUrl(literature!.doi));
+            return (
+              <li key={id}>
+                {href ? <a href={href}>{title}</a> : title}
+                {[literature!.publisher, literature!.year].filter(Boolean).length > 0 && (
+                  <span className="lp-muted"> — {[literature!.publisher, literature!.year].filter(Boolean).join(', ')}</span>
+                )}
+                {literature!.doi && (
+                  <>
+                    {' '}
+                    <DoiLink doi={literature!.doi} />
+                  </>
+                )}
+              </li>
+            );
+          })}
+        </ol>
+      )}
+    </Listed>
+  );
+}
+
+function Funding({ funds }: { funds: import('@portal/shared').MetaFund[] | undefined }) {
+  const { t } = useTranslation();
+  return (
+    <Listed items={funds?.filter((fund) => fund.fund_detail)} empty={t('landing.funding.none')}>
+      {(rows) => (
+        <ul className="lp-list">
+          {rows.map(({ id, fund_detail: fund }) => (
+            <li key={id}>
+              {(pageLanguage === 'en' && fund!.name_en) || fund!.name}
+              {fund!.serial_number && <span className="lp-muted"> ({t('landing.funding.serial', { number: fund!.serial_number })})</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+    </Listed>
+  );
+}

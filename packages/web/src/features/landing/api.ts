@@ -1,0 +1,95 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { MAX_PAGE_SIZE, type Citation, type Language, type Media, type MetadataRecord, type MetaAuthor, type MetaFund, type Page, type StoredFile, type Tombstone } from '@portal/shared';
+import type { metaKeywordSchema } from '@portal/shared/contracts/metadata-replies';
+import { api, ApiError, ok } from '../../api/client';
+
+/**
+ * The landing page's calls, each public for a published record (types only from the contracts:
+ * the page does not load zod). GET of the record counts the visit as a view (search.service's
+ * countView: once per visitor in 30 seconds, never robots, never the record's own creator).
+ */
+
+export type MetaKeyword = z.infer<typeof metaKeywordSchema>;
+export type FilePage = Page<StoredFile> & { total_size: number };
+
+/** Data files shown at once; the server gives the count and the bytes of all of them. */
+export const FILES_PAGE_SIZE = 20;
+
+const byRecord = (id: string, extra: Record<string, string | number> = {}) => ({ metadata__id: id, pageSize: MAX_PAGE_SIZE, ...extra });
+const list = async <T>(url: string, params: Record<string, string | number>) => ok<Page<T>>(await api.get(url, params)).results;
+
+/** Not found is an answer here (the page then says so), not an error to retry. */
+const notFoundIsNull = <T>(load: () => Promise<T>) => async (): Promise<T | null> => {
+  try {
+    return await load();
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return null;
+    throw error;
+  }
+};
+
+export function useRecord(id: string) {
+  return useQuery({
+    queryKey: ['landing', id, 'record'],
+    queryFn: notFoundIsNull(async () => ok<MetadataRecord>(await api.get(`/api/metadata/metadata/${encodeURIComponent(id)}/`))),
+    // One view per visit: the record is not fetched again while the page is open.
+    staleTime: Infinity,
+    retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
+  });
+}
+
+/** What stays public of an unpublished record; null for any other. */
+export function useTombstone(id: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['landing', id, 'tombstone'],
+    queryFn: notFoundIsNull(async () => ok<Tombstone>(await api.get(`/api/metadata/metadata/${encodeURIComponent(id)}/tombstone/`))),
+    enabled,
+    staleTime: Infinity,
+  });
+}
+
+/** The record's attached rows, read once the record is known to be published. */
+export function useAttached(id: string, enabled: boolean) {
+  const options = { enabled, staleTime: 300_000 };
+  return {
+    authors: useQuery({ ...options, queryKey: ['landing', id, 'authors'], queryFn: () => list<MetaAuthor>('/api/metadata/meta-author/', byRecord(id)) }),
+    keywords: useQuery({ ...options, queryKey: ['landing', id, 'keywords'], queryFn: () => list<MetaKeyword>('/api/metadata/meta-keyword/', byRecord(id)) }),
+    funds: useQuery({ ...options, queryKey: ['landing', id, 'funds'], queryFn: () => list<MetaFund>('/api/metadata/meta-fund/', byRecord(id)) }),
+    literature: useQuery({ ...options, queryKey: ['landing', id, 'literature'], queryFn: () => list<Citation>('/api/metadata/citation/', byRecord(id)) }),
+    documents: useQuery({ ...options, queryKey: ['landing', id, 'documents'], queryFn: () => list<StoredFile>('/api/metadata/meta-attach/', byRecord(id)) }),
+    thumbnail: useQuery({
+      ...options,
+      queryKey: ['landing', id, 'thumbnail'],
+      queryFn: async () => (await list<Media>('/api/metadata/meta-media/', byRecord(id, { type: 'thumbnail', pageSize: 1 })))[0] ?? null,
+    }),
+  };
+}
+
+/** One page of the data files, with the count and total size of all of them. */
+export function useFilePage(id: string, page: number, enabled: boolean) {
+  return useQuery({
+    queryKey: ['landing', id, 'files', page],
+    queryFn: async () => ok<FilePage>(await api.get('/api/metadata/meta-file/', { metadata__id: id, page, pageSize: FILES_PAGE_SIZE })),
+    enabled,
+    staleTime: 300_000,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** A citation as text (the export call answers text/plain), in the page's language. */
+export function useCitationText(id: string, style: 'apa' | 'gbt7714', language: Language) {
+  return useQuery({
+    queryKey: ['landing', id, 'cite', style, language],
+    queryFn: async () => {
+      const response = await fetch(exportUrl(id, style, language), { headers: { Accept: 'text/plain', 'Accept-Language': language } });
+      if (!response.ok) throw new ApiError(response.status, {});
+      return (await response.text()).trim();
+    },
+    staleTime: 300_000,
+  });
+}
+
+/** The address of one of a published record's exports (a download). */
+export const exportUrl = (id: string, format: string, language: Language) =>
+  `/api/metadata/metadata/${encodeURIComponent(id)}/export/?format=${format}&lang=${language}`;

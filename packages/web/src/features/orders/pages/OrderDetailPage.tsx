@@ -1,0 +1,42 @@
+import { Card, Space } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useNavigate, useParams } from 'react-router';
+import { PageSpinner } from '../../../components/PageSpinner';
+import { useFeedback } from '../../metadata/components/useFeedback';
+import { ordersApi, ordersKeys } from '../api';
+import { ApplicationDetails, DatasetLinks, PageTitle, StatusTag } from '../components/common';
+import { OrderActions } from '../components/useOrderActions';
+import { LoadFailed } from './BasketPage';
+import { OrderDates, OverdueNotice } from './OrderListPage';
+
+/** /data/order/:id: one order with its application, as its applicant reads it. */
+export default function OrderDetailPage() {
+  const { id = '' } = useParams();
+  const { t } = useFeedback();
+  const navigate = useNavigate();
+  const { data: order, isLoading, isError, refetch } = useQuery({ queryKey: ordersKeys.one(id), queryFn: () => ordersApi.one(id) });
+  if (isLoading) return <PageSpinner />;
+  if (isError || !order) return <LoadFailed onRetry={() => void refetch()} />;
+  return (
+    <Card title={<PageTitle>{t('ordersUi.orders.detailTitle')}</PageTitle>} extra={<Link to="/data/order">{t('ordersUi.orders.back')}</Link>}>
+      <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
+        <Space wrap>
+          <StatusTag order={order} />
+          <span>{t(`orders.handler.${order.handler}`)}</span>
+          {order.handler === 'owner' && order.owner_name && <span>({order.owner_name})</span>}
+        </Space>
+        <OverdueNotice order={order} />
+        <DatasetLinks lines={order.lines} showDoi />
+        <OrderDates order={order} />
+        <ApplicationDetails
+          order={order}
+          extra={order.decision_reason ? [{ key: 'decision', label: t('ordersUi.orders.decisionReason'), children: order.decision_reason }] : []}
+        />
+        <Space wrap>
+          <OrderActions order={order} onDeleted={() => navigate('/data/order')} />
+          {order.handler !== 'online' && <Link to={`/offline/Application/${order.id}`}>{t('ordersUi.offline.open')}</Link>}
+        </Space>
+      </Space>
+    </Card>
+  );
+}
