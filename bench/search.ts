@@ -16,6 +16,7 @@
  *   tsx bench/search.ts                        (BENCH_RECORDS=100000, about 10 minutes)
  *   BENCH_RECORDS=5000 tsx bench/search.ts     (a quick run)
  *   BENCH_DATABASES=sqlite tsx bench/search.ts (one database; BENCH_PG_URL names the PostgreSQL server)
+ *   BENCH_DATA_DIR=dir / BENCH_PG_DATABASE=name (keep the loaded catalogue for the next run: it is then only measured)
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -55,7 +56,7 @@ async function serve(): Promise<void> {
   const owner = earlier ?? (await accounts.createActiveUser({ username: 'datacentre', email: 'datacentre@example.org', password: 'bench-password-1', isStaff: true }));
 
   // The catalogue, through the import's service, in pieces so that it is never all in memory.
-  // BENCH_DATA_DIR (SQLite) keeps a catalogue loaded by an earlier run: it is then only measured.
+  // BENCH_DATA_DIR (SQLite) and BENCH_PG_DATABASE keep a catalogue loaded by an earlier run: it is then only measured.
   const io = new RecordsIoService(new RecordsIoRepo(db, dialect), [searchIndex]);
   const present = Number((await db.selectFrom('search_entries').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
   const reuse = present === RECORDS;
@@ -261,13 +262,18 @@ async function bench(): Promise<void> {
     delete env.DATABASE_URL;
     let pgName: string | undefined;
     if (database === 'postgres') {
-      pgName = `bench_search_${randomBytes(4).toString('hex')}`;
+      // BENCH_PG_DATABASE keeps a catalogue loaded by an earlier run (created when missing, never dropped).
+      const keptPg = process.env.BENCH_PG_DATABASE;
+      const name = keptPg ?? `bench_search_${randomBytes(4).toString('hex')}`;
+      if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`BENCH_PG_DATABASE: not a plain database name: ${name}`);
+      if (!keptPg) pgName = name;
       const admin = new pg.Client({ connectionString: adminUrl });
       await admin.connect();
-      await admin.query(`CREATE DATABASE ${pgName}`);
+      const exists = (await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount;
+      if (!exists) await admin.query(`CREATE DATABASE ${name}`);
       await admin.end();
       const url = new URL(adminUrl);
-      url.pathname = `/${pgName}`;
+      url.pathname = `/${name}`;
       env.DATABASE_URL = url.toString();
     } else if (database !== 'sqlite') {
       throw new Error(`BENCH_DATABASES: unknown database ${database}`);

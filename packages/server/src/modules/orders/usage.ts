@@ -5,6 +5,7 @@ import type { Db } from '../../db/index.js';
 import type { AuthenticatedUser } from '../account/account.service.js';
 import type { OrdersRepo } from './orders.repo.js';
 import { isRobot } from '../search/robots.js';
+import { catalogueChanged } from '../search/catalogue-changes.js';
 
 /** A download, as COUNTER counts it: a visitor's repeat of the same file within this window counts once. */
 export const DOWNLOAD_WINDOW_MS = 30_000;
@@ -39,7 +40,7 @@ export class Usage {
     const visitor = who.userId ? `u:${who.userId}` : `a:${createHash('sha256').update(`${who.ip}\u0000${who.userAgent}`).digest('base64url').slice(0, 22)}`;
     const at = now.toISOString();
     const cutoff = new Date(now.getTime() - DOWNLOAD_WINDOW_MS).toISOString();
-    return this.db.transaction().execute(async (trx) => {
+    const counted = await this.db.transaction().execute(async (trx) => {
       const written = await trx
         .insertInto('recent_downloads')
         .values({ file_id: fileId, visitor, downloaded_at: at })
@@ -52,6 +53,8 @@ export class Usage {
       await addUsage(trx, metadataId, 'download', who.country, now);
       return true;
     });
+    if (counted) catalogueChanged();
+    return counted;
   }
 
   /** Counts a download granted by `order` (its application's country) or without one. */

@@ -5,6 +5,7 @@ import type { Db, Dialect } from '../../db/index.js';
 import type { MetadataTable, SearchEntryTable } from '../../db/schema.js';
 import { readAttached, type AttachedRows } from '../metadata/attached-rows.js';
 import { documentTokens } from './tokenize.js';
+import { catalogueChanged } from './catalogue-changes.js';
 
 /**
  * Keeps the public catalogue's index in step with the records: `sync` (in the transaction that
@@ -173,6 +174,7 @@ export class SearchIndex {
    * until commit, so versions become visible in their order (what facet-cache.ts relies on).
    */
   private async nextVersion(trx: Db): Promise<number> {
+    catalogueChanged();
     const row = await trx
       .updateTable('search_state')
       .set((eb) => ({ version: eb('version', '+', 1) }))
@@ -261,6 +263,7 @@ export class SearchIndex {
       // A new epoch: facet caches read the index anew.
       await trx.updateTable('search_state').set({ epoch: randomUUID() }).where('id', '=', 1).execute();
     });
+    catalogueChanged();
     let indexed = 0;
     let after = '';
     for (;;) {

@@ -1,4 +1,5 @@
 import { addUsage } from '../orders/usage.js';
+import { catalogueChanged } from './catalogue-changes.js';
 import { sql, type RawBuilder, type Selectable } from 'kysely';
 import { type BBox, type Language, type SearchQuery } from '@portal/shared';
 import type { Db, Dialect } from '../../db/index.js';
@@ -307,7 +308,7 @@ export class SearchRepo {
   async countView(id: string, visitor: string, now: Date, windowMs: number): Promise<boolean> {
     const at = now.toISOString();
     const cutoff = new Date(now.getTime() - windowMs).toISOString();
-    return this.db.transaction().execute(async (trx) => {
+    const counted = await this.db.transaction().execute(async (trx) => {
       const written = await trx
         .insertInto('record_views')
         .values({ metadata_id: id, visitor, viewed_at: at })
@@ -321,6 +322,8 @@ export class SearchRepo {
       await addUsage(trx as unknown as Db, id, 'view', '', now);
       return true;
     });
+    if (counted) catalogueChanged();
+    return counted;
   }
 
   /** Forgets views older than the window (they no longer hold back a count). */

@@ -43,13 +43,16 @@ export async function searchRoutes(parent: FastifyInstance, { search }: { search
     },
   );
 
-  app.get('/api/metadata/hot/', { schema: { response: { 200: hotReplySchema } }, config: { access: 'public' } }, async (request, reply) => {
-    shortCache(reply);
-    return { results: await search.hot(request.language) };
+  // The home page's lists: written through their schemas once, then kept as text (search.service.ts).
+  app.get('/api/metadata/hot/', { config: { access: 'public' } }, async (request, reply) => {
+    const body = await search.listReply(`hot\u0000${request.language}`, async () => JSON.stringify(hotReplySchema.parse({ results: await search.hot(request.language) })));
+    shortCache(reply).type('application/json; charset=utf-8');
+    return body;
   });
 
-  app.get('/api/metadata/catalogue-stats/', { schema: { response: { 200: catalogueStatsSchema } }, config: { access: 'public' } }, async (request, reply) => {
-    shortCache(reply);
-    return search.stats(request.language);
+  app.get('/api/metadata/catalogue-stats/', { config: { access: 'public' } }, async (request, reply) => {
+    const body = await search.listReply(`stats\u0000${request.language}`, async () => JSON.stringify(catalogueStatsSchema.parse(await search.stats(request.language))));
+    shortCache(reply).type('application/json; charset=utf-8');
+    return body;
   });
 }

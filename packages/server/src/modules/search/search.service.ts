@@ -12,6 +12,7 @@ import {
   type SearchQuery,
   type SuggestReply,
 } from '@portal/shared';
+import { catalogueChanges } from './catalogue-changes.js';
 import { isRobot } from './robots.js';
 import type { SearchRepo } from './search.repo.js';
 import { fold, parseQuery, snippetOf, highlightRanges } from './tokenize.js';
@@ -42,6 +43,8 @@ type SearchReplyData = { count: number; results: SearchHit[]; facets: Record<Sea
 
 export class SearchService {
   private readonly replies = new Map<string, { at: number; version: number; epoch: string; body: string }>();
+  /** The home page's replies (hot list, counts) per language, as sent, with the change they follow. */
+  private readonly lists = new Map<string, { at: number; changes: number; body: string }>();
 
   constructor(private readonly repo: SearchRepo) {}
 
@@ -134,6 +137,20 @@ export class SearchService {
     }
     for (const hit of titles.results) results.push({ text: hit.title, kind: 'title', id: hit.id });
     return { results };
+  }
+
+  /**
+   * A home-page reply as sent: kept while this process has changed nothing the lists show (index
+   * writes, counted views and downloads) and for at most REPLY_TTL_MS, like the search's.
+   */
+  async listReply(key: string, render: () => Promise<string>): Promise<string> {
+    const changes = catalogueChanges();
+    const kept = this.lists.get(key);
+    if (kept && kept.changes === changes && Date.now() - kept.at < REPLY_TTL_MS) return kept.body;
+    const body = await render();
+    // A change while it was read: the reply may predate it, so it is sent but not kept.
+    if (catalogueChanges() === changes) this.lists.set(key, { at: Date.now(), changes, body });
+    return body;
   }
 
   async hot(language: Language, limit = 10): Promise<HotItem[]> {
