@@ -381,13 +381,17 @@ export interface SearchEntryTable {
   north: number | null;
   hit_count: Generated<number>;
   download_count: Generated<number>;
-  /** PostgreSQL only: the entry's tokens. SQLite keeps them in the search_fts table. */
-  tokens?: unknown;
-  /** PostgreSQL only: the tokens of the title and of the keywords alone, for relevance (search.repo.ts). */
-  title_tokens?: unknown;
-  keys_tokens?: unknown;
   /** The index version that wrote it (bigint: read it through Number()). */
   version: number | string;
+}
+
+/** PostgreSQL only: an entry's tokens (tsvector). SQLite keeps them in the search_fts table. */
+export interface SearchWordsTable {
+  doc: number | string;
+  tokens: unknown;
+  /** The tokens of the title and of the keywords alone, for relevance (search.repo.ts). */
+  title_tokens: unknown;
+  keys_tokens: unknown;
 }
 
 export interface SearchStateTable {
@@ -445,6 +449,7 @@ export interface MetadataDatabase {
   meta_file: StoredFileTable;
   online_resources: OnlineResourceTable;
   search_entries: SearchEntryTable;
+  search_words: SearchWordsTable;
   search_facets: SearchFacetTable;
   search_state: SearchStateTable;
   search_removed: SearchRemovedTable;

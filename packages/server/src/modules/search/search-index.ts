@@ -24,7 +24,7 @@ interface FacetRow {
 /** The index's view of one record: its filters and sort keys, facets and weighted texts. */
 export interface SearchDocument {
   /** The entry's columns, as search_entries stores them (without its number, version and tokens). */
-  entry: Omit<Selectable<SearchEntryTable>, 'doc' | 'version' | 'tokens' | 'title_tokens' | 'keys_tokens'>;
+  entry: Omit<Selectable<SearchEntryTable>, 'doc' | 'version'>;
   facets: FacetRow[];
   /** Weighted texts: the titles (A), keywords, authors, DOI and programme (B), the abstracts and the rest (C). */
   texts: { title: string; keys: string; body: string };
@@ -207,19 +207,22 @@ export class SearchIndex {
       if (this.dialect === 'postgres') {
         const rows = await trx
           .insertInto('search_entries')
-          .values(
-            chunk.map((d, i) => ({
-              ...d.entry,
-              version,
-              tokens: sql`${tsvectorText(tokens[i]!)}::tsvector`,
-              title_tokens: sql`${lexemesText(tokens[i]!.title)}::tsvector`,
-              keys_tokens: sql`${lexemesText(tokens[i]!.keys)}::tsvector`,
-            })),
-          )
+          .values(chunk.map((d) => ({ ...d.entry, version })))
           .returning(['doc', 'metadata_id'])
           .execute();
         const byRecord = new Map(rows.map((r) => [r.metadata_id, Number(r.doc)]));
         docs = chunk.map((d) => byRecord.get(d.entry.metadata_id)!);
+        await trx
+          .insertInto('search_words')
+          .values(
+            chunk.map((_d, i) => ({
+              doc: docs[i]!,
+              tokens: sql`${lexemesText([...tokens[i]!.title, ...tokens[i]!.keys, ...tokens[i]!.body])}::tsvector`,
+              title_tokens: sql`${lexemesText(tokens[i]!.title)}::tsvector`,
+              keys_tokens: sql`${lexemesText(tokens[i]!.keys)}::tsvector`,
+            })),
+          )
+          .execute();
       } else {
         // SQLite: one prepared insert per entry (cheap in process) gives each its rowid.
         docs = [];
@@ -248,6 +251,7 @@ export class SearchIndex {
       const docs = entries.map((e) => e.doc);
       await trx.deleteFrom('search_facets').where('doc', 'in', docs).execute();
       if (this.dialect === 'sqlite') for (const doc of docs) await sql`delete from search_fts where rowid = ${doc}`.execute(trx);
+      else await trx.deleteFrom('search_words').where('doc', 'in', docs).execute();
       await trx.deleteFrom('search_entries').where('doc', 'in', docs).execute();
       await trx.insertInto('search_removed').values(docs.map((doc) => ({ doc, version }))).execute();
     }
@@ -258,6 +262,7 @@ export class SearchIndex {
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('search_facets').execute();
       if (this.dialect === 'sqlite') await sql`delete from search_fts`.execute(trx);
+      else await trx.deleteFrom('search_words').execute();
       await trx.deleteFrom('search_entries').execute();
       await trx.deleteFrom('search_removed').execute();
       // A new epoch: facet caches read the index anew.
@@ -280,26 +285,7 @@ export class SearchIndex {
   }
 }
 
-/** tsvector input text: each token quoted, with its position and weight (A title, B keys, C body). */
 /** tsvector input text of tokens without positions (each once). */
 function lexemesText(tokens: readonly string[]): string {
   return [...new Set(tokens)].map((token) => `'${token.replace(/['\\]/g, '\\$&')}'`).join(' ');
-}
-
-function tsvectorText(tokens: { title: string[]; keys: string[]; body: string[] }): string {
-  const positions = new Map<string, string[]>();
-  let position = 0;
-  const add = (list: string[], weight: string) => {
-    for (const token of list) {
-      position = Math.min(position + 1, 16383);
-      const at = positions.get(token) ?? [];
-      // PostgreSQL keeps at most 256 positions of a lexeme.
-      if (at.length < 256) at.push(`${position}${weight}`);
-      positions.set(token, at);
-    }
-  };
-  add(tokens.title, 'A');
-  add(tokens.keys, 'B');
-  add(tokens.body, 'C');
-  return [...positions].map(([token, at]) => `'${token.replace(/['\\]/g, '\\$&')}':${at.join(',')}`).join(' ');
 }

@@ -91,7 +91,11 @@ export class SearchRepo {
     const conditions: RawBuilder<unknown>[] = [];
     const from = sql`search_entries e`;
     if (terms.length) {
-      conditions.push(this.dialect === 'sqlite' ? sql`e.doc in (select rowid from search_fts where search_fts match ${ftsMatch(terms)})` : sql`e.tokens @@ ${tsQuery(terms)}::tsquery`);
+      conditions.push(
+        this.dialect === 'sqlite'
+          ? sql`e.doc in (select rowid from search_fts where search_fts match ${ftsMatch(terms)})`
+          : sql`e.doc in (select w.doc from search_words w where w.tokens @@ ${tsQuery(terms)}::tsquery)`,
+      );
     }
     for (const { facet, values } of facets ? this.facetFilters(query) : []) {
       const column = COLUMN_FACETS[facet as keyof typeof COLUMN_FACETS];
@@ -115,8 +119,8 @@ export class SearchRepo {
       );
     }
     const where = conditions.length ? sql`where ${sql.join(conditions, sql` and `)}` : sql``;
-    // SQLite reads the entries of a words-only query from the FTS table alone.
-    const textOnly = this.dialect === 'sqlite' && terms.length > 0 && conditions.length === 1;
+    // A words-only query reads its entries from the words alone (the FTS table, search_words).
+    const textOnly = terms.length > 0 && conditions.length === 1;
     return { from, where, filtered: conditions.length > 0, textOnly };
   }
 
@@ -125,7 +129,7 @@ export class SearchRepo {
     const query =
       this.dialect === 'sqlite'
         ? sql<{ docs: string | null }>`select group_concat(rowid) as docs from search_fts where search_fts match ${`{${FTS_COLUMNS[field]}} : ${ftsTerm(term)}`}`
-        : sql<{ docs: string | null }>`select string_agg(doc::text, ',') as docs from search_entries where ${sql.ref(TS_COLUMNS[field])} @@ ${tsTerm(term)}::tsquery`;
+        : sql<{ docs: string | null }>`select string_agg(doc::text, ',') as docs from search_words where ${sql.ref(TS_COLUMNS[field])} @@ ${tsTerm(term)}::tsquery`;
     return docList((await query.execute(this.db)).rows[0]?.docs ?? null);
   }
 
@@ -159,7 +163,9 @@ export class SearchRepo {
         ? scope.textOnly
           ? sql<{ docs: string | null; version: number; epoch: string }>`select group_concat(rowid) as docs, ${state} from search_fts where search_fts match ${ftsMatch(terms)}`
           : sql<{ docs: string | null; version: number; epoch: string }>`select group_concat(e.doc) as docs, ${state} from ${scope.from} ${scope.where}`
-        : sql<{ docs: string | null; version: number; epoch: string }>`select string_agg(e.doc::text, ',') as docs, ${state} from ${scope.from} ${scope.where}`;
+        : scope.textOnly
+          ? sql<{ docs: string | null; version: number; epoch: string }>`select string_agg(doc::text, ',') as docs, ${state} from search_words where tokens @@ ${tsQuery(terms)}::tsquery`
+          : sql<{ docs: string | null; version: number; epoch: string }>`select string_agg(e.doc::text, ',') as docs, ${state} from ${scope.from} ${scope.where}`;
     const row = (await query.execute(this.db)).rows[0]!;
     return { docs: docList(row.docs), version: Number(row.version), epoch: row.epoch };
   }
