@@ -204,7 +204,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   scheduleCleanupJobs(app, jobs);
   const landing = new LandingService(new LandingRepo(database.db));
   await app.register(landingRoutes, { landing, exports });
-  await app.register(webPlugin, { webDist: config.webDist, siteVariant: config.siteVariant, publicUrl: config.publicUrl, landing, exports });
+  await app.register(webPlugin, { webDist: config.webDist, siteVariant: config.siteVariant, publicUrl: config.publicUrl, landing, exports, search });
 
   return { app, database, accounts, metadata, review, search, searchIndex, metadataAccess, oaiIndex, orders, usage };
 }

@@ -151,6 +151,58 @@ describe('GET /{lang}/data/{id}/ of a published record', () => {
   });
 });
 
+describe('GET /{lang}/data/ with a search', () => {
+  /** The search page's own results, as its HTML carries them. */
+  const embedded = (html: string) => {
+    const text = /<script type="application\/json" id="portal-search">([^<]*)<\/script>/.exec(html)?.[1];
+    return text === undefined ? undefined : (JSON.parse(text) as { search: string; language: string; reply: { count: number; results: { id: string; title: string }[] } });
+  };
+  const apiReply = async (query: string, language: string) =>
+    JSON.parse((await portal.app.inject({ method: 'GET', url: `/api/metadata/search/?${query}`, headers: { 'accept-language': language } })).body);
+
+  it('carries the first results, the reply the API gives to the same query in the page language', async () => {
+    const response = await page('/en/data/?q=glacier&map=arctic');
+    expect(response.statusCode).toBe(200);
+    const data = embedded(response.body)!;
+    expect(data).toBeDefined();
+    expect(data.search).toBe('?q=glacier&map=arctic');
+    expect(data.language).toBe('en');
+    expect(data.reply).toEqual(await apiReply('q=glacier', 'en'));
+    expect(data.reply.results.map((r) => r.id)).toContain(ids.glaciers);
+    // The title holds `<` and `&`: inside the element they are JSON escapes, so nothing in it can close it.
+    expect(data.reply.results.find((r) => r.id === ids.glaciers)!.title).toBe('Glacier inventory of the Tibetan Plateau <1990–2020>');
+
+    const chinese = embedded((await page(`/data/?q=${encodeURIComponent('冰川')}`)).body)!;
+    expect(chinese.language).toBe('zh-hans');
+    expect(chinese.reply).toEqual(await apiReply(`q=${encodeURIComponent('冰川')}`, 'zh-hans'));
+    expect(chinese.reply.results.find((r) => r.id === ids.glaciers)!.title).toBe('青藏高原冰川编目 <1990–2020> & $& 更新');
+  });
+
+  it('carries the whole catalogue without a query, and never an unpublished record', async () => {
+    const data = embedded((await page('/en/data/')).body)!;
+    expect(data.search).toBe('');
+    const found = data.reply.results.map((r) => r.id);
+    expect(found).toEqual(expect.arrayContaining([ids.glaciers, ids.short, ids.many]));
+    for (const hidden of [ids.draft, ids.inReview, ids.gone]) expect(found).not.toContain(hidden);
+  });
+
+  it('is the page alone for a query the API refuses: the page asks and shows why', async () => {
+    for (const url of ['/en/data/?sort=loudest', '/data/?page=0', '/en/data/?bbox=1,2,3']) {
+      const response = await page(url);
+      expect(response.statusCode, url).toBe(200);
+      expect(response.body, url).toContain('<div id="root">');
+      expect(embedded(response.body), url).toBeUndefined();
+    }
+  });
+
+  it('is compressed in the encoding the browser takes', async () => {
+    for (const encoding of ['br', 'gzip']) {
+      const response = await portal.app.inject({ method: 'GET', url: '/en/data/?q=glacier', headers: { accept: 'text/html', 'accept-encoding': encoding } });
+      expect(response.headers['content-encoding']).toBe(encoding);
+    }
+  });
+});
+
 describe('GET /{lang}/data/{id}/ of anything never published', () => {
   it('answers 404 with the not-found page, never indexed, naming nothing of the record', async () => {
     for (const [url, hidden] of [

@@ -16,8 +16,13 @@ export type Paging = z.infer<typeof pagingQuery>;
 
 /** Builds `{count, next, previous, results}` with links that keep the caller's other parameters. */
 export function toPage<T>(request: FastifyRequest, paging: Paging, count: number, results: T[]): Page<T> {
+  return toPageAt(request.url, paging, count, results);
+}
+
+/** The same, for the address `address` (a path with its query), whose links the page's are. */
+export function toPageAt<T>(address: string, paging: Paging, count: number, results: T[]): Page<T> {
   const link = (page: number) => {
-    const url = new URL(request.url, 'http://portal.invalid');
+    const url = new URL(address, 'http://portal.invalid');
     url.searchParams.delete('_r');
     url.searchParams.set('page', String(page));
     return `${url.pathname}${url.search}`;

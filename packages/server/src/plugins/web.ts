@@ -1,11 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib, { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { LANGUAGES, languageFromPath, translate, type Language } from '@portal/shared';
 import { negotiatedFormat, sendExport } from '../modules/exports/exports.routes.js';
 import type { ExportsService } from '../modules/exports/exports.service.js';
 import type { LandingService } from '../modules/landing/landing.service.js';
+import { searchReplyText } from '../modules/search/search.routes.js';
+import type { SearchService } from '../modules/search/search.service.js';
+import { searchQuerySchema } from '@portal/shared/contracts/search';
 import { ensureCsrfCookie } from './csrf.js';
 import {
   INDEXED_PAGES,
@@ -43,13 +47,24 @@ function fillPage(template: string, head: PageHead, language: Language, site: Si
     .replace(/(<meta name="portal-site-variant" content=")[^"]*"/, `$1${site.siteVariant}"`);
 }
 
+/** A page made for one request, compressed quickly in the one encoding the browser takes best. */
+function dynamicBody(request: FastifyRequest, html: Buffer): StaticBody {
+  const accepted = String(request.headers['accept-encoding'] ?? '');
+  const compressed = /\bbr\b/.test(accepted)
+    ? { br: brotliCompressSync(html, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: html.length } }) }
+    : /\bgzip\b/.test(accepted)
+      ? { gzip: gzipSync(html, { level: 6 }) }
+      : {};
+  return staticBody(html, { type: HTML, cacheControl: 'no-cache', compressed });
+}
+
 /**
  * Serves the built web app from memory: hashed assets cached for a year, the public folder's files
  * for a day, each compressed once (brotli or gzip by Accept-Encoding); the one HTML page for every
  * public path, filled in on the server for its language (title, description, canonical and
  * alternate addresses, or noindex); robots.txt and the sitemap.
  */
-async function webRoutes(app: FastifyInstance, site: SiteOptions & { webDist: string; landing: LandingService; exports: ExportsService }) {
+async function webRoutes(app: FastifyInstance, site: SiteOptions & { webDist: string; landing: LandingService; exports: ExportsService; search: SearchService }) {
   const indexFile = path.join(site.webDist, 'index.html');
   if (!fs.existsSync(indexFile)) {
     app.log.warn({ webDist: site.webDist }, 'the web app is not built: serving the API only (run `npm run build`)');
@@ -108,9 +123,36 @@ async function webRoutes(app: FastifyInstance, site: SiteOptions & { webDist: st
       pageHead = { kind: 'record', path: landingPath(request.params.id), title: head.title, description: head.description, jsonLd: facts.jsonLd, metaTags: facts.citationTags };
     }
     const html = Buffer.from(fillPage(template, pageHead, language, site), 'utf8');
-    const page = staticBody(html, { type: HTML, cacheControl: 'no-cache', compressed: compress(html, 5) });
-    return sendPage(request, reply, page, head.kind === 'published' ? 200 : 410);
+    return sendPage(request, reply, dynamicBody(request, html), head.kind === 'published' ? 200 : 410);
   };
+
+  /**
+   * The search page (`/data/?q=...`) carries its first results: the reply the API gives to the same
+   * query (kept replies shared), as JSON the page reads instead of asking (features/search/api.ts),
+   * so that a visitor sees results one round trip sooner. A query the API would refuse gets the
+   * page alone, which asks and shows why.
+   */
+  const sendSearchPage = async (request: FastifyRequest, reply: FastifyReply, language: Language, page: StaticBody) => {
+    const at = request.url.indexOf('?');
+    const params = new URLSearchParams(at >= 0 ? request.url.slice(at + 1) : '');
+    params.delete('map');
+    const input: Record<string, string | string[]> = {};
+    for (const name of new Set(params.keys())) {
+      const values = params.getAll(name);
+      input[name] = values.length > 1 ? values : values[0]!;
+    }
+    const query = searchQuerySchema.safeParse(input);
+    if (!query.success) return sendPage(request, reply, page);
+    const text = await searchReplyText(site.search, query.data, language, `/api/metadata/search/?${params}`);
+    // JSON inside <script>: `<` written as an escape, so that no text of a record can close the element.
+    const data = JSON.stringify({ search: at >= 0 ? request.url.slice(at) : '', language }).slice(0, -1) + `,"reply":${text}}`;
+    const element = `<script type="application/json" id="portal-search">${data.replace(/</g, '\\u003c')}</script>`;
+    const html = Buffer.from(templates[language].replace('</body>', () => `${element}\n  </body>`), 'utf8');
+    return sendPage(request, reply, dynamicBody(request, html));
+  };
+  const templates = Object.fromEntries(
+    LANGUAGES.map((language) => [language, fillPage(template, { kind: 'indexed', path: '/data/', description: INDEXED_PAGES.find((p) => p.path === '/data/')!.description }, language, site)]),
+  ) as Record<Language, string>;
 
   const pages = new Map<string, Record<Language, StaticBody>>([
     ...INDEXED_PAGES.map((page) => [page.path, pagesOf({ kind: 'indexed', ...page })] as const),
@@ -122,7 +164,11 @@ async function webRoutes(app: FastifyInstance, site: SiteOptions & { webDist: st
     const language = languageFromPath(`${prefix}/`);
     if (prefix) app.get(prefix, PAGE_ROUTE, (_request, reply) => reply.redirect(`${prefix}/`));
     for (const [url, page] of pages) {
-      app.get(`${prefix}${url}`, PAGE_ROUTE, (request, reply) => sendPage(request, reply, page[language]));
+      app.get(
+        `${prefix}${url}`,
+        PAGE_ROUTE,
+        url === '/data/' ? (request, reply) => sendSearchPage(request, reply, language, page[language]) : (request, reply) => sendPage(request, reply, page[language]),
+      );
       if (url.length > 1 && url.endsWith('/')) {
         app.get(`${prefix}${url.slice(0, -1)}`, PAGE_ROUTE, (_request, reply) => reply.redirect(`${prefix}${url}`));
       }

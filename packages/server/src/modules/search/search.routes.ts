@@ -2,12 +2,24 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { catalogueStatsSchema, hotReplySchema, SEARCH_QUERY_MAX, searchQuerySchema, searchReplySchema, suggestReplySchema } from '@portal/shared/contracts/search';
-import { toPage } from '../../http/paging.js';
+import type { Language, SearchQuery } from '@portal/shared';
+import { toPageAt } from '../../http/paging.js';
 import type { SearchService } from './search.service.js';
 
 /** Public catalogue replies may be kept briefly by browsers and proxies, per language. */
 function shortCache(reply: FastifyReply) {
   return reply.header('cache-control', 'public, max-age=30').header('vary', 'Accept-Language');
+}
+
+/**
+ * The reply to the search at `address` (`/api/metadata/search/?...`) as sent: written through the
+ * reply's schema once, then kept as text (search.service.ts). The search page's HTML carries the
+ * same text for its first results (plugins/web.ts).
+ */
+export function searchReplyText(search: SearchService, query: SearchQuery, language: Language, address: string): Promise<string> {
+  return search.searchReply(query, language, `${language}\u0000${address}`, ({ count, results, facets }) =>
+    JSON.stringify(searchReplySchema.parse({ ...toPageAt(address, query, count, results), facets })),
+  );
 }
 
 /** The public catalogue's calls. Thin: schema, one service call, the reply through its schema. */
@@ -21,11 +33,8 @@ export async function searchRoutes(parent: FastifyInstance, { search }: { search
     // The reply goes through searchReplySchema in the handler: it is kept as the text it becomes.
     { schema: { querystring: searchQuerySchema }, config: { access: 'public' } },
     async (request, reply) => {
-      const query = request.query;
-      // Written through the reply's schema once, then kept as text (a string is sent as it is).
-      const body = await search.searchReply(query, request.language, `${request.language}\u0000${request.url}`, ({ count, results, facets }) =>
-        JSON.stringify(searchReplySchema.parse({ ...toPage(request, query, count, results), facets })),
-      );
+      // A string is sent as it is.
+      const body = await searchReplyText(search, request.query, request.language, request.url);
       shortCache(reply).type('application/json; charset=utf-8');
       return body;
     },

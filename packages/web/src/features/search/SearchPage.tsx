@@ -7,7 +7,7 @@ import { pageLanguage } from '../../app/i18n';
 import { loadChunk } from '../../app/lazy';
 import { siteVariant } from '../../app/site';
 import { ActiveFilters } from './ActiveFilters';
-import { fetchSearch, SearchError } from './api';
+import { embeddedSearch, fetchSearch, SearchError } from './api';
 import { FacetPanel } from './FacetPanel';
 import { HitList } from './HitList';
 import { Pager } from './Pager';
@@ -44,6 +44,10 @@ export default function SearchPage() {
   const search = useQuery({
     queryKey: ['search', 'results', pageLanguage, pairs],
     queryFn: () => fetchSearch(pairs),
+    // The first results may come with the page; they are as fresh as a reply the API would keep.
+    initialData: () => embeddedSearch(pageLanguage),
+    initialDataUpdatedAt: () => Date.now(),
+    staleTime: 30_000,
     placeholderData: keepPreviousData,
   });
   const reply = search.data;
