@@ -193,6 +193,32 @@ for (const language of LANGUAGES) {
   }
 }
 
+test.describe('the search page comes with its first results', () => {
+  for (const language of LANGUAGES) {
+    test(`no search request before the first results show; the next search asks (${language})`, async ({ page }) => {
+      const texts = textsOf(language);
+      const english = language === 'en';
+      const asked: string[] = [];
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname === '/api/metadata/search/') asked.push(request.url());
+      });
+      const response = await page.goto(`${prefixOf(language)}/data/?q=${encodeURIComponent(english ? 'glacier' : '冰川')}`);
+      // The page names its own chunks, so that they come beside the entry rather than after it.
+      expect(await response!.text()).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/SearchPage-[\w-]+\.js">/);
+      await expect(page.getByRole('heading', { name: texts.data.title, exact: true })).toBeVisible({ timeout: 30_000 });
+      for (const record of Object.values(seeded)) await expect(result(page, english ? record.en : record.zh)).toHaveCount(1);
+      await expect(page.getByRole('main').getByRole('status')).toHaveText(new RegExp(texts.search.ui.resultCount.replace('{{count}}', '\\d+')));
+      expect(asked, 'the first results came with the page').toEqual([]);
+
+      // Another search is asked of the API, and finds what it should.
+      await searchFor(page, language, english ? 'Greenland' : '格陵兰');
+      await expect(result(page, english ? seeded.greenland.en : seeded.greenland.zh)).toHaveCount(1);
+      await expect(result(page, english ? seeded.plateau.en : seeded.plateau.zh)).toHaveCount(0);
+      expect(asked.length, 'the next search asks the API').toBeGreaterThan(0);
+    });
+  }
+});
+
 /** Names of the built files that hold a marker string. */
 function builtFilesWith(marker: string): string[] {
   const assets = path.resolve(import.meta.dirname, '../packages/web/dist/assets');

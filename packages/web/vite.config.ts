@@ -10,6 +10,8 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     chunkSizeWarningLimit: 1500,
+    // .vite/manifest.json: the server names a public page's own chunks in its head (plugins/web.ts).
+    manifest: true,
     rollupOptions: {
       output: {
         /**

@@ -25,8 +25,11 @@ import {
   type PageHead,
   type SiteOptions,
 } from './site-pages.js';
+import { readManifest, routeChunkTags, type PageModule } from './route-chunks.js';
 import { compress, loadStaticFiles, sendStatic, staticBody, staticText, type StaticBody } from './static-files.js';
 
+/** The indexed pages' own chunks (route-chunks.ts); the home page is in the entry. */
+const INDEXED_CHUNKS: Readonly<Record<string, PageModule | undefined>> = { '/': undefined, '/data/': 'search', '/news/': 'news', '/about': 'about' };
 /** Account screens live in the personal centre's hash router; their public paths lead there. */
 const ACCOUNT_SCREENS = ['login', 'register', 'forgot', 'reset', 'send'];
 /** Made by the server: a file of the same name in the build is not served. */
@@ -37,13 +40,15 @@ const PAGE_ROUTE = { config: { access: 'public' } } as const;
 const HTML = 'text/html; charset=utf-8';
 
 /** The built index.html with the language, title, site variant and head tags of one page. */
-function fillPage(template: string, head: PageHead, language: Language, site: SiteOptions): string {
+function fillPage(template: string, head: PageHead, language: Language, site: SiteOptions, chunks: readonly string[] = []): string {
   const siteTitle = translate(language, `site.${site.siteVariant}.title`);
   const title = head.kind !== 'indexed' && head.title ? `${head.title} - ${siteTitle}` : siteTitle;
   return template
     .replace(/<html lang="[^"]*"/, `<html lang="${language === 'en' ? 'en' : 'zh-CN'}"`)
     // A function, so that `$` in a record's title is never read as a replacement pattern.
     .replace(/<title>[^<]*<\/title>/, () => [`<title>${escapeMarkup(title)}</title>`, ...headTags(head, language, site)].join('\n    '))
+    // After the entry's own tags, which the browser should ask for first.
+    .replace('</head>', () => [...chunks, '</head>'].join('\n    '))
     .replace(/(<meta name="portal-site-variant" content=")[^"]*"/, `$1${site.siteVariant}"`);
 }
 
@@ -71,8 +76,9 @@ async function webRoutes(app: FastifyInstance, site: SiteOptions & { webDist: st
     return;
   }
   const template = fs.readFileSync(indexFile, 'utf8');
-  const pagesOf = (head: PageHead) =>
-    Object.fromEntries(LANGUAGES.map((language) => [language, staticText(fillPage(template, head, language, site), HTML, 'no-cache')])) as Record<
+  const chunks = routeChunkTags(readManifest(site.webDist));
+  const pagesOf = (head: PageHead, own: readonly string[] = []) =>
+    Object.fromEntries(LANGUAGES.map((language) => [language, staticText(fillPage(template, head, language, site, own), HTML, 'no-cache')])) as Record<
       Language,
       StaticBody
     >;
@@ -122,7 +128,7 @@ async function webRoutes(app: FastifyInstance, site: SiteOptions & { webDist: st
       const facts = await site.exports.landingFacts(request.params.id, language);
       pageHead = { kind: 'record', path: landingPath(request.params.id), title: head.title, description: head.description, jsonLd: facts.jsonLd, metaTags: facts.citationTags };
     }
-    const html = Buffer.from(fillPage(template, pageHead, language, site), 'utf8');
+    const html = Buffer.from(fillPage(template, pageHead, language, site, chunks.landing), 'utf8');
     return sendPage(request, reply, dynamicBody(request, html), head.kind === 'published' ? 200 : 410);
   };
 
@@ -151,11 +157,11 @@ async function webRoutes(app: FastifyInstance, site: SiteOptions & { webDist: st
     return sendPage(request, reply, dynamicBody(request, html));
   };
   const templates = Object.fromEntries(
-    LANGUAGES.map((language) => [language, fillPage(template, { kind: 'indexed', path: '/data/', description: INDEXED_PAGES.find((p) => p.path === '/data/')!.description }, language, site)]),
+    LANGUAGES.map((language) => [language, fillPage(template, { kind: 'indexed', path: '/data/', description: INDEXED_PAGES.find((p) => p.path === '/data/')!.description }, language, site, chunks.search)]),
   ) as Record<Language, string>;
 
   const pages = new Map<string, Record<Language, StaticBody>>([
-    ...INDEXED_PAGES.map((page) => [page.path, pagesOf({ kind: 'indexed', ...page })] as const),
+    ...INDEXED_PAGES.map((page) => [page.path, pagesOf({ kind: 'indexed', ...page }, INDEXED_CHUNKS[page.path] ? chunks[INDEXED_CHUNKS[page.path]!] : [])] as const),
     ...PRIVATE_PAGES.map((page) => [page, unindexedPage] as const),
   ]);
   for (const [alias, page] of Object.entries(PAGE_ALIASES)) pages.set(alias, pages.get(page)!);
