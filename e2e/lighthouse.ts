@@ -15,7 +15,11 @@ export interface Audit {
   scores: Partial<Record<Category, number>>;
   /** The binary audits that failed, with up to three of the elements each names. */
   failed: string[];
+  /** With performance: its metrics as Lighthouse shows them (FCP, LCP, TBT, CLS, Speed Index). */
+  metrics: string;
 }
+
+const METRICS = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index'];
 
 /**
  * Lighthouse in Debian's Chromium, which Playwright starts with a debugging port. The persistent
@@ -65,7 +69,8 @@ export async function withLighthouse<T>(baseURL: string, run: (context: BrowserC
           const where = items.slice(0, 3).map((item) => `${item.node?.snippet} ${item.node?.explanation?.split('\n')[0] ?? ''}`);
           return `${audit.id} [${where.join(' | ')}]`;
         });
-      return { scores, failed };
+      const metrics = categories.includes('performance') ? METRICS.map((id) => `${id} ${lhr.audits[id]?.displayValue ?? '?'}`).join(', ') : '';
+      return { scores, failed, metrics };
     };
     return await run(context, audit);
   } finally {

@@ -274,8 +274,8 @@ test.describe('Lighthouse on the search page', () => {
     await withLighthouse(baseURL!, async (_context, audit) => {
       const english = await audit('/en/data/?q=glacier', ['accessibility', 'performance']);
       const chinese = await audit(`/data/?q=${encodeURIComponent('冰川')}`, ['accessibility']);
-      console.log(`Lighthouse /en/data/?q=glacier: accessibility ${english.scores.accessibility}, mobile performance ${english.scores.performance}; /data/?q=冰川: accessibility ${chinese.scores.accessibility}`);
-      // Performance waits for the public shell without Ant Design (another branch) and compressed assets.
+      console.log(`Lighthouse /en/data/?q=glacier: accessibility ${english.scores.accessibility}, mobile performance ${english.scores.performance} (${english.metrics}); /data/?q=冰川: accessibility ${chinese.scores.accessibility}`);
+      // Performance is reported, not asserted: its simulated timings follow the machine's load (the issue's target is 90).
       test.info().annotations.push({ type: 'performance', description: `mobile performance ${english.scores.performance} on /en/data/?q=glacier` });
       for (const { scores, failed } of [english, chinese]) expect(scores.accessibility, failed.join(', ')).toBeGreaterThanOrEqual(98);
     });

@@ -203,6 +203,23 @@ describe('GET /{lang}/data/ with a search', () => {
   });
 });
 
+describe('GET / and /en/, the home page', () => {
+  it('carries the hot list and the counts it shows, the replies the API gives in the page language', async () => {
+    for (const [url, language] of [['/', 'zh-hans'], ['/en/', 'en'], ['/en/index', 'en']] as const) {
+      const response = await page(url);
+      expect(response.statusCode, url).toBe(200);
+      const text = /<script type="application\/json" id="portal-home">([^<]*)<\/script>/.exec(response.body)?.[1];
+      expect(text, url).toBeDefined();
+      const data = JSON.parse(text!);
+      expect(data.language).toBe(language);
+      const api = async (path: string) => JSON.parse((await portal.app.inject({ method: 'GET', url: path, headers: { 'accept-language': language } })).body);
+      expect(data.hot).toEqual(await api('/api/metadata/hot/'));
+      expect(data.stats).toEqual(await api('/api/metadata/catalogue-stats/'));
+      expect(data.stats.datasets).toBeGreaterThan(0);
+    }
+  });
+});
+
 describe('GET /{lang}/data/{id}/ of anything never published', () => {
   it('answers 404 with the not-found page, never indexed, naming nothing of the record', async () => {
     for (const [url, hidden] of [

@@ -1,4 +1,4 @@
-import { StrictMode, type ComponentType, type ReactNode } from 'react';
+import { startTransition, StrictMode, type ComponentType, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 // From react-router/dom: it gives the router ReactDOM's flushSync, which `navigate(..., { flushSync: true })` needs.
 import { RouterProvider } from 'react-router/dom';
@@ -7,7 +7,7 @@ import './app/global.css';
 import { initI18n } from './app/i18n';
 import { ChunkLoadError, loadChunk } from './app/lazy';
 import { Providers } from './app/Providers';
-import { createPublicRouter } from './app/publicRouter';
+import { createPublicRouter, preloadPublicPage } from './app/publicRouter';
 
 type Router = Parameters<typeof RouterProvider>[0]['router'];
 const Plain = ({ children }: { children: ReactNode }) => <>{children}</>;
@@ -30,6 +30,7 @@ async function chooseRouter(): Promise<{ router: Router; Wrapper: ComponentType<
     ]);
     return { router: createPersonalRouter(), Wrapper: AntdProviders };
   }
+  await preloadPublicPage(location.pathname, prefix || '/');
   return { router: createPublicRouter(prefix || '/'), Wrapper: Plain };
 }
 
@@ -51,10 +52,15 @@ function render([routing, catalogue]: [PromiseSettledResult<Awaited<ReturnType<t
   } else {
     app = <Failed error={catalogue.status === 'rejected' ? catalogue.reason : (routing as PromiseRejectedResult).reason} />;
   }
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <Providers>{app}</Providers>
-    </StrictMode>,
+  const root = createRoot(document.getElementById('root')!);
+  // In a transition React renders in slices of a few milliseconds, yielding between them, so that a
+  // phone stays responsive while the first page is drawn (no long task holds the main thread).
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <Providers>{app}</Providers>
+      </StrictMode>,
+    ),
   );
 }
 

@@ -7,7 +7,7 @@ import { LANGUAGES, languageFromPath, translate, type Language } from '@portal/s
 import { negotiatedFormat, sendExport } from '../modules/exports/exports.routes.js';
 import type { ExportsService } from '../modules/exports/exports.service.js';
 import type { LandingService } from '../modules/landing/landing.service.js';
-import { searchReplyText } from '../modules/search/search.routes.js';
+import { hotReplyText, searchReplyText, statsReplyText } from '../modules/search/search.routes.js';
 import type { SearchService } from '../modules/search/search.service.js';
 import { searchQuerySchema } from '@portal/shared/contracts/search';
 import { ensureCsrfCookie } from './csrf.js';
@@ -50,6 +50,19 @@ function fillPage(template: string, head: PageHead, language: Language, site: Si
     // After the entry's own tags, which the browser should ask for first.
     .replace('</head>', () => [...chunks, '</head>'].join('\n    '))
     .replace(/(<meta name="portal-site-variant" content=")[^"]*"/, `$1${site.siteVariant}"`);
+}
+
+/**
+ * A page with data for its first render: `facts` and the replies (JSON texts, as sent) in a
+ * `<script type="application/json">` element the page reads (features/search/api.ts,
+ * features/home/api.ts). `<` is written as an escape, so that no text of a record can close it.
+ */
+function withData(html: string, id: string, facts: Record<string, string>, replies: Record<string, string>): Buffer {
+  const data = `${JSON.stringify(facts).slice(0, -1)},${Object.entries(replies)
+    .map(([name, text]) => `${JSON.stringify(name)}:${text}`)
+    .join(',')}}`;
+  const element = `<script type="application/json" id="${id}">${data.replace(/</g, '\\u003c')}</script>`;
+  return Buffer.from(html.replace('</body>', () => `${element}\n  </body>`), 'utf8');
 }
 
 /** A page made for one request, compressed quickly in the one encoding the browser takes best. */
@@ -150,15 +163,26 @@ async function webRoutes(app: FastifyInstance, site: SiteOptions & { webDist: st
     const query = searchQuerySchema.safeParse(input);
     if (!query.success) return sendPage(request, reply, page);
     const text = await searchReplyText(site.search, query.data, language, `/api/metadata/search/?${params}`);
-    // JSON inside <script>: `<` written as an escape, so that no text of a record can close the element.
-    const data = JSON.stringify({ search: at >= 0 ? request.url.slice(at) : '', language }).slice(0, -1) + `,"reply":${text}}`;
-    const element = `<script type="application/json" id="portal-search">${data.replace(/</g, '\\u003c')}</script>`;
-    const html = Buffer.from(templates[language].replace('</body>', () => `${element}\n  </body>`), 'utf8');
+    const html = withData(templates['/data/'][language], 'portal-search', { search: at >= 0 ? request.url.slice(at) : '', language }, { reply: text });
     return sendPage(request, reply, dynamicBody(request, html));
   };
+
+  /** The home page carries the hot list and the counts it shows, as the API gives them (kept replies shared). */
+  const sendHomePage = async (request: FastifyRequest, reply: FastifyReply, language: Language) => {
+    const [hot, stats] = await Promise.all([hotReplyText(site.search, language), statsReplyText(site.search, language)]);
+    return sendPage(request, reply, dynamicBody(request, withData(templates['/'][language], 'portal-home', { language }, { hot, stats })));
+  };
   const templates = Object.fromEntries(
-    LANGUAGES.map((language) => [language, fillPage(template, { kind: 'indexed', path: '/data/', description: INDEXED_PAGES.find((p) => p.path === '/data/')!.description }, language, site, chunks.search)]),
-  ) as Record<Language, string>;
+    (['/', '/data/'] as const).map((path) => [
+      path,
+      Object.fromEntries(
+        LANGUAGES.map((language) => [
+          language,
+          fillPage(template, { kind: 'indexed', path, description: INDEXED_PAGES.find((p) => p.path === path)!.description }, language, site, INDEXED_CHUNKS[path] ? chunks[INDEXED_CHUNKS[path]!] : []),
+        ]),
+      ),
+    ]),
+  ) as Record<'/' | '/data/', Record<Language, string>>;
 
   const pages = new Map<string, Record<Language, StaticBody>>([
     ...INDEXED_PAGES.map((page) => [page.path, pagesOf({ kind: 'indexed', ...page }, INDEXED_CHUNKS[page.path] ? chunks[INDEXED_CHUNKS[page.path]!] : [])] as const),
@@ -173,7 +197,11 @@ async function webRoutes(app: FastifyInstance, site: SiteOptions & { webDist: st
       app.get(
         `${prefix}${url}`,
         PAGE_ROUTE,
-        url === '/data/' ? (request, reply) => sendSearchPage(request, reply, language, page[language]) : (request, reply) => sendPage(request, reply, page[language]),
+        url === '/data/'
+          ? (request, reply) => sendSearchPage(request, reply, language, page[language])
+          : url === '/' || PAGE_ALIASES[url] === '/'
+            ? (request, reply) => sendHomePage(request, reply, language)
+            : (request, reply) => sendPage(request, reply, page[language]),
       );
       if (url.length > 1 && url.endsWith('/')) {
         app.get(`${prefix}${url.slice(0, -1)}`, PAGE_ROUTE, (_request, reply) => reply.redirect(`${prefix}${url}`));

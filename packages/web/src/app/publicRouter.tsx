@@ -1,5 +1,5 @@
 import { Suspense, type ReactNode } from 'react';
-import { createBrowserRouter } from 'react-router';
+import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router';
 import { PageSpinner } from '../components/PageSpinner';
 import HomePage from '../features/home/HomePage';
 import { loadWholeCatalogue } from './i18n';
@@ -26,25 +26,35 @@ const antdPage = (node: ReactNode) => page(<AntdProviders>{node}</AntdProviders>
  * Design, so that public pages stay light (main.tsx imports one router or the other). The home page,
  * the most visited, comes with this chunk rather than one request later.
  */
-export function createPublicRouter(basename: string) {
-  return createBrowserRouter(
-    [
-      {
-        element: <PublicLayout />,
-        children: [
-          { index: true, element: <HomePage /> },
-          { path: 'index', element: <HomePage /> },
-          { path: 'about', element: page(<AboutPage />) },
-          { path: 'data', element: page(<SearchPage />) },
-          { path: 'data/:id', element: page(<LandingPage />) },
-          { path: 'voucher/:code', element: page(<VoucherCheckPage />) },
-          { path: 'news', element: page(<EmptyListPage section="news" />) },
-          { path: 'admin', element: antdPage(<AdminPage />) },
-          { path: 'admin/review', element: antdPage(<ReviewDeskPage />) },
-          { path: '*', element: page(<NotFoundPage />) },
-        ],
-      },
+/** The public routes; `handle.page` is a route's lazily loaded page, which preloadPublicPage fetches. */
+const routes: RouteObject[] = [
+  {
+    element: <PublicLayout />,
+    children: [
+      { index: true, element: <HomePage /> },
+      { path: 'index', element: <HomePage /> },
+      { path: 'about', element: page(<AboutPage />), handle: { page: AboutPage } },
+      { path: 'data', element: page(<SearchPage />), handle: { page: SearchPage } },
+      { path: 'data/:id', element: page(<LandingPage />), handle: { page: LandingPage } },
+      { path: 'voucher/:code', element: page(<VoucherCheckPage />), handle: { page: VoucherCheckPage } },
+      { path: 'news', element: page(<EmptyListPage section="news" />), handle: { page: EmptyListPage } },
+      { path: 'admin', element: antdPage(<AdminPage />) },
+      { path: 'admin/review', element: antdPage(<ReviewDeskPage />) },
+      { path: '*', element: page(<NotFoundPage />), handle: { page: NotFoundPage } },
     ],
-    { basename },
-  );
+  },
+];
+
+export function createPublicRouter(basename: string) {
+  return createBrowserRouter(routes, { basename });
+}
+
+/**
+ * Fetches the page the address shows before the first render, so that the first page of a visit
+ * is drawn in one go rather than as a spinner and then the page (its chunks are named in the
+ * HTML's head, so they are on their way already). A failure is left to the page's own loading.
+ */
+export async function preloadPublicPage(pathname: string, basename: string): Promise<void> {
+  const matches = matchRoutes(routes, pathname, basename) ?? [];
+  await Promise.all(matches.map((match) => (match.route.handle as { page?: { preload: () => Promise<void> } } | undefined)?.page?.preload().catch(() => undefined)));
 }

@@ -22,6 +22,16 @@ export function searchReplyText(search: SearchService, query: SearchQuery, langu
   );
 }
 
+/** The hot list's reply as sent (kept: search.service.ts listReply); the home page's HTML carries it too. */
+export function hotReplyText(search: SearchService, language: Language): Promise<string> {
+  return search.listReply(`hot\u0000${language}`, async () => JSON.stringify(hotReplySchema.parse({ results: await search.hot(language) })));
+}
+
+/** The home page's counts as sent (kept likewise). */
+export function statsReplyText(search: SearchService, language: Language): Promise<string> {
+  return search.listReply(`stats\u0000${language}`, async () => JSON.stringify(catalogueStatsSchema.parse(await search.stats(language))));
+}
+
 /** The public catalogue's calls. Thin: schema, one service call, the reply through its schema. */
 export async function searchRoutes(parent: FastifyInstance, { search }: { search: SearchService }) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
@@ -54,13 +64,13 @@ export async function searchRoutes(parent: FastifyInstance, { search }: { search
 
   // The home page's lists: written through their schemas once, then kept as text (search.service.ts).
   app.get('/api/metadata/hot/', { config: { access: 'public' } }, async (request, reply) => {
-    const body = await search.listReply(`hot\u0000${request.language}`, async () => JSON.stringify(hotReplySchema.parse({ results: await search.hot(request.language) })));
+    const body = await hotReplyText(search, request.language);
     shortCache(reply).type('application/json; charset=utf-8');
     return body;
   });
 
   app.get('/api/metadata/catalogue-stats/', { config: { access: 'public' } }, async (request, reply) => {
-    const body = await search.listReply(`stats\u0000${request.language}`, async () => JSON.stringify(catalogueStatsSchema.parse(await search.stats(request.language))));
+    const body = await statsReplyText(search, request.language);
     shortCache(reply).type('application/json; charset=utf-8');
     return body;
   });

@@ -2,10 +2,9 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { SearchHit } from '@portal/shared/contracts/search';
 import { pageLanguage } from '../../app/i18n';
+import { formatCount } from '../../components/format';
 import { AddToCartButton } from '../cart/AddToCartButton';
 import { highlightParts } from './highlight';
-
-const numberFormat = new Intl.NumberFormat(pageLanguage === 'en' ? 'en' : 'zh-CN');
 
 /** Matched words marked with <mark>, from the reply's character ranges (never as HTML). */
 export function Highlighted({ text, ranges }: { text: string; ranges: [number, number][] }) {
@@ -50,8 +49,8 @@ function Hit({ hit }: { hit: SearchHit }) {
                 {years}
               </span>
             )}
-            <span>{t('search.ui.hit.views', { number: numberFormat.format(hit.hit_count) })}</span>
-            <span>{t('search.ui.hit.downloads', { number: numberFormat.format(hit.download_count) })}</span>
+            <span>{t('search.ui.hit.views', { number: formatCount(hit.hit_count) })}</span>
+            <span>{t('search.ui.hit.downloads', { number: formatCount(hit.download_count) })}</span>
           </p>
           <AddToCartButton metadataId={hit.id} title={hit.title} compact />
         </div>

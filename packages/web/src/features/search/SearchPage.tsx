@@ -45,7 +45,7 @@ export default function SearchPage() {
     queryKey: ['search', 'results', pageLanguage, pairs],
     queryFn: () => fetchSearch(pairs),
     // The first results may come with the page; they are as fresh as a reply the API would keep.
-    initialData: () => embeddedSearch(pageLanguage),
+    initialData: embeddedSearch,
     initialDataUpdatedAt: () => Date.now(),
     staleTime: 30_000,
     placeholderData: keepPreviousData,

@@ -1,5 +1,6 @@
 import type { SearchReply, SuggestReply } from '@portal/shared/contracts/search';
 import { api, isRequestError, type Reply } from '../../api/client';
+import { takeEmbedded } from '../../app/embedded';
 
 /** The search page's calls. Types only from the contract: the page does not load zod. */
 
@@ -43,20 +44,7 @@ export async function fetchSuggestions(q: string): Promise<SuggestReply['results
   return unwrap(await api.get<SuggestReply>('/api/metadata/search/suggest/', { q })).results;
 }
 
-/**
- * The first results the server wrote into the search page (plugins/web.ts), for the address and
- * language it wrote them for; read once, so that every later search asks the API.
- */
-let embeddedRead = false;
-export function embeddedSearch(language: string): SearchReply | undefined {
-  if (embeddedRead) return undefined;
-  embeddedRead = true;
-  const element = document.getElementById('portal-search');
-  if (!element?.textContent) return undefined;
-  try {
-    const data = JSON.parse(element.textContent) as { search: string; language: string; reply: SearchReply };
-    return data.search === location.search && data.language === language ? data.reply : undefined;
-  } catch {
-    return undefined;
-  }
+/** The first results the server wrote into the search page (plugins/web.ts), for this very address. */
+export function embeddedSearch(): SearchReply | undefined {
+  return takeEmbedded<SearchReply>('portal-search', 'reply', (data) => data.search === location.search);
 }
