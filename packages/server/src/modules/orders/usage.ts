@@ -53,7 +53,7 @@ export class Usage {
       await addUsage(trx, metadataId, 'download', who.country, now);
       return true;
     });
-    if (counted) catalogueChanged();
+    if (counted) catalogueChanged('counts');
     return counted;
   }
 

@@ -174,7 +174,7 @@ export class SearchIndex {
    * until commit, so versions become visible in their order (what facet-cache.ts relies on).
    */
   private async nextVersion(trx: Db): Promise<number> {
-    catalogueChanged();
+    catalogueChanged('index');
     const row = await trx
       .updateTable('search_state')
       .set((eb) => ({ version: eb('version', '+', 1) }))
@@ -268,7 +268,7 @@ export class SearchIndex {
       // A new epoch: facet caches read the index anew.
       await trx.updateTable('search_state').set({ epoch: randomUUID() }).where('id', '=', 1).execute();
     });
-    catalogueChanged();
+    catalogueChanged('index');
     let indexed = 0;
     let after = '';
     for (;;) {

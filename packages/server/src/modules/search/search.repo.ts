@@ -72,11 +72,6 @@ export class SearchRepo {
     this.facetCache = new FacetCache(db, dialect);
   }
 
-  /** The index's state (version and epoch): what cached replies are checked against. */
-  indexState() {
-    return this.facetCache.current();
-  }
-
   /** `from ... where ...` of the entries a query finds, and the relevance expression when it has words. */
   /** The facet filters of a query: each facet with the values asked for, as the index keys them. */
   private facetFilters(query: SearchQuery): { facet: string; values: string[] }[] {
@@ -328,7 +323,7 @@ export class SearchRepo {
       await addUsage(trx as unknown as Db, id, 'view', '', now);
       return true;
     });
-    if (counted) catalogueChanged();
+    if (counted) catalogueChanged('counts');
     return counted;
   }
 

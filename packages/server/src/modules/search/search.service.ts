@@ -12,7 +12,7 @@ import {
   type SearchQuery,
   type SuggestReply,
 } from '@portal/shared';
-import { catalogueChanges } from './catalogue-changes.js';
+import { catalogueChangesSoFar, indexChangesSoFar } from './catalogue-changes.js';
 import { isRobot } from './robots.js';
 import type { SearchRepo } from './search.repo.js';
 import { fold, parseQuery, snippetOf, highlightRanges } from './tokenize.js';
@@ -31,9 +31,9 @@ const OPTION_LABELS: Partial<Record<SearchFacet, (value: string) => string>> = {
 const titleIn = (language: Language, row: { title_zh: string; title_en: string }) => (language === 'en' ? row.title_en || row.title_zh : row.title_zh || row.title_en);
 
 /**
- * A search asked again finds its reply here, as sent, while the index has not changed since, for at
- * most as long as the reply's Cache-Control lets any browser or proxy keep it (so its views and
- * downloads are at most that old too). Replies sorted by views or downloads are not kept: their
+ * A search asked again finds its reply here, as sent, while this process has not written the index
+ * since, for at most as long as the reply's Cache-Control lets any browser or proxy keep it (so its
+ * views and downloads, and another instance's index writes, reach it at most that late). Replies sorted by views or downloads are not kept: their
  * order is the counts'.
  */
 const REPLY_TTL_MS = 30_000;
@@ -42,7 +42,7 @@ const REPLIES_KEPT = 500;
 type SearchReplyData = { count: number; results: SearchHit[]; facets: Record<SearchFacet, FacetValue[]> };
 
 export class SearchService {
-  private readonly replies = new Map<string, { at: number; version: number; epoch: string; body: string }>();
+  private readonly replies = new Map<string, { at: number; changes: number; body: string }>();
   /** The home page's replies (hot list, counts) per language, as sent, with the change they follow. */
   private readonly lists = new Map<string, { at: number; changes: number; body: string }>();
 
@@ -54,15 +54,17 @@ export class SearchService {
    */
   async searchReply(query: SearchQuery, language: Language, key: string, render: (data: SearchReplyData) => string): Promise<string> {
     if (query.sort === 'views' || query.sort === 'downloads') return render(await this.search(query, language));
-    const state = await this.repo.indexState();
+    const changes = indexChangesSoFar();
     const kept = this.replies.get(key);
-    if (kept && kept.version === state.version && kept.epoch === state.epoch && Date.now() - kept.at < REPLY_TTL_MS) {
+    // Kept while this process has not written the index since (catalogue-changes.ts): no read at all.
+    if (kept && kept.changes === changes && Date.now() - kept.at < REPLY_TTL_MS) {
       this.replies.delete(key);
       this.replies.set(key, kept);
       return kept.body;
     }
     const body = render(await this.search(query, language));
-    this.replies.set(key, { at: Date.now(), ...state, body });
+    // An index write while it was read: the reply may predate it, so it is sent but not kept.
+    if (indexChangesSoFar() === changes) this.replies.set(key, { at: Date.now(), changes, body });
     if (this.replies.size > REPLIES_KEPT) this.replies.delete(this.replies.keys().next().value!);
     return body;
   }
@@ -144,12 +146,12 @@ export class SearchService {
    * writes, counted views and downloads) and for at most REPLY_TTL_MS, like the search's.
    */
   async listReply(key: string, render: () => Promise<string>): Promise<string> {
-    const changes = catalogueChanges();
+    const changes = catalogueChangesSoFar();
     const kept = this.lists.get(key);
     if (kept && kept.changes === changes && Date.now() - kept.at < REPLY_TTL_MS) return kept.body;
     const body = await render();
     // A change while it was read: the reply may predate it, so it is sent but not kept.
-    if (catalogueChanges() === changes) this.lists.set(key, { at: Date.now(), changes, body });
+    if (catalogueChangesSoFar() === changes) this.lists.set(key, { at: Date.now(), changes, body });
     return body;
   }
 
