@@ -40,8 +40,16 @@ export async function searchRoutes(parent: FastifyInstance, { search }: { search
 
   app.get(
     '/api/metadata/search/',
-    // The reply goes through searchReplySchema in the handler: it is kept as the text it becomes.
-    { schema: { querystring: searchQuerySchema }, config: { access: 'public' } },
+    {
+      schema: { querystring: searchQuerySchema },
+      config: { access: 'public' },
+      // A search asked again is answered from its kept reply before its query is even read.
+      onRequest: (request, reply, done) => {
+        const kept = search.keptReply(`${request.language}\u0000${request.url}`);
+        if (kept === undefined) return done();
+        shortCache(reply).type('application/json; charset=utf-8').send(kept);
+      },
+    },
     async (request, reply) => {
       // A string is sent as it is.
       const body = await searchReplyText(search, request.query, request.language, request.url);

@@ -55,18 +55,25 @@ export class SearchService {
   async searchReply(query: SearchQuery, language: Language, key: string, render: (data: SearchReplyData) => string): Promise<string> {
     if (query.sort === 'views' || query.sort === 'downloads') return render(await this.search(query, language));
     const changes = indexChangesSoFar();
-    const kept = this.replies.get(key);
-    // Kept while this process has not written the index since (catalogue-changes.ts): no read at all.
-    if (kept && kept.changes === changes && Date.now() - kept.at < REPLY_TTL_MS) {
-      this.replies.delete(key);
-      this.replies.set(key, kept);
-      return kept.body;
-    }
+    const kept = this.keptReply(key);
+    if (kept !== undefined) return kept;
     const body = render(await this.search(query, language));
     // An index write while it was read: the reply may predate it, so it is sent but not kept.
     if (indexChangesSoFar() === changes) this.replies.set(key, { at: Date.now(), changes, body });
     if (this.replies.size > REPLIES_KEPT) this.replies.delete(this.replies.keys().next().value!);
     return body;
+  }
+
+  /**
+   * The reply kept for `key`, while this process has not written the index since it was made
+   * (catalogue-changes.ts) and within REPLY_TTL_MS: no read at all.
+   */
+  keptReply(key: string): string | undefined {
+    const kept = this.replies.get(key);
+    if (!kept || kept.changes !== indexChangesSoFar() || Date.now() - kept.at >= REPLY_TTL_MS) return undefined;
+    this.replies.delete(key);
+    this.replies.set(key, kept);
+    return kept.body;
   }
 
   /** One page of results in `language`, with highlights and the facet counts of the whole result. */
