@@ -178,10 +178,19 @@ export async function signedInQuietly(browser: Browser, user: { username: string
 export const timePattern = (template: string) =>
   new RegExp(template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\{time\}\}/, '\\d{1,2}:\\d{2}').replace(/\{\{\w+\}\}/g, '.*'));
 
-/** Chooses an option of an Ant Design select named by its label (the open list's item, by its text). */
+/**
+ * Chooses an option of an Ant Design select named by its label (the open list's item, by its text),
+ * and sees it chosen. The list opens with an animation: on a loaded machine a click measured while it
+ * grows can land on the neighbouring item, so a select that does not show the option is opened again.
+ */
 export async function choose(page: Page, label: string, option: string) {
-  await page.getByRole('combobox', { name: label }).click();
-  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').getByTitle(option, { exact: true }).click();
+  const box = page.getByRole('combobox', { name: label });
+  const chosen = page.locator('.ant-select', { has: box }).locator('.ant-select-content');
+  await expect(async () => {
+    await box.click();
+    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').getByTitle(option, { exact: true }).click();
+    await expect(chosen).toHaveAttribute('title', option, { timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
 }
 
 /**
