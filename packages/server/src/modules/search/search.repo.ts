@@ -132,19 +132,38 @@ export class SearchRepo {
    * The relevance of each found entry (FIELD_WEIGHTS), indexed by entry number: two short reads per
    * word of the query.
    */
-  private async relevance(docs: readonly number[], terms: QueryTerm[]): Promise<Uint16Array> {
+  private async relevance(docs: readonly number[], terms: QueryTerm[], firstTitle?: number[]): Promise<Uint16Array> {
     let last = 0;
     for (let i = 0; i < docs.length; i += 1) if (docs[i]! > last) last = docs[i]!;
     const score = new Uint16Array(last + 1);
     const best = new Uint8Array(last + 1);
-    for (const term of terms) {
-      const [title, keys] = await Promise.all([this.fieldDocs(term, 'title'), this.fieldDocs(term, 'keys')]);
+    for (const [i, term] of terms.entries()) {
+      const [title, keys] = await Promise.all([i === 0 && firstTitle ? firstTitle : this.fieldDocs(term, 'title'), this.fieldDocs(term, 'keys')]);
       best.fill(BODY_WEIGHT);
       for (const doc of keys) if (doc <= last) best[doc] = FIELD_WEIGHTS.keys;
       for (const doc of title) if (doc <= last) best[doc] = FIELD_WEIGHTS.title;
       for (let i = 0; i < docs.length; i += 1) score[docs[i]!]! += best[docs[i]!]!;
     }
     return score;
+  }
+
+  /**
+   * Entries `offset` to `offset + limit` of `docs` by relevance. A query of one word scores an entry
+   * with the word in its title above any other: when those fill the page, they are the page, newest
+   * first, and the other entries need no score (a read and a pass over the result less).
+   */
+  private async relevantPage(docs: readonly number[], terms: QueryTerm[], offset: number, limit: number): Promise<number[]> {
+    let title: number[] | undefined;
+    if (terms.length === 1) {
+      title = await this.fieldDocs(terms[0]!, 'title');
+      let last = 0;
+      for (const doc of title) if (doc > last) last = doc;
+      const found = new Uint8Array(last + 1);
+      for (const doc of title) found[doc] = 1;
+      const titled = docs.filter((doc) => found[doc] === 1);
+      if (titled.length >= offset + limit) return this.facetCache.page(titled, offset, limit);
+    }
+    return this.facetCache.page(docs, offset, limit, await this.relevance(docs, terms, title));
   }
 
   /**
@@ -202,8 +221,7 @@ export class SearchRepo {
       count = result.length;
       facets = this.facetCache.countsOf(result);
       if (inMemory) {
-        const score = sort === 'relevance' ? await this.relevance(result, terms) : undefined;
-        chosen = this.facetCache.page(result, offset, query.pageSize, score);
+        chosen = sort === 'relevance' ? await this.relevantPage(result, terms, offset, query.pageSize) : this.facetCache.page(result, offset, query.pageSize);
       }
     } else {
       await this.facetCache.reach(await this.facetCache.current());
