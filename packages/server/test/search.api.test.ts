@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { createUser, type TestPortal, createTestPortal } from './helpers.js';
 import { foundIds, getOk, insertCatalogue, search, searchCall, type CatalogueEntry, type Params } from './search-builders.js';
 
@@ -775,3 +776,38 @@ describe('bad input', () => {
   });
 });
 
+
+describe('the replies as sent', () => {
+  const get = (url: string, headers: Record<string, string> = {}) => portal.app.inject({ method: 'GET', url, headers: { 'accept-language': 'en', ...headers } });
+  const calls = ['/api/metadata/search/?q=glacier', '/api/metadata/search/?q=glacier&sort=views', '/api/metadata/hot/', '/api/metadata/catalogue-stats/'];
+
+  it('are compressed in the encoding the client takes, and the same JSON unpacked', async () => {
+    for (const url of calls) {
+      const plain = await get(url);
+      expect(plain.statusCode, url).toBe(200);
+      expect(plain.headers['content-encoding'], url).toBeUndefined();
+      expect(plain.headers['content-type'], url).toBe('application/json; charset=utf-8');
+      for (const [encoding, unpack] of [['br', brotliDecompressSync], ['gzip', gunzipSync]] as const) {
+        const packed = await get(url, { 'accept-encoding': encoding });
+        expect(packed.headers['content-encoding'], url).toBe(encoding);
+        expect(JSON.parse(unpack(packed.rawPayload).toString('utf8')), url).toEqual(plain.json());
+      }
+    }
+  });
+
+  it('may be kept 30 seconds by browsers and proxies, per language and encoding, and revalidated by their ETag', async () => {
+    for (const url of calls) {
+      const first = await get(url, { 'accept-encoding': 'br' });
+      expect(first.headers['cache-control'], url).toBe('public, max-age=30');
+      expect(first.headers.vary, url).toBe('Accept-Language, Accept-Encoding');
+      const etag = String(first.headers.etag);
+      expect(etag, url).toMatch(/^"[\w-]+-br"$/);
+      const again = await get(url, { 'accept-encoding': 'br', 'if-none-match': etag });
+      expect(again.statusCode, url).toBe(304);
+      expect(again.body, url).toBe('');
+      // Another language is another reply.
+      const chinese = await get(url, { 'accept-encoding': 'br', 'if-none-match': etag, 'accept-language': 'zh-hans' });
+      expect(chinese.statusCode, url).toBe(200);
+    }
+  });
+});

@@ -162,7 +162,7 @@ async function webRoutes(app: FastifyInstance, site: SiteOptions & { webDist: st
     }
     const query = searchQuerySchema.safeParse(input);
     if (!query.success) return sendPage(request, reply, page);
-    const text = await searchReplyText(site.search, query.data, language, `/api/metadata/search/?${params}`);
+    const { text } = await searchReplyText(site.search, query.data, language, `/api/metadata/search/?${params}`);
     const html = withData(templates['/data/'][language], 'portal-search', { search: at >= 0 ? request.url.slice(at) : '', language }, { reply: text });
     return sendPage(request, reply, dynamicBody(request, html));
   };
@@ -170,7 +170,7 @@ async function webRoutes(app: FastifyInstance, site: SiteOptions & { webDist: st
   /** The home page carries the hot list and the counts it shows, as the API gives them (kept replies shared). */
   const sendHomePage = async (request: FastifyRequest, reply: FastifyReply, language: Language) => {
     const [hot, stats] = await Promise.all([hotReplyText(site.search, language), statsReplyText(site.search, language)]);
-    return sendPage(request, reply, dynamicBody(request, withData(templates['/'][language], 'portal-home', { language }, { hot, stats })));
+    return sendPage(request, reply, dynamicBody(request, withData(templates['/'][language], 'portal-home', { language }, { hot: hot.text, stats: stats.text })));
   };
   const templates = Object.fromEntries(
     (['/', '/data/'] as const).map((path) => [

@@ -1,14 +1,20 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { catalogueStatsSchema, hotReplySchema, SEARCH_QUERY_MAX, searchQuerySchema, searchReplySchema, suggestReplySchema } from '@portal/shared/contracts/search';
 import type { Language, SearchQuery } from '@portal/shared';
 import { toPageAt } from '../../http/paging.js';
-import type { SearchService } from './search.service.js';
+import { sendStatic, type KeptJson } from '../../plugins/static-files.js';
+import { CATALOGUE_CACHE_CONTROL, type SearchService } from './search.service.js';
 
 /** Public catalogue replies may be kept briefly by browsers and proxies, per language. */
 function shortCache(reply: FastifyReply) {
-  return reply.header('cache-control', 'public, max-age=30').header('vary', 'Accept-Language');
+  return reply.header('cache-control', CATALOGUE_CACHE_CONTROL).header('vary', 'Accept-Language');
+}
+
+/** A kept reply as bytes made once, compressed as the client accepts, 304 for the copy it holds. */
+function sendKept(request: FastifyRequest, reply: FastifyReply, kept: KeptJson) {
+  return sendStatic(request, reply.header('vary', 'Accept-Language'), kept.body);
 }
 
 /**
@@ -16,19 +22,19 @@ function shortCache(reply: FastifyReply) {
  * reply's schema once, then kept as text (search.service.ts). The search page's HTML carries the
  * same text for its first results (plugins/web.ts).
  */
-export function searchReplyText(search: SearchService, query: SearchQuery, language: Language, address: string): Promise<string> {
+export function searchReplyText(search: SearchService, query: SearchQuery, language: Language, address: string): Promise<KeptJson> {
   return search.searchReply(query, language, `${language}\u0000${address}`, ({ count, results, facets }) =>
     JSON.stringify(searchReplySchema.parse({ ...toPageAt(address, query, count, results), facets })),
   );
 }
 
 /** The hot list's reply as sent (kept: search.service.ts listReply); the home page's HTML carries it too. */
-export function hotReplyText(search: SearchService, language: Language): Promise<string> {
+export function hotReplyText(search: SearchService, language: Language): Promise<KeptJson> {
   return search.listReply(`hot\u0000${language}`, async () => JSON.stringify(hotReplySchema.parse({ results: await search.hot(language) })));
 }
 
 /** The home page's counts as sent (kept likewise). */
-export function statsReplyText(search: SearchService, language: Language): Promise<string> {
+export function statsReplyText(search: SearchService, language: Language): Promise<KeptJson> {
   return search.listReply(`stats\u0000${language}`, async () => JSON.stringify(catalogueStatsSchema.parse(await search.stats(language))));
 }
 
@@ -47,15 +53,10 @@ export async function searchRoutes(parent: FastifyInstance, { search }: { search
       onRequest: (request, reply, done) => {
         const kept = search.keptReply(`${request.language}\u0000${request.url}`);
         if (kept === undefined) return done();
-        shortCache(reply).type('application/json; charset=utf-8').send(kept);
+        sendKept(request, reply, kept);
       },
     },
-    async (request, reply) => {
-      // A string is sent as it is.
-      const body = await searchReplyText(search, request.query, request.language, request.url);
-      shortCache(reply).type('application/json; charset=utf-8');
-      return body;
-    },
+    async (request, reply) => sendKept(request, reply, await searchReplyText(search, request.query, request.language, request.url)),
   );
 
   app.get(
@@ -71,15 +72,7 @@ export async function searchRoutes(parent: FastifyInstance, { search }: { search
   );
 
   // The home page's lists: written through their schemas once, then kept as text (search.service.ts).
-  app.get('/api/metadata/hot/', { config: { access: 'public' } }, async (request, reply) => {
-    const body = await hotReplyText(search, request.language);
-    shortCache(reply).type('application/json; charset=utf-8');
-    return body;
-  });
+  app.get('/api/metadata/hot/', { config: { access: 'public' } }, async (request, reply) => sendKept(request, reply, await hotReplyText(search, request.language)));
 
-  app.get('/api/metadata/catalogue-stats/', { config: { access: 'public' } }, async (request, reply) => {
-    const body = await statsReplyText(search, request.language);
-    shortCache(reply).type('application/json; charset=utf-8');
-    return body;
-  });
+  app.get('/api/metadata/catalogue-stats/', { config: { access: 'public' } }, async (request, reply) => sendKept(request, reply, await statsReplyText(search, request.language)));
 }

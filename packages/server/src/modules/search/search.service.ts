@@ -12,6 +12,7 @@ import {
   type SearchQuery,
   type SuggestReply,
 } from '@portal/shared';
+import { KeptJson } from '../../plugins/static-files.js';
 import { catalogueChangesSoFar, indexChangesSoFar } from './catalogue-changes.js';
 import { isRobot } from './robots.js';
 import type { SearchRepo } from './search.repo.js';
@@ -38,13 +39,15 @@ const titleIn = (language: Language, row: { title_zh: string; title_en: string }
  */
 const REPLY_TTL_MS = 30_000;
 const REPLIES_KEPT = 500;
+/** What browsers and proxies may do with a catalogue reply: keep it for as long as this process does. */
+export const CATALOGUE_CACHE_CONTROL = `public, max-age=${REPLY_TTL_MS / 1000}`;
 
 type SearchReplyData = { count: number; results: SearchHit[]; facets: Record<SearchFacet, FacetValue[]> };
 
 export class SearchService {
-  private readonly replies = new Map<string, { at: number; changes: number; body: string }>();
+  private readonly replies = new Map<string, { at: number; changes: number; reply: KeptJson }>();
   /** The home page's replies (hot list, counts) per language, as sent, with the change they follow. */
-  private readonly lists = new Map<string, { at: number; changes: number; body: string }>();
+  private readonly lists = new Map<string, { at: number; changes: number; reply: KeptJson }>();
 
   constructor(private readonly repo: SearchRepo) {}
 
@@ -52,28 +55,28 @@ export class SearchService {
    * The reply to a search as sent: `render` writes it from the results; `key` names the request
    * (its language and address: the reply's page links are made from the address).
    */
-  async searchReply(query: SearchQuery, language: Language, key: string, render: (data: SearchReplyData) => string): Promise<string> {
-    if (query.sort === 'views' || query.sort === 'downloads') return render(await this.search(query, language));
+  async searchReply(query: SearchQuery, language: Language, key: string, render: (data: SearchReplyData) => string): Promise<KeptJson> {
+    if (query.sort === 'views' || query.sort === 'downloads') return new KeptJson(render(await this.search(query, language)), CATALOGUE_CACHE_CONTROL);
     const changes = indexChangesSoFar();
     const kept = this.keptReply(key);
     if (kept !== undefined) return kept;
-    const body = render(await this.search(query, language));
+    const reply = new KeptJson(render(await this.search(query, language)), CATALOGUE_CACHE_CONTROL);
     // An index write while it was read: the reply may predate it, so it is sent but not kept.
-    if (indexChangesSoFar() === changes) this.replies.set(key, { at: Date.now(), changes, body });
+    if (indexChangesSoFar() === changes) this.replies.set(key, { at: Date.now(), changes, reply });
     if (this.replies.size > REPLIES_KEPT) this.replies.delete(this.replies.keys().next().value!);
-    return body;
+    return reply;
   }
 
   /**
    * The reply kept for `key`, while this process has not written the index since it was made
    * (catalogue-changes.ts) and within REPLY_TTL_MS: no read at all.
    */
-  keptReply(key: string): string | undefined {
+  keptReply(key: string): KeptJson | undefined {
     const kept = this.replies.get(key);
     if (!kept || kept.changes !== indexChangesSoFar() || Date.now() - kept.at >= REPLY_TTL_MS) return undefined;
     this.replies.delete(key);
     this.replies.set(key, kept);
-    return kept.body;
+    return kept.reply;
   }
 
   /** One page of results in `language`, with highlights and the facet counts of the whole result. */
@@ -152,14 +155,14 @@ export class SearchService {
    * A home-page reply as sent: kept while this process has changed nothing the lists show (index
    * writes, counted views and downloads) and for at most REPLY_TTL_MS, like the search's.
    */
-  async listReply(key: string, render: () => Promise<string>): Promise<string> {
+  async listReply(key: string, render: () => Promise<string>): Promise<KeptJson> {
     const changes = catalogueChangesSoFar();
     const kept = this.lists.get(key);
-    if (kept && kept.changes === changes && Date.now() - kept.at < REPLY_TTL_MS) return kept.body;
-    const body = await render();
+    if (kept && kept.changes === changes && Date.now() - kept.at < REPLY_TTL_MS) return kept.reply;
+    const reply = new KeptJson(await render(), CATALOGUE_CACHE_CONTROL);
     // A change while it was read: the reply may predate it, so it is sent but not kept.
-    if (catalogueChangesSoFar() === changes) this.lists.set(key, { at: Date.now(), changes, body });
-    return body;
+    if (catalogueChangesSoFar() === changes) this.lists.set(key, { at: Date.now(), changes, reply });
+    return reply;
   }
 
   async hot(language: Language, limit = 10): Promise<HotItem[]> {
