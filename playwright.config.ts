@@ -20,10 +20,6 @@ export default defineConfig({
   use: {
     baseURL: `http://localhost:${E2E_PORT}`,
     trace: 'retain-on-failure',
-    // As a visitor who asks for less motion: dialogs, drawers and lists open without animation (the
-    // portal honours the setting), so that a click is never measured on a growing dialog. Two specs
-    // (e2e/motion.spec.ts) keep the animations, as most visitors have them.
-    reducedMotion: 'reduce',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [

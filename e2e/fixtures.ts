@@ -208,14 +208,34 @@ export async function openOnDesk(page: Page, language: Language, search: string,
 }
 
 /**
+ * A dialog shown and done growing: Ant Design zooms a dialog in over a few tenths of a second, and on
+ * a busy machine a click measured while it grows can land beside its button (an owner's approval
+ * was once lost so in CI). Waits until no animation runs on the dialog, its ancestors or its content.
+ */
+export async function settled(dialog: Locator): Promise<Locator> {
+  await expect(dialog).toBeVisible();
+  await expect
+    .poll(() =>
+      dialog.evaluate(
+        (element) =>
+          document.getAnimations().filter((animation) => {
+            const target = (animation.effect as KeyframeEffect | null)?.target;
+            return animation.playState === 'running' && target instanceof Element && (target.contains(element) || element.contains(target));
+          }).length,
+      ),
+    )
+    .toBe(0);
+  return dialog;
+}
+
+/**
  * Takes a decision in the desk's review panel: its button, then the confirmation, which says where
  * the record goes (`from` → `to`, the statuses as the page names them), with the comment when one is given.
  */
 export async function decideOnDesk(page: Page, language: Language, panel: Locator, action: keyof Messages['reviewDesk']['decide'], move: { from: string; to: string }, comment?: string) {
   const d = textsOf(language).reviewDesk;
   await panel.getByRole('button', { name: d.decide[action], exact: true }).click();
-  const confirm = page.getByRole('dialog').filter({ hasText: d.confirm.body.replace('{{from}}', move.from).replace('{{to}}', move.to) });
-  await expect(confirm).toBeVisible();
+  const confirm = await settled(page.getByRole('dialog').filter({ hasText: d.confirm.body.replace('{{from}}', move.from).replace('{{to}}', move.to) }));
   if (comment !== undefined) await confirm.getByRole('textbox').fill(comment);
   await confirm.getByRole('button', { name: d.decide[action] }).click();
 }

@@ -1,6 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
 import { countWords, descriptionLength, KEYWORD_TYPES, type Language } from '@portal/shared';
-import { createUser, expect, logIn, prefixOf, test, textsOf, uniqueName } from './fixtures';
+import { createUser, expect, logIn, prefixOf, settled, test, textsOf, uniqueName } from './fixtures';
 import { tinyPng } from './records';
 
 const LANGUAGES: Language[] = ['zh-hans', 'en'];
@@ -70,8 +70,7 @@ for (const language of LANGUAGES) {
       await page.getByLabel(e.fields.north).fill('40');
       // The abstract is shorter than the editor's threshold: it asks whether it is complete.
       await page.getByRole('button', { name: e.save, exact: true }).click();
-      const confirm = page.getByRole('dialog').filter({ hasText: e.shortDescription.title });
-      await expect(confirm).toBeVisible();
+      const confirm = await settled(page.getByRole('dialog').filter({ hasText: e.shortDescription.title }));
       await confirm.getByRole('button', { name: e.shortDescription.ok }).click();
       await expect(page.getByText(texts.metadata.saved)).toBeVisible();
 

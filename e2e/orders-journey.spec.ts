@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Language } from '@portal/shared';
-import { AFTER_LOAD, createUsers, expect, prefixOf, signedInQuietly, test, textsOf } from './fixtures';
+import { AFTER_LOAD, createUsers, expect, prefixOf, settled, signedInQuietly, test, textsOf } from './fixtures';
 import { fillApplication, like } from './orders-helpers';
 import { publishedRecord } from './records';
 
@@ -78,7 +78,7 @@ for (const language of ['en', 'zh-hans'] as Language[]) {
       const row = page.getByRole('row').filter({ hasText: record.title });
       await expect(row.getByText('Arctic University of Norway')).toBeVisible();
       await row.getByRole('button', { name: o.requests.actions[action] }).click();
-      const confirm = page.getByRole('dialog').filter({ hasText: like(o.requests.confirm[action], false) });
+      const confirm = await settled(page.getByRole('dialog').filter({ hasText: like(o.requests.confirm[action], false) }));
       if (action === 'rejected') await confirm.getByLabel(o.requests.reason).fill('The data are reserved for the project team until the end of 2027.');
       await shot(page, `decide-${action}`);
       await confirm.getByRole('button', { name: o.requests.actions[action] }).click();

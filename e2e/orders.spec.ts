@@ -1,6 +1,6 @@
 import type { Browser } from '@playwright/test';
 import type { Language } from '@portal/shared';
-import { AFTER_LOAD, createUsers, expect, prefixOf, signedInQuietly, test, textsOf } from './fixtures';
+import { AFTER_LOAD, createUsers, expect, prefixOf, settled, signedInQuietly, test, textsOf } from './fixtures';
 import { fillApplication, like } from './orders-helpers';
 import { apiSession, applyFor, publishedRecord } from './records';
 
@@ -88,7 +88,7 @@ test.describe('orders: the owner decides a request', () => {
       await expect(row.getByRole('link', { name: record.title })).toBeVisible();
       await expect(row.getByText('Arctic University of Norway')).toBeVisible();
       await row.getByRole('button', { name: o.requests.actions.approved }).click();
-      const confirm = page.getByRole('dialog').filter({ hasText: like(o.requests.confirm.approved, false) });
+      const confirm = await settled(page.getByRole('dialog').filter({ hasText: like(o.requests.confirm.approved, false) }));
       await confirm.getByRole('button', { name: o.requests.actions.approved }).click();
       await expect(page.getByRole('dialog').filter({ hasText: texts.orders.handled })).toBeVisible();
       await page.keyboard.press('Escape');

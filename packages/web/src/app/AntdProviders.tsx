@@ -14,15 +14,8 @@ dayjs.locale(pageLanguage === 'en' ? 'en' : 'zh-cn');
  * (Ant Design's default #1677ff has 4.1:1), descriptions (empty states, form hints, secondary text)
  * 62 % black (6.2:1, not 45 %: 3.4:1), placeholders 55 % black (4.7:1, not 25 %: 1.6:1).
  */
-/**
- * People who ask their system for less motion get none: Ant Design's opening and closing animations
- * (dialogs, drawers, menus, lists) are off for them (WCAG 2.3.3), read once as the page loads.
- */
-const reducedMotion = typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-
 const THEME: ThemeConfig = {
   token: {
-    motion: !reducedMotion,
     colorPrimary: '#0b4f8a',
     colorLink: '#0b4f8a',
     colorTextDescription: 'rgba(0, 0, 0, 0.62)',
