@@ -9,7 +9,8 @@
  *   English word, three facets, a box across the 180th meridian, and the unfiltered catalogue; every
  *   reply carries the facet counts of its whole result;
  * - throughput (autocannon) of /api/metadata/search/ and /api/metadata/hot/ against a bare Fastify
- *   hello world started in the same child, as ratios.
+ *   hello world started in the same child, as ratios; a repeated search both as autocannon asks
+ *   (no Accept-Encoding: 16 KB of JSON a reply) and as a browser asks (brotli: about 4 KB).
  * Appends one entry to bench/results/search.json and prints a table.
  *
  *   npm run bench                              (every benchmark)
@@ -178,6 +179,9 @@ interface Throughput {
   throughputRatio: number;
 }
 
+/** What a browser sends beside the address: the reply it takes (compressed) and its language. */
+const BROWSER_HEADERS = { 'accept-encoding': 'gzip, deflate, br', 'accept-language': 'zh-CN,zh;q=0.9,en;q=0.8', accept: 'application/json, text/plain, */*' };
+
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const round = (value: number, digits = 2) => Number(value.toFixed(digits));
 
@@ -302,11 +306,11 @@ async function bench(): Promise<void> {
         }
       }
 
-      async function load(url: string, paths: string[], unique = false) {
+      async function load(url: string, paths: string[], unique = false, headers: Record<string, string> = {}) {
         let served = 0;
         // `unique`: every request on a page of its own, so that none is a kept reply.
         const setupRequest = (request: { path: string }) => ({ ...request, path: `${paths[served % paths.length]}&page=${1 + (Math.floor(served++ / paths.length) % 10_000)}` });
-        const result = await autocannon({ url, connections, duration, requests: paths.map((p) => ({ method: 'GET' as const, path: p, ...(unique ? { setupRequest } : {}) })) });
+        const result = await autocannon({ url, connections, duration, headers, requests: paths.map((p) => ({ method: 'GET' as const, path: p, ...(unique ? { setupRequest } : {}) })) });
         if (result.non2xx || result.errors || result.timeouts) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
         return { requestsPerSecond: result.requests.average, meanLatencyMs: result.latency.mean };
       }
@@ -316,6 +320,8 @@ async function bench(): Promise<void> {
       const searchPaths = CHINESE_QUERIES.map((w) => `/api/metadata/search/?q=${encodeURIComponent(w)}`);
       await load(base, searchPaths.slice(0, 2));
       const search = await load(base, searchPaths);
+      // The same as a browser asks for it: compressed (what a visitor's page is sent).
+      const searchBrowser = await load(base, searchPaths, false, BROWSER_HEADERS);
       const searchFresh = await load(base, searchPaths, true);
       const hot = await load(base, ['/api/metadata/hot/']);
       const helloAfter = await load(hello, ['/']);
@@ -323,6 +329,7 @@ async function bench(): Promise<void> {
       const throughput: Throughput[] = [
         { name: 'hello world (bare Fastify)', route: 'GET /', ...helloBefore, throughputRatio: 1 },
         { name: 'search, repeated (kept replies)', route: 'GET /api/metadata/search/?q=冰川 ... (10 words)', ...search, throughputRatio: round(search.requestsPerSecond / helloRps, 4) },
+        { name: 'search, repeated, as a browser asks', route: 'the same, Accept-Encoding: gzip, deflate, br', ...searchBrowser, throughputRatio: round(searchBrowser.requestsPerSecond / helloRps, 4) },
         { name: 'search, every request new', route: 'GET /api/metadata/search/?q=冰川&page=N ...', ...searchFresh, throughputRatio: round(searchFresh.requestsPerSecond / helloRps, 4) },
         { name: 'hot list', route: 'GET /api/metadata/hot/', ...hot, throughputRatio: round(hot.requestsPerSecond / helloRps, 4) },
       ];
