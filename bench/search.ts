@@ -113,16 +113,25 @@ async function serve(): Promise<void> {
   let ticks = backendTicks();
   const cpuTimes: number[] = [];
   const requestStarts = new WeakMap<object, NodeJS.CpuUsage>();
+  // Per request while latency is measured; off for the throughput loads, which read the process's CPU time instead.
+  let perRequest = true;
   app.addHook('onRequest', async (request) => {
-    requestStarts.set(request, process.cpuUsage());
+    if (perRequest) requestStarts.set(request, process.cpuUsage());
   });
   app.addHook('onResponse', async (request) => {
-    const at = requestStarts.get(request);
+    const at = perRequest ? requestStarts.get(request) : undefined;
     if (!at) return;
     const cpu = process.cpuUsage(at);
     cpuTimes.push((cpu.user + cpu.system) / 1000);
   });
   process.on('message', (message) => {
+    if (message === 'proc') {
+      // The process's CPU time so far (the portal and the hello world share it; they are loaded in turn).
+      perRequest = false;
+      const used = process.cpuUsage();
+      process.send!({ cpuMs: (used.user + used.system) / 1000 });
+      return;
+    }
     if (message !== 'cpu') return;
     const now = backendTicks();
     process.send!({ node: cpuTimes.splice(0), databaseMs: (now - ticks) * 10 });
@@ -177,6 +186,9 @@ interface Throughput {
   requestsPerSecond: number;
   meanLatencyMs: number;
   throughputRatio: number;
+  /** The server's CPU time per request (µs), and the hello world's divided by it: the share of a bare Fastify's capacity per core. */
+  serverCpuUsPerRequest: number;
+  serverCpuRatio: number;
 }
 
 /** What a browser sends beside the address: the reply it takes (compressed) and its language. */
@@ -306,13 +318,20 @@ async function bench(): Promise<void> {
         }
       }
 
+      const processCpu = () =>
+        new Promise<number>((resolve) => {
+          server.once('message', (message) => resolve((message as { cpuMs: number }).cpuMs));
+          server.send('proc');
+        });
       async function load(url: string, paths: string[], unique = false, headers: Record<string, string> = {}) {
+        const cpuBefore = await processCpu();
         let served = 0;
         // `unique`: every request on a page of its own, so that none is a kept reply.
         const setupRequest = (request: { path: string }) => ({ ...request, path: `${paths[served % paths.length]}&page=${1 + (Math.floor(served++ / paths.length) % 10_000)}` });
         const result = await autocannon({ url, connections, duration, headers, requests: paths.map((p) => ({ method: 'GET' as const, path: p, ...(unique ? { setupRequest } : {}) })) });
+        const cpuMs = (await processCpu()) - cpuBefore;
         if (result.non2xx || result.errors || result.timeouts) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
-        return { requestsPerSecond: result.requests.average, meanLatencyMs: result.latency.mean };
+        return { requestsPerSecond: result.requests.average, meanLatencyMs: result.latency.mean, serverCpuUsPerRequest: round((cpuMs * 1000) / Math.max(1, result.requests.total), 1) };
       }
       const hello = `http://127.0.0.1:${loaded.helloPort}`;
       await load(hello, ['/']); // warm-up
@@ -326,14 +345,15 @@ async function bench(): Promise<void> {
       const hot = await load(base, ['/api/metadata/hot/']);
       const helloAfter = await load(hello, ['/']);
       const helloRps = (helloBefore.requestsPerSecond + helloAfter.requestsPerSecond) / 2;
+      const helloCpu = (helloBefore.serverCpuUsPerRequest + helloAfter.serverCpuUsPerRequest) / 2;
       const throughput: Throughput[] = [
-        { name: 'hello world (bare Fastify)', route: 'GET /', ...helloBefore, throughputRatio: 1 },
-        { name: 'search, repeated (kept replies)', route: 'GET /api/metadata/search/?q=冰川 ... (10 words)', ...search, throughputRatio: round(search.requestsPerSecond / helloRps, 4) },
-        { name: 'search, repeated, as a browser asks', route: 'the same, Accept-Encoding: gzip, deflate, br', ...searchBrowser, throughputRatio: round(searchBrowser.requestsPerSecond / helloRps, 4) },
-        { name: 'search, every request new', route: 'GET /api/metadata/search/?q=冰川&page=N ...', ...searchFresh, throughputRatio: round(searchFresh.requestsPerSecond / helloRps, 4) },
-        { name: 'hot list', route: 'GET /api/metadata/hot/', ...hot, throughputRatio: round(hot.requestsPerSecond / helloRps, 4) },
+        { name: 'hello world (bare Fastify)', route: 'GET /', ...helloBefore, throughputRatio: 1, serverCpuRatio: 1 },
+        { name: 'search, repeated (kept replies)', route: 'GET /api/metadata/search/?q=冰川 ... (10 words)', ...search, throughputRatio: round(search.requestsPerSecond / helloRps, 4), serverCpuRatio: round(helloCpu / search.serverCpuUsPerRequest, 4) },
+        { name: 'search, repeated, as a browser asks', route: 'the same, Accept-Encoding: gzip, deflate, br', ...searchBrowser, throughputRatio: round(searchBrowser.requestsPerSecond / helloRps, 4), serverCpuRatio: round(helloCpu / searchBrowser.serverCpuUsPerRequest, 4) },
+        { name: 'search, every request new', route: 'GET /api/metadata/search/?q=冰川&page=N ...', ...searchFresh, throughputRatio: round(searchFresh.requestsPerSecond / helloRps, 4), serverCpuRatio: round(helloCpu / searchFresh.serverCpuUsPerRequest, 4) },
+        { name: 'hot list', route: 'GET /api/metadata/hot/', ...hot, throughputRatio: round(hot.requestsPerSecond / helloRps, 4), serverCpuRatio: round(helloCpu / hot.serverCpuUsPerRequest, 4) },
       ];
-      for (const t of throughput) process.stderr.write(`  ${database} ${t.name}: ${t.requestsPerSecond.toFixed(0)} req/s (ratio ${t.throughputRatio})\n`);
+      for (const t of throughput) process.stderr.write(`  ${database} ${t.name}: ${t.requestsPerSecond.toFixed(0)} req/s (ratio ${t.throughputRatio}), server ${t.serverCpuUsPerRequest} µs CPU a request (ratio ${t.serverCpuRatio})\n`);
 
       runs.push({
         database,
@@ -393,7 +413,7 @@ async function bench(): Promise<void> {
         `  ${l.kind.padEnd(19)} p50 ${String(l.p50Ms).padStart(8)} ms  p95 ${String(l.p95Ms).padStart(8)} ms   CPU p50 ${String(l.cpuP50Ms).padStart(7)} ms  p95 ${String(l.cpuP95Ms).padStart(7)} ms  db ${l.databaseCpuMeanMs} ms  (${l.meanResultCount} results)`,
       );
     }
-    for (const t of run.throughput.calls) console.log(`  ${t.name.padEnd(38)} ${t.requestsPerSecond.toFixed(0).padStart(7)} req/s  ratio ${t.throughputRatio}`);
+    for (const t of run.throughput.calls) console.log(`  ${t.name.padEnd(38)} ${t.requestsPerSecond.toFixed(0).padStart(7)} req/s  ratio ${t.throughputRatio}  server ${String(t.serverCpuUsPerRequest).padStart(6)} µs CPU/request  ratio ${t.serverCpuRatio}`);
   }
   console.log(`\n${entry.totalSeconds} s in all; recorded in ${path.relative(root, file)}`);
 }
