@@ -44,6 +44,37 @@ for (const language of LANGUAGES) {
       await colleagueApi.dispose();
     });
 
+    test('shows a new submission and a colleague\'s decision without being reloaded', async ({ page }) => {
+      test.setTimeout(150_000);
+      const staff = createUser({ staff: true, realname: english ? 'Desk Officer' : '审核员' });
+      const colleague = createUser({ staff: true, realname: english ? 'Other Officer' : '另一审核员' });
+      const provider = createUser({ realname: english ? 'Ada Provider' : '李提供' });
+      const stem = uniqueName(english ? 'Lake ice ' : '湖冰');
+      // The page's clock is the test's: a minute passes when the test says so.
+      await page.clock.install();
+      await logIn(page, language, staff.username, staff.password);
+      await page.goto(`${prefix}/admin/review`);
+      await page.getByRole('searchbox', { name: d.filters.search }).fill(stem);
+      await page.getByRole('searchbox', { name: d.filters.search }).press('Enter');
+      await expect(page.getByText(d.empty)).toBeVisible();
+      const row = page.getByRole('row').filter({ hasText: stem });
+
+      // Submitted meanwhile: the desk shows it within a minute, as it stands.
+      const providerApi = await apiSession(provider.username, provider.password);
+      const { id } = await submitCompleteRecord(providerApi, stem, language);
+      await expect(row).toHaveCount(0);
+      await page.clock.fastForward(61_000);
+      await expect(row).toContainText(texts.metadata.status.submitted);
+
+      // A colleague takes it in: the next minute's list says so.
+      const colleagueApi = await apiSession(colleague.username, colleague.password);
+      await expectJson(await colleagueApi.patch(`/api/metadata/review-status/${id}/set_review_status/`, { data: { review_status: 'receive' } }));
+      await page.clock.fastForward(61_000);
+      await expect(row).toContainText(texts.metadata.status.receive);
+      await providerApi.dispose();
+      await colleagueApi.dispose();
+    });
+
     test('is for staff: a visitor signs in and comes back, a provider is refused', async ({ page }) => {
       // Two logins and four page loads: more than the default minute on a busy machine.
       test.setTimeout(150_000);

@@ -15,6 +15,7 @@ const DESK_STATUSES: MetadataStatus[] = ['submitted', 'receive', 'invited', 'und
 /** The two programme funds of spec section 9. */
 const PROGRAMME_FUNDS = [FUND_THREE_POLE, FUND_THIRD_POLE];
 const PAGE_SIZE = 20;
+const DESK_REFRESH_MS = 60_000;
 const DAY_MS = 86_400_000;
 
 /** Whole days since the submission (0 on its day). */
@@ -38,9 +39,13 @@ function ReviewDesk() {
   const [page, setPage] = useState(1);
   const [selected, setSelected] = useState<ReviewDeskItem | null>(null);
 
+  // The desk follows what others do (a new submission, an expert's answer, a colleague's decision):
+  // read again every minute while the tab is shown, and whenever staff come back to it.
   const list = useQuery({
     queryKey: ['reviewDesk', 'list', { status, fund, search, page }],
     queryFn: () => reviewDeskApi.list({ status: status || undefined, fund: fund || undefined, search, page, pageSize: PAGE_SIZE }, t('errors.generic')),
+    refetchInterval: DESK_REFRESH_MS,
+    refetchOnWindowFocus: true,
   });
   // The programme funds are named as the editor names them: from the fund entries, in the page's language.
   const funds = useQuery({
@@ -123,7 +128,7 @@ function ReviewDesk() {
       {isPhone ? (
         // On a phone each submission is a small card: nothing is cut off, nothing scrolls sideways.
         <List<ReviewDeskItem>
-          loading={list.isFetching}
+          loading={list.isLoading}
           dataSource={list.data?.results ?? []}
           rowKey="id"
           locale={{ emptyText: t('reviewDesk.empty') }}
@@ -149,7 +154,7 @@ function ReviewDesk() {
       ) : (
         <Table<ReviewDeskItem>
           rowKey="id"
-          loading={list.isFetching}
+          loading={list.isLoading}
           columns={columns}
           dataSource={list.data?.results ?? []}
           locale={{ emptyText: t('reviewDesk.empty') }}
