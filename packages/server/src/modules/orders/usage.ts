@@ -138,7 +138,10 @@ export class Usage {
       .where('m.status', '=', 'published');
   }
 
-  /** Orders (lines) of each record among the ids, and how many of them wait for an answer. */
+  /**
+   * Orders (lines) of each record among the ids, and how many of them wait for an answer. An order
+   * its applicant withdrew ('deleted') is no application any more: it is not counted.
+   */
   private ordersOf(ids: ReturnType<Usage['idsAs']>) {
     return this.db
       .selectFrom('order_lines as l')
@@ -149,6 +152,7 @@ export class Usage {
         sql<number | string>`sum(case when o.status in ('waiting', 'returned') then 1 else 0 end)`.as('waiting'),
       ])
       .where('l.metadata_id', 'in', ids)
+      .where('o.status', '<>', 'deleted')
       .groupBy('l.metadata_id');
   }
 
