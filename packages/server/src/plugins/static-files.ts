@@ -89,16 +89,16 @@ export function staticBody(
 }
 
 /** A text made on the server (a page, robots.txt, the sitemap), compressed once. */
-export function staticText(text: string, type: string, cacheControl: string): StaticBody {
+export function staticText(text: string, type: string, cacheControl: string, brotliQuality?: number): StaticBody {
   const identity = Buffer.from(text, 'utf8');
-  return staticBody(identity, { type, cacheControl, compressed: compress(identity) });
+  return staticBody(identity, { type, cacheControl, compressed: compress(identity, brotliQuality) });
 }
 
 /**
  * A JSON reply kept as sent (the catalogue's kept replies, search.service.ts): its text, and on first
  * use its bytes and compressed forms, so that each later request writes bytes made once (no encoding
- * of the text, no compression) and a phone receives a quarter of them. Quicker levels than for
- * static files: a reply is kept for seconds, not for a release.
+ * of the text, no compression) and a phone receives a quarter of them. A quicker brotli level than
+ * for static files: a reply is kept for seconds, not for a release.
  */
 export class KeptJson {
   private sent?: StaticBody;
@@ -109,17 +109,7 @@ export class KeptJson {
   ) {}
 
   get body(): StaticBody {
-    if (!this.sent) {
-      const identity = Buffer.from(this.text, 'utf8');
-      this.sent = staticBody(identity, {
-        type: 'application/json; charset=utf-8',
-        cacheControl: this.cacheControl,
-        compressed: {
-          br: brotliCompressSync(identity, { params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
-          gzip: gzipSync(identity, { level: 6 }),
-        },
-      });
-    }
+    this.sent ??= staticText(this.text, TYPES['.json']!, this.cacheControl, 4);
     return this.sent;
   }
 }
