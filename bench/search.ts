@@ -8,9 +8,12 @@
  * - latency (p50 / p95, requests one at a time) of the query kinds: a two-character Chinese word, an
  *   English word, three facets, a box across the 180th meridian, and the unfiltered catalogue; every
  *   reply carries the facet counts of its whole result;
- * - throughput (autocannon) of /api/metadata/search/ and /api/metadata/hot/ against a bare Fastify
- *   hello world started in the same child, as ratios; a repeated search both as autocannon asks
- *   (no Accept-Encoding: 16 KB of JSON a reply) and as a browser asks (brotli: about 4 KB).
+ * - throughput of /api/metadata/search/ and /api/metadata/hot/ against a bare Fastify hello world
+ *   started in the same child, as ratios, by a lean keep-alive client (http-load.ts: it counts a
+ *   reply's bytes without decoding them); a repeated search both without Accept-Encoding (16 KB of
+ *   JSON a reply) and as a browser asks (brotli: about 4 KB); and, for comparison, the hello world
+ *   and the repeated search by autocannon, whose per-reply work grows with the reply. Beside each
+ *   ratio, the server's own CPU time per request against the hello world's.
  * Appends one entry to bench/results/search.json and prints a table.
  *
  *   npm run bench                              (every benchmark)
@@ -24,6 +27,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { httpLoad } from './http-load.js';
 import { CHINESE_QUERIES, ENGLISH_QUERIES, PLACE_VALUES, THEME_VALUES } from './search-catalogue.js';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -183,6 +187,8 @@ interface Latency {
 interface Throughput {
   name: string;
   route: string;
+  /** 'lean' (http-load.ts) or 'autocannon'; a ratio is taken against the hello world by the same client. */
+  client: 'lean' | 'autocannon';
   requestsPerSecond: number;
   meanLatencyMs: number;
   throughputRatio: number;
@@ -323,15 +329,22 @@ async function bench(): Promise<void> {
           server.once('message', (message) => resolve((message as { cpuMs: number }).cpuMs));
           server.send('proc');
         });
-      async function load(url: string, paths: string[], unique = false, headers: Record<string, string> = {}) {
+      // Every request on a page of its own, so that none is a kept reply.
+      const pageAfterPage = (paths: string[]) => (i: number) => `${paths[i % paths.length]}&page=${1 + (Math.floor(i / paths.length) % 10_000)}`;
+      /** Requests/s by the lean client (http-load.ts), or by autocannon for comparison, and the server's CPU time per request. */
+      async function load(url: string, paths: string[], { unique = false, headers = {}, client = 'lean' }: { unique?: boolean; headers?: Record<string, string>; client?: 'lean' | 'autocannon' } = {}) {
         const cpuBefore = await processCpu();
-        let served = 0;
-        // `unique`: every request on a page of its own, so that none is a kept reply.
-        const setupRequest = (request: { path: string }) => ({ ...request, path: `${paths[served % paths.length]}&page=${1 + (Math.floor(served++ / paths.length) % 10_000)}` });
-        const result = await autocannon({ url, connections, duration, headers, requests: paths.map((p) => ({ method: 'GET' as const, path: p, ...(unique ? { setupRequest } : {}) })) });
+        let measured: { requestsPerSecond: number; requests: number; meanLatencyMs: number };
+        if (client === 'lean') {
+          const result = await httpLoad({ url, paths: unique ? pageAfterPage(paths) : paths, connections, durationSeconds: duration, headers });
+          measured = result;
+        } else {
+          const result = await autocannon({ url, connections, duration, headers, requests: paths.map((p) => ({ method: 'GET' as const, path: p })) });
+          if (result.non2xx || result.errors || result.timeouts) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+          measured = { requestsPerSecond: result.requests.average, requests: result.requests.total, meanLatencyMs: result.latency.mean };
+        }
         const cpuMs = (await processCpu()) - cpuBefore;
-        if (result.non2xx || result.errors || result.timeouts) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
-        return { requestsPerSecond: result.requests.average, meanLatencyMs: result.latency.mean, serverCpuUsPerRequest: round((cpuMs * 1000) / Math.max(1, result.requests.total), 1) };
+        return { client, requestsPerSecond: measured.requestsPerSecond, meanLatencyMs: measured.meanLatencyMs, serverCpuUsPerRequest: round((cpuMs * 1000) / Math.max(1, measured.requests), 1) };
       }
       const hello = `http://127.0.0.1:${loaded.helloPort}`;
       await load(hello, ['/']); // warm-up
@@ -340,18 +353,29 @@ async function bench(): Promise<void> {
       await load(base, searchPaths.slice(0, 2));
       const search = await load(base, searchPaths);
       // The same as a browser asks for it: compressed (what a visitor's page is sent).
-      const searchBrowser = await load(base, searchPaths, false, BROWSER_HEADERS);
-      const searchFresh = await load(base, searchPaths, true);
+      const searchBrowser = await load(base, searchPaths, { headers: BROWSER_HEADERS });
+      const searchFresh = await load(base, searchPaths, { unique: true });
       const hot = await load(base, ['/api/metadata/hot/']);
       const helloAfter = await load(hello, ['/']);
+      // The same two by autocannon, whose work per reply grows with the reply (http-load.ts says why).
+      const helloAutocannon = await load(hello, ['/'], { client: 'autocannon' });
+      const searchAutocannon = await load(base, searchPaths, { client: 'autocannon' });
       const helloRps = (helloBefore.requestsPerSecond + helloAfter.requestsPerSecond) / 2;
       const helloCpu = (helloBefore.serverCpuUsPerRequest + helloAfter.serverCpuUsPerRequest) / 2;
+      const against = (measured: typeof search, hello = { rps: helloRps, cpu: helloCpu }) => ({
+        ...measured,
+        throughputRatio: round(measured.requestsPerSecond / hello.rps, 4),
+        serverCpuRatio: round(hello.cpu / measured.serverCpuUsPerRequest, 4),
+      });
+      const byAutocannon = { rps: helloAutocannon.requestsPerSecond, cpu: helloAutocannon.serverCpuUsPerRequest };
       const throughput: Throughput[] = [
         { name: 'hello world (bare Fastify)', route: 'GET /', ...helloBefore, throughputRatio: 1, serverCpuRatio: 1 },
-        { name: 'search, repeated (kept replies)', route: 'GET /api/metadata/search/?q=冰川 ... (10 words)', ...search, throughputRatio: round(search.requestsPerSecond / helloRps, 4), serverCpuRatio: round(helloCpu / search.serverCpuUsPerRequest, 4) },
-        { name: 'search, repeated, as a browser asks', route: 'the same, Accept-Encoding: gzip, deflate, br', ...searchBrowser, throughputRatio: round(searchBrowser.requestsPerSecond / helloRps, 4), serverCpuRatio: round(helloCpu / searchBrowser.serverCpuUsPerRequest, 4) },
-        { name: 'search, every request new', route: 'GET /api/metadata/search/?q=冰川&page=N ...', ...searchFresh, throughputRatio: round(searchFresh.requestsPerSecond / helloRps, 4), serverCpuRatio: round(helloCpu / searchFresh.serverCpuUsPerRequest, 4) },
-        { name: 'hot list', route: 'GET /api/metadata/hot/', ...hot, throughputRatio: round(hot.requestsPerSecond / helloRps, 4), serverCpuRatio: round(helloCpu / hot.serverCpuUsPerRequest, 4) },
+        { name: 'search, repeated (kept replies)', route: 'GET /api/metadata/search/?q=冰川 ... (10 words)', ...against(search) },
+        { name: 'search, repeated, as a browser asks', route: 'the same, Accept-Encoding: gzip, deflate, br', ...against(searchBrowser) },
+        { name: 'search, every request new', route: 'GET /api/metadata/search/?q=冰川&page=N ...', ...against(searchFresh) },
+        { name: 'hot list', route: 'GET /api/metadata/hot/', ...against(hot) },
+        { name: 'hello world, autocannon', route: 'GET /', ...against(helloAutocannon, byAutocannon) },
+        { name: 'search, repeated, autocannon', route: 'the 10 words, as autocannon asks', ...against(searchAutocannon, byAutocannon) },
       ];
       for (const t of throughput) process.stderr.write(`  ${database} ${t.name}: ${t.requestsPerSecond.toFixed(0)} req/s (ratio ${t.throughputRatio}), server ${t.serverCpuUsPerRequest} µs CPU a request (ratio ${t.serverCpuRatio})\n`);
 
