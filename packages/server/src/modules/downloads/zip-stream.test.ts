@@ -108,7 +108,9 @@ describe('streamZip', () => {
   });
 
   it('fails the stream when a blob turns out shorter than its row while it is read', async () => {
-    const short = await entry('a/short.bin', randomBytes(100_000));
+    // Larger than what is read ahead before anyone reads the zip (reads of 512 KiB, held by
+    // backpressure): a 100 KB file was sometimes read whole before the truncation, and its zip was right.
+    const short = await entry('a/short.bin', randomBytes(4 * 1024 * 1024));
     const zip = await streamZip([short], store, log);
     await fs.truncate(path.join(store.root, short.storage_key.slice(0, 2), short.storage_key), 50_000);
     await expect(pipeline(zip.stream, createWriteStream(path.join(root, 'short.zip')))).rejects.toThrow('unexpected number of bytes');
@@ -170,6 +172,24 @@ describe('zip paths', () => {
     expect(datasetFolder('???', 'id-1')).toBe('___');
     expect(datasetFolder(' \u0001 ', 'id-1')).toBe('id-1');
     expect(datasetFolder(null, 'id-1')).toBe('id-1');
-    expect([...datasetFolder('长'.repeat(300), 'id')]).toHaveLength(100);
+    // A hundred Chinese characters are 300 bytes: more than a file system takes in one name.
+    const long = datasetFolder('青'.repeat(100), 'id-1');
+    expect(long).toBe('青'.repeat(80));
+    expect(Buffer.byteLength(long)).toBe(240);
+  });
+
+  it('cuts a name to 240 bytes of UTF-8 between characters, keeping its extension, so that unzip can write it', async () => {
+    const name = `${'冰川厚度'.repeat(30)}.nc`; // 363 bytes
+    const [first, second] = uniquePaths([`d/${name}`, `d/${name}`]);
+    expect(first).toBe(`d/${'冰川厚度'.repeat(20)}.nc`.replace(/冰川厚度\.nc$/, '冰川厚.nc'));
+    expect(Buffer.byteLength(first!.slice(2))).toBe(240);
+    expect(second).toBe(first!.replace(/\.nc$/, ' (2).nc'));
+    // An emoji (4 bytes) is never cut in half.
+    expect(safeZipPath('😀'.repeat(70))).toBe('😀'.repeat(60));
+
+    const zipPath = await writeZip([await entry(`d/${name}`, Buffer.from('one')), await entry(`d/${name}`, Buffer.from('two'))], 'long-names.zip');
+    const out = path.join(root, 'long-names');
+    await run('unzip', ['-q', zipPath, '-d', out]);
+    expect(await fs.readFile(path.join(out, second!), 'utf8')).toBe('two');
   });
 });

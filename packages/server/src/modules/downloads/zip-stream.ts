@@ -140,15 +140,43 @@ function tableManifest(entries: ZipEntry[], paths: string[]): string {
 
 /**
  * One segment of a path in a zip: NFC, without control and direction characters, without what
- * Windows refuses in a name (`<>:"|?*`, trailing dots and spaces); '' when nothing is left.
+ * Windows refuses in a name (`<>:"|?*`, trailing dots and spaces), at most SEGMENT_MAX_BYTES of
+ * UTF-8; '' when nothing is left.
  */
 export function safeSegment(segment: string): string {
-  return segment
-    .normalize('NFC')
-    .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
-    .replace(/[<>:"|?*]/g, '_')
-    .trim()
-    .replace(/[. ]+$/, '');
+  const clean = (text: string) => text.trim().replace(/[. ]+$/, '');
+  return clean(
+    fitBytes(
+      clean(
+        segment
+          .normalize('NFC')
+          .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
+          .replace(/[<>:"|?*]/g, '_'),
+      ),
+    ),
+  );
+}
+
+/**
+ * Ext4, XFS and most file systems refuse a name over 255 bytes, and a Chinese character takes 3 in
+ * UTF-8: a long name would stop `unzip` at that file. Names are cut to 240 bytes, which leaves room
+ * for a copy's ` (n)`; the cut falls between characters and keeps a short extension.
+ */
+const SEGMENT_MAX_BYTES = 240;
+const encoder = new TextEncoder();
+
+function fitBytes(name: string): string {
+  if (encoder.encode(name).length <= SEGMENT_MAX_BYTES) return name;
+  const dot = name.lastIndexOf('.');
+  const extension = dot > 0 && name.length - dot <= 16 ? name.slice(dot) : '';
+  let room = SEGMENT_MAX_BYTES - encoder.encode(extension).length;
+  let stem = '';
+  for (const character of name.slice(0, name.length - extension.length)) {
+    room -= encoder.encode(character).length;
+    if (room < 0) break;
+    stem += character;
+  }
+  return stem + extension;
 }
 
 /**
