@@ -35,10 +35,13 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'npx tsx e2e/server.ts',
+    // The web app is built first when its sources are newer than the build (`npx playwright test` alone
+    // would otherwise test a stale one; after `npm run test:e2e` this finds it up to date at once).
+    command: 'node scripts/ensure-web-build.mjs && npx tsx e2e/server.ts',
     url: `http://localhost:${E2E_PORT}/healthz`,
     reuseExistingServer: false,
-    timeout: 60_000,
+    // A build on two cores takes one to two minutes.
+    timeout: 300_000,
     env: { PORT: String(E2E_PORT), DATA_DIR: E2E_DATA_DIR, PUBLIC_URL: `http://localhost:${E2E_PORT}`, LOG_LEVEL: 'warn',
       // Every test logs in afresh from one address: the production limits would refuse the later ones.
       RATE_LIMIT_LOGIN: '1000',
