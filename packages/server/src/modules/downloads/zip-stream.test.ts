@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BlobNotFoundError, LocalDiskStore } from '../../storage/index.js';
-import { datasetFolder, MANIFEST_SHA256, MANIFEST_TABLE, safeZipPath, streamZip, uniquePaths, type ZipEntry, type ZipLog } from './zip-stream.js';
+import { datasetFolder, datasetFolders, MANIFEST_SHA256, MANIFEST_TABLE, safeZipPath, streamZip, uniquePaths, type ZipEntry, type ZipLog } from './zip-stream.js';
 
 const run = promisify(execFile);
 
@@ -176,6 +176,24 @@ describe('zip paths', () => {
     const long = datasetFolder('青'.repeat(100), 'id-1');
     expect(long).toBe('青'.repeat(80));
     expect(Buffer.byteLength(long)).toBe(240);
+  });
+
+  it('gives each record a folder of its own, numbered when another record of the same title took its name', () => {
+    const folders = datasetFolders([
+      { id: 'a', title: '冰川厚度' },
+      { id: 'b', title: '冰川厚度' },
+      { id: 'a', title: '冰川厚度' },
+      { id: 'c', title: 'Glacier' },
+      { id: 'd', title: 'GLACIER' },
+      { id: 'e', title: null },
+    ]);
+    expect([...folders]).toEqual([
+      ['a', '冰川厚度'],
+      ['b', '冰川厚度 (2)'],
+      ['c', 'Glacier'],
+      ['d', 'GLACIER (2)'],
+      ['e', 'e'],
+    ]);
   });
 
   it('cuts a name to 240 bytes of UTF-8 between characters, keeping its extension, so that unzip can write it', async () => {

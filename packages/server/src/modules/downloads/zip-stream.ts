@@ -189,6 +189,24 @@ export function datasetFolder(title: string | null | undefined, id: string): str
 }
 
 /**
+ * One folder per record, in the order given: `datasetFolder`, and ` (2)`, ` (3)` ... for a record
+ * whose title another record's folder already took (two datasets of one title never mix their files).
+ */
+export function datasetFolders(records: readonly { id: string; title: string | null | undefined }[]): Map<string, string> {
+  const folders = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const { id, title } of records) {
+    if (folders.has(id)) continue;
+    const name = datasetFolder(title, id);
+    let candidate = name;
+    for (let copy = 2; taken.has(foldCase(candidate)); copy += 1) candidate = `${name} (${copy})`;
+    taken.add(foldCase(candidate));
+    folders.set(id, candidate);
+  }
+  return folders;
+}
+
+/**
  * A relative path without `..`, `.`, empty segments, a drive or a leading slash; `\` counts as a
  * separator (a Windows name must not become a folder on one system and a name on another).
  */

@@ -6,7 +6,7 @@ import { AppError } from '../../errors.js';
 import { BlobNotFoundError, type BlobStore } from '../../storage/index.js';
 import { sendStoredFile, sendZip } from '../downloads/send-file.js';
 import { downloadLinkQuery, verifyDownloadLink } from '../downloads/signed-link.js';
-import { datasetFolder, streamZip } from '../downloads/zip-stream.js';
+import { datasetFolders, streamZip } from '../downloads/zip-stream.js';
 import { countDownload, startsDownload } from '../files/files.routes.js';
 import type { MetadataAccess } from '../metadata/metadata-access.js';
 import type { DownloadAccess } from './download-access.js';
@@ -70,13 +70,18 @@ export async function downloadRoutes(parent: FastifyInstance, options: DownloadR
     }
     const total = files.reduce((sum, f) => sum + Number(f.size), 0);
     if (total > ORDER_LIMITS.browserDownloadMaxBytes) throw new AppError('VALIDATION_FAILED', 'orders.tooLarge');
-    // In the order asked for; each dataset's files in a folder named after its title in the caller's language.
+    // In the order asked for; each dataset's files in a folder of its own, named after its title in the caller's language.
     const byId = new Map(files.map((f) => [f.id, f]));
+    const folders = datasetFolders(
+      wanted.map((id) => {
+        const metadataId = byId.get(id)!.metadata_id;
+        const dataset = titles.get(metadataId);
+        return { id: metadataId, title: request.language === 'en' ? dataset?.title_en : dataset?.title };
+      }),
+    );
     const entries = wanted.map((id) => {
       const file = byId.get(id)!;
-      const dataset = titles.get(file.metadata_id);
-      const title = request.language === 'en' ? dataset?.title_en : dataset?.title;
-      return { path: `${datasetFolder(title, file.metadata_id)}/${file.name}`, size: Number(file.size), sha256: file.sha256, storage_key: file.storage_key, mtime: file.created_at };
+      return { path: `${folders.get(file.metadata_id)}/${file.name}`, size: Number(file.size), sha256: file.sha256, storage_key: file.storage_key, mtime: file.created_at };
     });
     const zip = await streamZip(entries, storage, request.log).catch((error: unknown) => {
       // A file whose bytes are gone: a clear refusal, never a zip without it (the store logged which).
