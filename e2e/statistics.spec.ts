@@ -130,6 +130,15 @@ test.describe('statistics of a dataset', () => {
     }
     expect([...scripts.keys()].filter((name) => name.startsWith('UsageChart-')), 'nothing to draw, no chart code').toEqual([]);
     await context.close();
+
+    // Staff looking at the statistics is no reader's view either: the page reads no record to title itself.
+    const desk = await signedInQuietly(browser, staff);
+    for (const language of LANGUAGES) {
+      await desk.page.goto(`${prefixOf(language)}/personal/#/metadata/statistics/${record.id}`);
+      await expect(desk.page.getByRole('heading', { name: language === 'zh-hans' ? `${record.title}（中文）` : record.title, exact: true })).toBeVisible(AFTER_LOAD);
+      await expectTotals(desk.page, { views: 0, downloads: 0, orders: 0 });
+    }
+    await desk.context.close();
   });
 });
 

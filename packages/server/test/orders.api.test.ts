@@ -397,6 +397,9 @@ describe('orders: basket, application, handling and the download rule', () => {
       // The reader's first download in this window may have been counted by an earlier test.
       expect(after.totals.downloads - before.totals.downloads).toBeLessThanOrEqual(1);
       expect(after.by).toBe('month');
+      // Titled in both languages, so that the page reads no record (which would count a view).
+      expect(after.title).toMatch(/^北极海冰厚度数据集 openA/);
+      expect(after.title_en).toMatch(/^Arctic sea-ice thickness openA/);
       expect(after.series.at(-1).period).toBe(new Date().toISOString().slice(0, 7));
       expect(after.totals.orders).toBeGreaterThanOrEqual(3);
       expect(after.countries.find((c: any) => c.country === 'NO')?.orders).toBeGreaterThanOrEqual(3);

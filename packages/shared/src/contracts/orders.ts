@@ -190,6 +190,9 @@ export type Voucher = z.infer<typeof voucherSchema>;
 /** `GET /api/metadata/statistics/{id}/?by=day|month`: views, downloads and orders over time and by country. */
 export const statisticsSchema = z.object({
   metadata_id: z.string(),
+  /** The record's title in Chinese and in English (each falls back to the other), so the page needs no second call. */
+  title: z.string(),
+  title_en: z.string(),
   by: z.enum(['day', 'month']),
   totals: z.object({ views: z.number(), downloads: z.number(), orders: z.number() }),
   series: z.array(z.object({ period: z.string(), views: z.number(), downloads: z.number(), orders: z.number() })),

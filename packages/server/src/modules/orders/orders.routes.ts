@@ -129,7 +129,8 @@ export async function ordersRoutes(
   // -- Statistics (the record's creator and staff) --
   app.get('/api/metadata/statistics/:id/', { schema: { params: idParams, querystring: statisticsQuery, response: { 200: statisticsSchema } }, config: { access: 'user' } }, async (request) => {
     const record = await access.owned(request.user, request.params.id);
-    return usage.statistics(record.id, request.query.by);
+    const facts = (await orders.repo.datasets(orders.repo.db, [record.id])).get(record.id)!;
+    return { ...(await usage.statistics(record.id, request.query.by)), title: facts.title, title_en: facts.title_en };
   });
 
   app.get(

@@ -74,7 +74,7 @@ export class Usage {
   }
 
   /** Views, downloads and orders of a record by day or month, and downloads and orders by country. */
-  async statistics(metadataId: string, by: 'day' | 'month'): Promise<Statistics> {
+  async statistics(metadataId: string, by: 'day' | 'month'): Promise<Omit<Statistics, 'title' | 'title_en'>> {
     const period = by === 'day' ? sql<string>`day` : sql<string>`substr(day, 1, 7)`;
     const series = await this.db
       .selectFrom('usage_days')

@@ -9,7 +9,7 @@ import { formatDateTime } from '../../../components/format';
 import { PageSpinner } from '../../../components/PageSpinner';
 import { useFeedback } from '../../metadata/components/useFeedback';
 import { ordersApi, ordersKeys } from '../api';
-import { datasetTitle } from '../components/common';
+import { datasetTitle, statusOf } from '../components/common';
 import { LoadFailed } from './BasketPage';
 import '../components/print.css';
 
@@ -41,7 +41,7 @@ export default function OfflineApplicationPage() {
         {t('ordersUi.offline.title')}
       </Typography.Title>
       <Typography.Paragraph type="secondary" style={{ textAlign: 'center' }}>
-        {t('ordersUi.offline.number', { id: order.id })} · {t(`orders.handler.${order.handler}`)} · {t(`orders.status.${order.status}`)}
+        {t('ordersUi.offline.number', { id: order.id })} · {t(`orders.handler.${order.handler}`)} · {t(`orders.status.${statusOf(order)}`)}
       </Typography.Paragraph>
       <Typography.Title level={2} style={{ fontSize: 18 }}>
         {t('ordersUi.offline.applicant')}
