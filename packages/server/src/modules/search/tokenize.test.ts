@@ -173,6 +173,23 @@ describe('snippetOf', () => {
     expect(pieces(snippet, ranges)).toEqual(['冰川']);
   });
 
+  it('a Chinese abstract takes half as many characters as an English one: the same width on the page', () => {
+    const chinese = snippetOf('本数据集记录了青藏高原冰川的厚度变化。'.repeat(20), parseQuery('冰川').highlight).snippet;
+    expect(chinese.length).toBeLessThanOrEqual(92);
+    expect(chinese.length).toBeGreaterThanOrEqual(85);
+    expect(chinese).toContain('冰川');
+    // Begun after a punctuation mark, not inside a Latin word; a match shown anyway keeps the beginning.
+    const text = `${'本数据集基于Landsat影像和探地雷达，提供了青藏高原的观测数据。'.repeat(3)}其中冰川厚度数据经过质量控制。${'时间分辨率为逐月。'.repeat(10)}`;
+    const cut = snippetOf(text, parseQuery('冰川').highlight).snippet;
+    expect(cut).toMatch(/^…(提供了|本数据集)/);
+    expect(pieces(cut, snippetOf(text, parseQuery('冰川').highlight).ranges)).toEqual(['冰川']);
+    const early = '本数据集基于Landsat影像和探地雷达，提供了青藏高原2000—2004年的冰川模拟数据。数据经过质量控制和交叉验证，与地面观测相比的均方根误差小于4.4%。时间分辨率为逐月，空间分辨率为0.25度。';
+    expect(snippetOf(early, parseQuery('冰川').highlight).snippet.startsWith('本数据集基于Landsat')).toBe(true);
+    // A few Chinese words in an English abstract leave it English.
+    const english = snippetOf('The glacier (冰川) thickness of the Tibetan Plateau, measured by radar. '.repeat(10), parseQuery('glacier').highlight).snippet;
+    expect(english.length).toBeGreaterThan(160);
+  });
+
   it('an abstract without a match begins at its start', () => {
     const text = 'Word '.repeat(100).trim();
     const { snippet, ranges } = snippetOf(text, parseQuery('glacier').highlight);

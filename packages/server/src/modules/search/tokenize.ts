@@ -152,18 +152,33 @@ export function highlightRanges(text: string, highlight: ParsedQuery['highlight'
   return merged;
 }
 
+/** Chinese, Japanese and Korean characters and full-width forms: each as wide as two Latin letters. */
+const WIDE = /[\u1100-\u11ff\u2e80-\ua4cf\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/g;
+
 /**
  * A line of the abstract for a result: about `length` characters around the first match (or the
- * beginning), cut at word or sentence boundaries where it can, with its highlight ranges.
+ * beginning), cut at word or sentence boundaries where it can, with its highlight ranges. `length`
+ * counts Latin letters: a text mostly of wide (CJK) characters gets half as many, the same width on
+ * the page (180 Chinese characters took seven lines of a phone where English took four).
  */
-export function snippetOf(text: string, highlight: ParsedQuery['highlight'], length = 180): { snippet: string; ranges: [number, number][] } {
+export function snippetOf(text: string, highlight: ParsedQuery['highlight'], width = 180): { snippet: string; ranges: [number, number][] } {
   const clean = text.replace(/\s+/g, ' ').trim();
+  const length = (clean.match(WIDE)?.length ?? 0) * 2 > clean.length ? Math.round(width / 2) : width;
   const all = highlightRanges(clean, highlight);
   let start = 0;
-  if (all.length && all[0]![0] > length / 3) start = Math.max(0, all[0]![0] - Math.floor(length / 3));
+  // Moved only for a first match that would end in the last third: one shown anyway keeps the beginning.
+  if (all.length && all[0]![1] > (length * 2) / 3) start = Math.max(0, all[0]![0] - Math.floor(length / 3));
   if (start > 0) {
-    const space = clean.lastIndexOf(' ', start);
-    if (space > start - 20 && space >= 0) start = space + 1;
+    // After a space or a Chinese or Latin punctuation mark close before, never inside a word.
+    for (let at = start - 1; at >= Math.max(0, start - 20); at--) {
+      if (/[\s，。；、：！？,.;:!?]/.test(clean[at]!)) {
+        start = at + 1;
+        break;
+      }
+    }
+    // No boundary that close: at least not in the middle of a Latin word or number.
+    while (start < all[0]![0] && /[A-Za-z0-9]/.test(clean[start - 1]!) && /[A-Za-z0-9]/.test(clean[start]!)) start++;
+    while (clean[start] === ' ') start++;
   }
   let end = Math.min(clean.length, start + length);
   if (end < clean.length) {
