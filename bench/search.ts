@@ -10,7 +10,7 @@
  *   reply carries the facet counts of its whole result;
  * - throughput of /api/metadata/search/ and /api/metadata/hot/ against a bare Fastify hello world
  *   started in the same child, as ratios, by a lean keep-alive client (http-load.ts: it counts a
- *   reply's bytes without decoding them); a repeated search both without Accept-Encoding (16 KB of
+ *   reply's bytes without decoding them); a repeated search both without Accept-Encoding (14 KB of
  *   JSON a reply) and as a browser asks (brotli: about 4 KB); and, for comparison, the hello world
  *   and the repeated search by autocannon, whose per-reply work grows with the reply. Beside each
  *   ratio, the server's own CPU time per request against the hello world's.
@@ -336,8 +336,7 @@ async function bench(): Promise<void> {
         const cpuBefore = await processCpu();
         let measured: { requestsPerSecond: number; requests: number; meanLatencyMs: number };
         if (client === 'lean') {
-          const result = await httpLoad({ url, paths: unique ? pageAfterPage(paths) : paths, connections, durationSeconds: duration, headers });
-          measured = result;
+          measured = await httpLoad({ url, paths: unique ? pageAfterPage(paths) : paths, connections, durationSeconds: duration, headers });
         } else {
           const result = await autocannon({ url, connections, duration, headers, requests: paths.map((p) => ({ method: 'GET' as const, path: p })) });
           if (result.non2xx || result.errors || result.timeouts) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);

@@ -33,8 +33,12 @@ async function openStatistics(page: Page, language: Language, record: Dataset) {
   await page.goto(`${prefixOf(language)}/personal/#/metadata/published`);
   await page.getByRole('row').filter({ hasText: record.title }).getByRole('link', { name: texts.statistics.link }).click();
   await expect(page.getByRole('heading', { name: texts.statistics.record.title })).toBeVisible(AFTER_LOAD);
-  // A Chinese page titles the English record by its Chinese version (completeRecord's: the title with （中文）).
-  await expect(page.getByRole('heading', { name: language === 'zh-hans' ? `${record.title}（中文）` : record.title, exact: true })).toBeVisible();
+  await expectRecordTitle(page, language, record);
+}
+
+/** The record's title as the page heads it: a Chinese page titles the English record by its Chinese version (completeRecord's: the title with （中文）). */
+async function expectRecordTitle(page: Page, language: Language, record: Dataset) {
+  await expect(page.getByRole('heading', { name: language === 'zh-hans' ? `${record.title}（中文）` : record.title, exact: true })).toBeVisible(AFTER_LOAD);
 }
 
 /** The three totals, each read from its own box. */
@@ -135,7 +139,7 @@ test.describe('statistics of a dataset', () => {
     const desk = await signedInQuietly(browser, staff);
     for (const language of LANGUAGES) {
       await desk.page.goto(`${prefixOf(language)}/personal/#/metadata/statistics/${record.id}`);
-      await expect(desk.page.getByRole('heading', { name: language === 'zh-hans' ? `${record.title}（中文）` : record.title, exact: true })).toBeVisible(AFTER_LOAD);
+      await expectRecordTitle(desk.page, language, record);
       await expectTotals(desk.page, { views: 0, downloads: 0, orders: 0 });
     }
     await desk.context.close();
