@@ -204,6 +204,62 @@ describe('POST /account/profile-login/', () => {
   });
 });
 
+/**
+ * Login CSRF: another site's form must not sign the visitor's browser in (to an account of the
+ * attacker's, whose session would then record what the victim does). Browsers send Origin with every
+ * POST; older ones at least a Referer; a program sends neither and keeps working.
+ */
+describe('POST /account/profile-login/ from another site', () => {
+  const credentials = () => form({ username: account.username, password: account.password });
+  const loginWith = (headers: Record<string, string>, cookies?: Record<string, string>) =>
+    portal.app.inject({ method: 'POST', url: '/account/profile-login/', headers: { ...FORM, ...headers }, cookies, payload: credentials() });
+  const CSRF_EN = { detail: 'The security token of this page is missing or wrong. Reload the page and try again.' };
+
+  it('refuses a form posted from another origin, in both languages, and signs nobody in', async () => {
+    for (const origin of ['https://evil.example', 'http://portal.test.evil.example', 'http://portal.test:8080', 'null']) {
+      const response = await loginWith({ origin, ...EN });
+      expect({ origin, status: response.statusCode, body: response.json() }).toEqual({ origin, status: 403, body: CSRF_EN });
+      expect(cookiesOf(response).token).toBeUndefined();
+      expect(cookiesOf(response).csrftoken).toBeUndefined();
+    }
+    const chinese = await loginWith({ origin: 'https://evil.example' });
+    expect({ status: chinese.statusCode, body: chinese.json() }).toEqual({ status: 403, body: { detail: '页面的安全令牌缺失或错误，请刷新页面后重试。' } });
+  });
+
+  it('without Origin, checks the Referer: another site is refused, the portal\'s own page accepted', async () => {
+    const evil = await loginWith({ referer: 'https://evil.example/login.html' });
+    expect(evil.statusCode).toBe(403);
+    expect(cookiesOf(evil).token).toBeUndefined();
+    expect((await loginWith({ referer: 'not a url' })).statusCode).toBe(403);
+    const own = await loginWith({ referer: 'http://portal.test/personal/#/login' });
+    expect(own.statusCode).toBe(200);
+    expect(cookiesOf(own).token).toBe(own.json().token);
+  });
+
+  it("accepts the portal's own origin: PUBLIC_URL's, or the host the request was sent to", async () => {
+    expect((await loginWith({ origin: 'http://portal.test' })).statusCode).toBe(200);
+    // Reached by another name (no PUBLIC_URL set locally, an address): the Host header is the page's host.
+    expect((await loginWith({ origin: 'http://127.0.0.1:8000', host: '127.0.0.1:8000' })).statusCode).toBe(200);
+    expect((await loginWith({ origin: 'https://portal.example', host: 'portal.example' })).statusCode).toBe(200);
+    // An Origin that agrees with neither is refused, even if the Referer would.
+    expect((await loginWith({ origin: 'https://evil.example', referer: 'http://portal.test/' })).statusCode).toBe(403);
+  });
+
+  it('lets a program without Origin, Referer or cookies sign in (curl, API clients)', async () => {
+    const response = await loginWith({});
+    expect(response.statusCode).toBe(200);
+    expect(response.json().token).toMatch(/^[0-9a-f]{40}$/);
+  });
+
+  it('refuses a request with cookies but neither Origin nor Referer, unless it repeats csrftoken in X-CSRFToken', async () => {
+    const hidden = await loginWith({}, { lang: 'en', csrftoken: 'c'.repeat(48) });
+    expect(hidden.statusCode).toBe(403);
+    expect(cookiesOf(hidden).token).toBeUndefined();
+    expect((await loginWith({ 'x-csrftoken': 'd'.repeat(48) }, { csrftoken: 'c'.repeat(48) })).statusCode).toBe(403);
+    expect((await loginWith({ 'x-csrftoken': 'c'.repeat(48) }, { csrftoken: 'c'.repeat(48) })).statusCode).toBe(200);
+  });
+});
+
 describe('POST /account/profile-login/ rate limit', () => {
   let limited: TestPortal;
   beforeAll(async () => {
@@ -288,18 +344,21 @@ describe('GET /account/validate/', () => {
     expect(await validateStatus(portal, token)).toBe(401);
   });
 
-  it('answers the current user with the token', async () => {
+  it('answers the current user, never the token (no script may read the HttpOnly cookie through it)', async () => {
     const response = await portal.app.inject({ method: 'GET', url: '/account/validate/', headers: tokenHeader(token) });
     expect(response.statusCode).toBe(200);
     const body = response.json();
-    expect(body).toMatchObject({ id: account.id, username: account.username, email: account.email, realname: '李冻土', token });
-    expect(Object.keys(body).sort()).toEqual([...PUBLIC_USER_FIELDS, 'token'].sort());
+    expect(body).toMatchObject({ id: account.id, username: account.username, email: account.email, realname: '李冻土' });
+    expect(Object.keys(body).sort()).toEqual([...PUBLIC_USER_FIELDS].sort());
+    expect(response.body).not.toContain(token);
   });
 
-  it('accepts the token cookie alone', async () => {
+  it('accepts the token cookie alone, and does not hand the cookie back in the body', async () => {
     const response = await portal.app.inject({ method: 'GET', url: '/account/validate/', cookies: { token } });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ username: account.username, token });
+    expect(response.json()).toMatchObject({ username: account.username });
+    expect(response.json()).not.toHaveProperty('token');
+    expect(response.body).not.toContain(token);
   });
 
   it('prefers the Authorization header to the cookie', async () => {

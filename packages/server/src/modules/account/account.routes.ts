@@ -9,12 +9,13 @@ import {
   registerSchema,
   resetSchema,
   sendSchema,
+  userSchema,
 } from '@portal/shared/contracts/account';
 import { expertCandidatePageSchema } from '@portal/shared/contracts/review';
 import type { RateLimits } from '../../config.js';
 import { pagingQuery, toPage } from '../../http/paging.js';
 import { clearAuthCookies, setTokenCookie } from '../../plugins/auth.js';
-import { ensureCsrfCookie } from '../../plugins/csrf.js';
+import { ensureCsrfCookie, sameOriginSignIn } from '../../plugins/csrf.js';
 import type { AccountService } from './account.service.js';
 
 const CAPTCHA_COOKIE = 'captcha_key';
@@ -71,9 +72,10 @@ export async function accountRoutes(
     },
   );
 
+  // Signing in sets the session: another site's form may not do it (login CSRF), see sameOriginSignIn.
   app.post(
     '/account/profile-login/',
-    { schema: { body: loginSchema }, config: { access: 'public', ...limit('login') } },
+    { schema: { body: loginSchema }, onRequest: sameOriginSignIn(accounts.publicUrl), config: { access: 'public', ...limit('login') } },
     async (request, reply) => {
       const user = await accounts.login(request.body.username, request.body.password);
       // The browser keeps the token as an HttpOnly cookie; API clients read it from the reply (spec).
@@ -83,11 +85,13 @@ export async function accountRoutes(
     },
   );
 
-  app.get('/account/validate/', { config: { access: 'user' } }, async (request, reply) => {
+  app.get('/account/validate/', { schema: { response: { 200: userSchema } }, config: { access: 'user' } }, async (request, reply) => {
     // The web client asks on every page load: the cookie's lifetime slides with the token's.
     if (request.isCookieAuth) setTokenCookie(request, reply, request.tokenKey!, accounts.tokenTtlMs);
     ensureCsrfCookie(request, reply);
-    return { ...request.user!, token: request.tokenKey! };
+    // Never the token: the cookie is HttpOnly so that no script, injected ones included, can read it;
+    // an API client has it already (it sent it).
+    return request.user!;
   });
 
   app.post('/account/logout/', { config: { access: 'user' } }, async (request, reply) => {

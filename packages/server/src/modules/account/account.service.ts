@@ -74,6 +74,11 @@ export class AccountService {
     this.dummyHash = argon2.hash(newKey(), ARGON2_OPTIONS);
   }
 
+  /** The portal's address as its users reach it (PUBLIC_URL): its own pages post from there. */
+  get publicUrl(): string {
+    return this.options.publicUrl;
+  }
+
   get tokenTtlMs(): number {
     return this.options.tokenTtlDays * 24 * 3_600_000;
   }

@@ -20,7 +20,7 @@ export function useCurrentUser() {
     queryKey: CURRENT_USER_KEY,
     queryFn: async (): Promise<User | null> => {
       if (!hasSessionCookie()) return null;
-      const reply = await api.get<User & { token: string }>('/account/validate/');
+      const reply = await api.get<User>('/account/validate/');
       if (!reply || isRequestError(reply)) {
         // A revoked, expired or unknown token: the server has expired its cookie; forget the rest.
         if (reply?.request_error.status === 401) clearSession();
