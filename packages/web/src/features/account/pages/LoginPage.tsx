@@ -35,8 +35,9 @@ export default function LoginPage() {
         message.error(typeof reply?.detail === 'string' ? reply.detail : t('account.loginFailed'));
         return;
       }
-      // The reply has set the token (an HttpOnly cookie) and csrftoken.
-      queryClient.setQueryData(CURRENT_USER_KEY, reply);
+      // The reply has set the token (an HttpOnly cookie) and csrftoken; the page keeps the user, not the token.
+      const { token: _token, ...user } = reply;
+      queryClient.setQueryData(CURRENT_USER_KEY, user);
       // Back to the page asked for, otherwise the site root (spec section 2, widened by issue 6).
       if (next && !isSiteReturnPage(next)) {
         message.success(t('account.loginSuccess'));
