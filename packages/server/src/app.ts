@@ -49,6 +49,7 @@ import { errorsPlugin } from './plugins/errors.js';
 import { i18nPlugin } from './plugins/i18n.js';
 import { createDatabaseRateLimitStore } from './plugins/rate-limit-store.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
+import { textGuardPlugin } from './plugins/text-guard.js';
 import { webPlugin } from './plugins/web.js';
 import { createBlobStore } from './storage/index.js';
 
@@ -133,6 +134,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(errorsPlugin);
   await app.register(authPlugin, { accounts });
   await app.register(csrfPlugin);
+  await app.register(textGuardPlugin);
 
   app.get('/healthz', { config: { access: 'public', anonymous: true } }, (_request, reply) => reply.type('application/json; charset=utf-8').send(HEALTHY));
   await app.register(accountRoutes, { accounts, rateLimits: config.rateLimits });
@@ -173,6 +175,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     siteVariant: config.siteVariant,
     validDays: config.orderValidDays,
     adminEmail: config.adminEmail,
+    appliesPerHour: config.accountLimits.appliesPerHour,
     log: app.log,
     cite: (id, language) => exports.citationOf(id, language),
   });

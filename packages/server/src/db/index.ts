@@ -18,6 +18,8 @@ import * as review from './migrations/0003-review.js';
 import * as search from './migrations/0004-search.js';
 import * as oai from './migrations/0005-oai.js';
 import * as orders from './migrations/0006-orders.js';
+import * as orderOutbox from './migrations/0007-order-outbox.js';
+import * as cleanText from './migrations/0008-clean-text.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -36,6 +38,8 @@ const migrations: Record<string, Migration> = {
   '0004-search': search,
   '0005-oai': oai,
   '0006-orders': orders,
+  '0007-order-outbox': orderOutbox,
+  '0008-clean-text': cleanText,
 };
 
 class ListedMigrations implements MigrationProvider {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LANGUAGES, SITE_VARIANTS } from '../domain/constants.js';
+import { hasIllegalText } from '../rules/text.js';
 import {
   AUTHOR_ROLES,
   DOI_CATEGORIES,
@@ -23,10 +24,21 @@ import {
 /** Lengths of text fields; the spec gives none, these keep a record printable and indexable. */
 export const METADATA_TEXT_LIMITS = { short: 200, title: 500, long: 20_000, url: 2000 } as const;
 
-const text = (max: number) => z.string({ error: 'validation.invalid' }).trim().max(max, 'metadata.validation.tooLong');
+// The server's text guard refuses such characters before validation; the forms show it at the field.
+const text = (max: number) =>
+  z
+    .string({ error: 'validation.invalid' })
+    .trim()
+    .max(max, 'metadata.validation.tooLong')
+    .refine((v) => !hasIllegalText(v), 'validation.illegalText');
 const shortText = text(METADATA_TEXT_LIMITS.short);
 const required = (key: string, max: number = METADATA_TEXT_LIMITS.short) =>
-  z.string({ error: key }).trim().min(1, key).max(max, 'metadata.validation.tooLong');
+  z
+    .string({ error: key })
+    .trim()
+    .min(1, key)
+    .max(max, 'metadata.validation.tooLong')
+    .refine((v) => !hasIllegalText(v), 'validation.illegalText');
 /** One of a list, or '' to clear it. */
 const option = <T extends readonly [string, ...string[]]>(values: T) =>
   z.union([z.enum(values, { error: 'metadata.validation.option' }), z.literal('')], { error: 'metadata.validation.option' });

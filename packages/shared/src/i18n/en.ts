@@ -159,6 +159,8 @@ export const en = {
       'Dear {{name}},\n\nSomeone asked to reset the password of your account {{username}}. Open this link within {{hours}} hours to choose a new password:\n\n{{link}}\n\nThe link works once. If you did not ask for it, ignore this e-mail: your password stays as it is.',
   },
   validation: {
+    illegalText: 'This text holds a control character that cannot be saved (text pasted from a word processor often carries one); delete it and try again.',
+    illegalTextIn: '{{field}}: this text holds a control character that cannot be saved (text pasted from a word processor often carries one); delete it and try again.',
     required: 'This field is required.',
     invalid: 'This value is not valid.',
     username: {

@@ -158,6 +158,8 @@ export const zhHans: Messages = {
       '{{name}}，您好：\n\n有人申请重置账号 {{username}} 的密码。请在 {{hours}} 小时内打开以下链接设置新密码：\n\n{{link}}\n\n该链接只能使用一次。如果不是您本人操作，请忽略本邮件，您的密码不会改变。',
   },
   validation: {
+    illegalText: '此处文字含有无法保存的控制字符（从文字处理软件粘贴的文本常带有这类字符），请删除后重试。',
+    illegalTextIn: '{{field}}：文字含有无法保存的控制字符（从文字处理软件粘贴的文本常带有这类字符），请删除后重试。',
     required: '此项为必填项。',
     invalid: '输入的值无效。',
     username: {

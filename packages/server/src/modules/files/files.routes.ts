@@ -2,7 +2,7 @@ import fastifyMultipart, { type Multipart, type MultipartFile } from '@fastify/m
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { MEDIA_TYPES, METADATA_LIMITS } from '@portal/shared';
+import { hasIllegalText, MEDIA_TYPES, METADATA_LIMITS } from '@portal/shared';
 import { mediaPageSchema, mediaSchema, storedFilePageSchema, storedFileSchema } from '@portal/shared/contracts/metadata-replies';
 import { AppError, fieldError } from '../../errors.js';
 import { pagingQuery, toPage } from '../../http/paging.js';
@@ -49,7 +49,10 @@ async function openForm(request: FastifyRequest, fileSize: number): Promise<Uplo
   try {
     while (!(part = await parts.next()).done) {
       if (part.value.type === 'file') return { fields, file: incoming(part.value), finish: () => drain(parts) };
-      if (!(part.value.fieldname in fields)) fields[part.value.fieldname] = String(part.value.value);
+      const value = String(part.value.value);
+      // The text guard sees no multipart body: its fields (the record's id, the type) are checked here.
+      if (hasIllegalText(part.value.fieldname) || hasIllegalText(value)) throw fieldError(part.value.fieldname.replace(/[^\w]/g, '') || 'file', 'validation.illegalText');
+      if (!(part.value.fieldname in fields)) fields[part.value.fieldname] = value;
     }
   } catch (error) {
     // Malformed multipart: busboy's own errors carry no status.

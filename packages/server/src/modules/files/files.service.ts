@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import sharp from 'sharp';
-import { MEDIA_TYPES, METADATA_LIMITS, THUMBNAIL_MIME_TYPES, type HaveDownload, type Media, type StoredFile } from '@portal/shared';
+import { MEDIA_TYPES, METADATA_LIMITS, stripIllegalText, THUMBNAIL_MIME_TYPES, type HaveDownload, type Media, type StoredFile } from '@portal/shared';
 import { AppError, fieldError } from '../../errors.js';
 import { BlobNotFoundError, BlobTooLargeError, type BlobStore } from '../../storage/index.js';
 import type { AuthenticatedUser } from '../account/account.service.js';
@@ -73,12 +73,13 @@ export function formatLimit(bytes: number): string {
 }
 
 /**
- * The name shown for an uploaded file: its last path segment, without control characters, trimmed.
+ * The name shown for an uploaded file: its last path segment, without control characters (nor lone
+ * surrogates and U+FFFE/FFFF, which no XML or zip name may carry), trimmed.
  * It is only ever displayed and offered as a download name; the disk sees the random key.
  */
 export function displayName(filename: string | undefined): string {
   const base = (filename ?? '').split(/[\\/]/).pop() ?? '';
-  const name = base.normalize('NFC').replace(UNSAFE_CHARACTERS, '').trim();
+  const name = stripIllegalText(base).normalize('NFC').replace(UNSAFE_CHARACTERS, '').trim();
   if (name === '' || name === '.' || name === '..' || [...name].length > MAX_NAME_LENGTH) {
     throw fieldError('file', 'metadata.files.badName');
   }
