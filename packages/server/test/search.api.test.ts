@@ -811,3 +811,17 @@ describe('the replies as sent', () => {
     }
   });
 });
+
+describe('a kept reply and the client\'s _r', () => {
+  // Issue 16: the portal's client adds a random _r to every GET; keyed with it, no kept reply was reused.
+  it('is kept under the query without _r, whatever _r says', async () => {
+    const first = await portal.app.inject({ method: 'GET', url: '/api/metadata/search/?q=permafrost&_r=0.123', headers: { 'accept-language': 'en' } });
+    expect(first.statusCode).toBe(200);
+    const kept = portal.search.keptReply('en\u0000/api/metadata/search/?q=permafrost');
+    expect(kept).toBeDefined();
+    const second = await portal.app.inject({ method: 'GET', url: '/api/metadata/search/?_r=0.987&q=permafrost', headers: { 'accept-language': 'en' } });
+    expect(second.body).toBe(first.body);
+    expect(portal.search.keptReply('en\u0000/api/metadata/search/?q=permafrost')).toBe(kept);
+    expect(first.json().next ?? '').not.toContain('_r=');
+  });
+});

@@ -12,6 +12,22 @@ function shortCache(reply: FastifyReply) {
   return reply.header('cache-control', CATALOGUE_CACHE_CONTROL).header('vary', 'Accept-Language');
 }
 
+/**
+ * The address a search's reply is kept under: the request's own, without the `_r` cache-buster the
+ * portal's client adds to every GET (spec section 7). Keyed with it, every click was a new key and no
+ * kept reply was ever reused. The reply's page links drop `_r` too (toPageAt).
+ */
+export function keptAddress(url: string): string {
+  if (!url.includes('_r=')) return url;
+  const at = url.indexOf('?');
+  const kept = url
+    .slice(at + 1)
+    .split('&')
+    .filter((part) => !part.startsWith('_r='))
+    .join('&');
+  return kept ? `${url.slice(0, at)}?${kept}` : url.slice(0, at);
+}
+
 /** A kept reply as bytes made once, compressed as the client accepts, 304 for the copy it holds. */
 function sendKept(request: FastifyRequest, reply: FastifyReply, kept: KeptJson) {
   return sendStatic(request, reply.header('vary', 'Accept-Language'), kept.body);
@@ -51,12 +67,12 @@ export async function searchRoutes(parent: FastifyInstance, { search }: { search
       config: { access: 'public' },
       // A search asked again is answered from its kept reply before its query is even read.
       onRequest: (request, reply, done) => {
-        const kept = search.keptReply(`${request.language}\u0000${request.url}`);
+        const kept = search.keptReply(`${request.language}\u0000${keptAddress(request.url)}`);
         if (kept === undefined) return done();
         sendKept(request, reply, kept);
       },
     },
-    async (request, reply) => sendKept(request, reply, await searchReplyText(search, request.query, request.language, request.url)),
+    async (request, reply) => sendKept(request, reply, await searchReplyText(search, request.query, request.language, keptAddress(request.url))),
   );
 
   app.get(
