@@ -3,6 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import jsonld from 'jsonld';
+import { Cite, plugins as citationPlugins } from '@citation-js/core';
+import '@citation-js/plugin-bibtex';
+import '@citation-js/plugin-ris';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDataCite } from '../src/modules/records-io/datacite.js';
 import { createTestPortal, createUserWithToken, tokenHeader, type TestPortal } from './helpers.js';
@@ -591,6 +594,92 @@ describe('citations', () => {
       DOI,
       URL: landing(ids.full, 'en'),
     });
+  });
+});
+
+describe('RIS and BibTeX of texts that hold their own syntax', () => {
+  // What a provider may type (or paste): BibTeX's braces, LaTeX's specials, an entry start, and an
+  // abstract whose lines would each be an RIS tag.
+  const title = 'Close}, note = {INJECTED} 50% of \\LaTeX & #1 $x_1$ ~ ^ @misc{evil,';
+  const abstract = 'First line.\nTY  - JOUR\nTI  - Injected record\nER  - \n@misc{evil, title = {x}}\r\nLast line: 100% {done}.';
+  const zhTitle = '注入}测试{数据集';
+  const zhAbstract = '第一行。\nTY  - JOUR\n第二行 %';
+  let id: string;
+  /** The stored text as RIS and BibTeX give it back: on one line, any run of white space one space. */
+  const spaced = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+  beforeAll(async () => {
+    id = await insertExportRecord(portal, owner.id, {
+      key: 'injection',
+      language: 'en',
+      zh: { title: zhTitle, abstract: zhAbstract },
+      en: { title, abstract },
+      themes: [['注入', 'brace } and % keyword']],
+      authors: [['李}雪', 'Li} Xue']],
+      published: '2024-02-02',
+      doi: '10.11888/Evil}.x_1',
+    });
+  });
+
+  it('BibTeX: one entry whose title and abstract read back as stored, and no field the text tried to add', async () => {
+    for (const [language, expectedTitle, expectedAbstract] of [
+      ['en', title, abstract],
+      ['zh-hans', zhTitle, zhAbstract],
+    ] as const) {
+      const bibtex = (await exported(id, 'bibtex', language)).body;
+      // Every value on one line: only the entry's own lines start a line.
+      expect(bibtex.split('\n').filter(Boolean).every((line) => /^(@misc\{[a-z0-9]+,|\t[a-z]+ = .*,|\})$/.test(line)), bibtex).toBe(true);
+      // The entries and their fields as a BibTeX parser finds them (citation-js's, values as written).
+      const entries = citationPlugins.input.chain(bibtex, { forceType: '@bibtex/text', target: '@bibtex/entries+list', generateGraph: false }) as {
+        label: string;
+        properties: Record<string, string>;
+      }[];
+      expect(entries, bibtex).toHaveLength(1);
+      expect(entries[0]!.label).toMatch(/^[a-z0-9]+$/);
+      expect(Object.keys(entries[0]!.properties).sort()).toEqual(['abstract', 'author', 'doi', 'keywords', 'month', 'publisher', 'title', 'url', 'year']);
+      // The values decoded, as a reference manager reads them (biblatex's mapping, which keeps the abstract).
+      const [item] = (await Cite.async(bibtex, { forceType: '@biblatex/text' })).data as Record<string, unknown>[];
+      expect(item!.title).toBe(expectedTitle);
+      expect(item!.abstract).toBe(spaced(expectedAbstract));
+      expect(item!.keyword).toBe(language === 'en' ? 'brace } and % keyword' : '注入');
+      // (A Chinese name's surname is its first character: the brace goes with the given name.)
+      expect(item!.author).toEqual([language === 'en' ? { family: 'Li}', given: 'Xue' } : { family: '李', given: '}雪' }]);
+      // The DOI is printed verbatim: its brace is percent-encoded, as in an address.
+      expect(item!.DOI).toBe('10.11888/Evil%7D.x_1');
+      expect(item!.issued).toEqual({ 'date-parts': [[2024, 2]] });
+    }
+  });
+
+  it('BibTeX: LaTeX specials are escaped, so that pdflatex prints them', async () => {
+    const bibtex = (await exported(id, 'bibtex', 'en')).body;
+    const titleLine = bibtex.split('\n').find((line) => line.startsWith('\ttitle = '))!;
+    expect(titleLine).toContain('50\\%');
+    expect(titleLine).toContain('\\textbackslash{}');
+    expect(titleLine).toContain('\\$x\\_1\\$');
+    expect(titleLine).toContain('\\textasciitilde{}');
+    expect(titleLine).toContain('\\textasciicircum{}');
+    expect(titleLine).toContain('\\&');
+    expect(titleLine).toContain('\\#1');
+    expect(titleLine).toContain('{@}misc');
+    expect(titleLine).not.toMatch(/[^\\]%/);
+  });
+
+  it('RIS: one record, each tag on one line, the title and abstract as stored with their line breaks as spaces', async () => {
+    for (const [language, expectedTitle, expectedAbstract] of [
+      ['en', title, abstract],
+      ['zh-hans', zhTitle, zhAbstract],
+    ] as const) {
+      const ris = (await exported(id, 'ris', language)).body;
+      const lines = ris.split(/\r?\n/).filter(Boolean);
+      expect(lines.every((line) => /^[A-Z][A-Z0-9] {2}- /.test(line) || line === 'ER  -'), ris).toBe(true);
+      expect(lines.filter((line) => line.startsWith('TY  - '))).toEqual(['TY  - DATA']);
+      expect(lines.filter((line) => line.startsWith('ER  -'))).toHaveLength(1);
+      // Read as RIS: guessing the type, citation-js takes the title's "@misc{" for BibTeX.
+      const records = (await Cite.async(ris, { forceType: '@ris/file' })).data as Record<string, unknown>[];
+      expect(records, ris).toHaveLength(1);
+      expect(records[0]!.title).toBe(expectedTitle);
+      expect(records[0]!.abstract).toBe(spaced(expectedAbstract));
+    }
   });
 });
 
