@@ -42,7 +42,7 @@ async function seed(): Promise<Seeded> {
   };
   const { id } = await completeRecord(providerApi, polar.en, 'en', {
     box: { west: -180, south: -90, east: 180, north: -65 },
-    translation: { title: polar.zh, description: polar.abstractZh },
+    translation: { title: polar.zh, description: polar.abstractZh, use_term: '使用本数据时请引用本数据集。', usage_method: '每年一个文件：glacier_YYYY.nc' },
     keywords: [{ name: theme.en, type: 'theme', language: 'en', translation: theme.zh }],
   });
   await expectJson(
@@ -56,6 +56,7 @@ async function seed(): Promise<Seeded> {
         projection: 'South_Pole_Stereographic',
         scale: 1000000,
         doi: `10.11888/Glacio.tpdc.${run}`,
+        use_term: 'Cite this dataset when you use it.',
         dist_unit: 'National Tibetan Plateau Data Center',
         dist_address: '16 Lincui Road, Chaoyang District',
         dist_city: 'Beijing',
@@ -138,6 +139,9 @@ for (const language of LANGUAGES) {
         await expect(page.getByRole('link', { name: l.options.license['BY-NC-SA'] })).toHaveAttribute('href', 'https://creativecommons.org/licenses/by-nc-sa/4.0/');
         await expect(page.getByRole('link', { name: `https://doi.org/10.11888/Glacio.tpdc.${seeded.run}` })).toBeVisible();
         await expect(page.getByRole('region', { name: l.sections.contact })).toContainText('National Tibetan Plateau Data Center');
+        // What the provider wrote in both languages shows in the page's (issue 16: one language showed on both pages).
+        await expect(page.getByRole('region', { name: l.sections.access })).toContainText(english ? 'Cite this dataset when you use it.' : '使用本数据时请引用本数据集。');
+        await expect(page.getByRole('region', { name: l.sections.details })).toContainText(english ? 'One file a year: glacier_YYYY.nc' : '每年一个文件：glacier_YYYY.nc');
 
         // The area on the Antarctic polar stereographic map, drawn when it nears the screen.
         await page.getByRole('region', { name: l.coverage.mapRegion }).scrollIntoViewIfNeeded();

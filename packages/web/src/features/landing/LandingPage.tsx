@@ -142,10 +142,21 @@ function Landing({ record }: { record: MetadataRecord }) {
   );
 }
 
+type TranslatedField = 'data_source' | 'use_term' | 'usage_method' | 'citation' | 'time_description';
+
+/**
+ * A text of the record in the page's language: the record's own in its language, the translation
+ * the provider saved in the other (Translations tab), the record's own when there is none.
+ */
+function inLanguage(record: MetadataRecord, field: TranslatedField, language: Language = pageLanguage): string {
+  if (language === record.language) return record[field].trim();
+  const translated = record.translations?.find((version) => version.language === language)?.[field] ?? '';
+  return (translated || record[field]).trim();
+}
+
 /** The citation the authors ask for, in the page's language when they wrote one in it. */
 function requiredCitation(record: MetadataRecord, language: Language): string {
-  const translated = record.translations?.find((version) => version.language === language)?.citation ?? '';
-  return (language === record.language ? record.citation : translated || record.citation).trim();
+  return inLanguage(record, 'citation', language);
 }
 
 function Section({ id, title, className, children }: { id: string; title: string; className?: string; children: ReactNode }) {
@@ -236,7 +247,7 @@ function Access({ record }: { record: MetadataRecord }) {
           [t('landing.facts.sharing'), record.sharing_policy && t(`landing.options.sharingPolicy.${record.sharing_policy}`)],
           [t('landing.facts.protection'), record.protection_description ? `${protection} (${record.protection_description})` : protection],
           [t('landing.facts.available'), available],
-          [t('landing.facts.useTerm'), record.use_term],
+          [t('landing.facts.useTerm'), inLanguage(record, 'use_term')],
         ]}
       />
       <DownloadAccess metadataId={record.id} />
@@ -341,7 +352,7 @@ function Coverage({ record }: { record: MetadataRecord }) {
   const mapId = useId();
   const box = hasBox(record) ? { west: record.west!, south: record.south!, east: record.east!, north: record.north! } : null;
   const [mapSlot, near] = useNearViewport<HTMLDivElement>();
-  const timeDescription = pageLanguage === record.language ? record.time_description : (record.translations?.find((version) => version.language === pageLanguage)?.time_description || record.time_description);
+  const timeDescription = inLanguage(record, 'time_description');
   return (
     <Section id="lp-coverage" title={t('landing.sections.coverage')}>
       <Terms
@@ -374,8 +385,8 @@ function Details({ record }: { record: MetadataRecord }) {
     [t('landing.details.projection'), record.projection],
     [t('landing.details.coordinateSystem'), record.coordinate_system],
     [t('landing.details.scale'), record.scale !== null && t('landing.details.scaleValue', { denominator: formatCount(record.scale) })],
-    [t('landing.facts.dataSource'), record.data_source],
-    [t('landing.facts.usageMethod'), record.usage_method],
+    [t('landing.facts.dataSource'), inLanguage(record, 'data_source')],
+    [t('landing.facts.usageMethod'), inLanguage(record, 'usage_method')],
   ];
   if (!items.some(([, value]) => value)) return null;
   return (
