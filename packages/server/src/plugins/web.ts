@@ -212,10 +212,13 @@ async function webRoutes(app: FastifyInstance, site: SiteOptions & { webDist: st
     // A download voucher's public check (issue 10): the web app reads the code; personal, never indexed.
     app.get(`${prefix}/voucher/:code`, PAGE_ROUTE, (request, reply) => sendPage(request, reply, unindexedPage[language]));
     for (const screen of ACCOUNT_SCREENS) {
-      app.get(`${prefix}/${screen}`, PAGE_ROUTE, (request, reply) => {
-        const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
-        return reply.redirect(`${prefix}/personal/#/${screen}${query}`);
-      });
+      // With or without the final slash people type (`/login/` was a 404).
+      for (const path of [`${prefix}/${screen}`, `${prefix}/${screen}/`]) {
+        app.get(path, PAGE_ROUTE, (request, reply) => {
+          const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+          return reply.redirect(`${prefix}/personal/#/${screen}${query}`);
+        });
+      }
     }
   }
 

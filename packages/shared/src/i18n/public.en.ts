@@ -42,6 +42,7 @@ export const publicEn = {
     viewedData: 'Most viewed data',
     newest: 'Newest publications',
     noData: 'No dataset has been published yet.',
+    noViews: 'No published dataset has been viewed yet.',
     getStarted: 'Share your data',
     signIn: 'Sign in to the personal centre',
     openPersonal: 'Go to your personal centre',

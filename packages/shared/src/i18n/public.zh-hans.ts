@@ -38,6 +38,7 @@ export const publicZhHans: PublicMessages = {
     viewedData: '浏览最多的数据',
     newest: '最新发布',
     noData: '尚未发布任何数据集。',
+    noViews: '已发布的数据集尚无浏览记录。',
     getStarted: '提交我的数据',
     signIn: '登录个人中心',
     openPersonal: '进入个人中心',

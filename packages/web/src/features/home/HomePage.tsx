@@ -64,7 +64,7 @@ export default function HomePage() {
         <div className="home-side">
           <section className="card" aria-labelledby="home-viewed">
             <h2 id="home-viewed">{t('home.viewedData')}</h2>
-            <Listed query={stats} items={(data) => data.most_viewed.slice(0, MOST_VIEWED_LENGTH)}>
+            <Listed query={stats} items={(data) => data.most_viewed.slice(0, MOST_VIEWED_LENGTH)} empty={(data) => (data.newest.length > 0 ? t('home.noViews') : t('home.noData'))}>
               {(item) => (
                 <span className="meta">
                   <Icon icon={EyeOutlined} /> <span className="visually-hidden">{t('home.columns.views')}</span>
@@ -174,17 +174,20 @@ function HotData() {
 function Listed<Data, Item extends { id: string; title: string }>({
   query,
   items,
+  empty,
   children,
 }: {
   query: UseQueryResult<Data>;
   items: (data: Data) => Item[];
+  /** What an empty list says ('no dataset is published yet' unless given). */
+  empty?: (data: Data) => string;
   children: (item: Item) => ReactNode;
 }) {
   const { t } = useTranslation();
   if (query.isPending) return <Loading />;
   if (query.isError) return <LoadFailed query={query} />;
   const shown = items(query.data);
-  if (shown.length === 0) return <p className="empty-state">{t('home.noData')}</p>;
+  if (shown.length === 0) return <p className="empty-state">{empty ? empty(query.data) : t('home.noData')}</p>;
   return (
     <ol className="rank-list">
       {shown.map((item) => (
