@@ -95,6 +95,9 @@ describe('public pages', () => {
     expect((await get('/login')).headers.location).toBe('/personal/#/login');
     expect((await get('/en/register')).headers.location).toBe('/en/personal/#/register');
     expect((await get('/zh-hans/reset?key=abc')).headers.location).toBe('/zh-hans/personal/#/reset?key=abc');
+    // With the final slash people type too (issue 16: /login/ was a 404).
+    expect((await get('/login/')).headers.location).toBe('/personal/#/login');
+    expect((await get('/en/login/?next=%2Fdata')).headers.location).toBe('/en/personal/#/login?next=%2Fdata');
   });
 
   it('answers an unknown address with the page and 404 for a browser, JSON for others', async () => {
