@@ -61,6 +61,13 @@ for (const language of LANGUAGES) {
       const wordCount = e.fields.wordCount.replace('{{count}}', String(countWords(abstract))).replace('{{chars}}', String(descriptionLength(abstract)));
       await expect(page.getByText(wordCount)).toBeVisible();
       await page.getByLabel(e.fields.usageMethod).fill(english ? 'One CSV file a year: qilian_mb_YYYY.csv' : '每年一个 CSV 文件：qilian_mb_YYYY.csv');
+      // Out of range or no number: kept as typed and refused at the field, never changed silently (issue 16).
+      await page.getByLabel(e.fields.fileSize).fill('12a');
+      await page.getByLabel(e.fields.east).fill('200');
+      await expect(page.getByText(texts.metadata.validation.number)).toBeVisible();
+      await expect(page.getByText(texts.metadata.validation.longitude)).toBeVisible();
+      await expect(page.getByLabel(e.fields.east)).toHaveValue('200');
+      await expect(page.getByLabel(e.fields.fileSize)).toHaveValue('12a');
       await page.getByLabel(e.fields.fileSize).fill('12.5');
       await page.getByLabel(e.fields.timeStart).fill('2010-01-01');
       await page.getByLabel(e.fields.timeEnd).fill('2020-12-31');

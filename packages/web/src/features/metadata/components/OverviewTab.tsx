@@ -1,4 +1,4 @@
-import { Alert, Button, Col, Descriptions, Divider, Form, Input, InputNumber, Modal, Radio, Row, Select, Space, Typography } from 'antd';
+import { Alert, Button, Col, Descriptions, Divider, Form, Input, Modal, Radio, Row, Select, Space, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import {
@@ -136,8 +136,19 @@ type RecordField = (typeof RECORD_FIELDS)[number];
 type OverviewValues = Partial<Record<RecordField, unknown>> & { en_title?: string; en_description?: string };
 
 /** A field's value as the server takes it: a cleared number is null, a cleared text or option ''. */
+const NUMBER_TEXT = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+/**
+ * A field's value as the server takes it. A number field holds what was typed: a number is sent as
+ * one, anything else (`12a`) as typed, so that the schema refuses it at the field instead of the
+ * letter silently vanishing.
+ */
 const sendable = (key: string, value: unknown) => {
-  if (NUMBER_FIELDS.has(key)) return value === undefined || value === '' ? null : value;
+  if (NUMBER_FIELDS.has(key)) {
+    if (value === undefined || value === null) return null;
+    if (typeof value !== 'string') return value;
+    const typed = value.trim();
+    return typed === '' ? null : NUMBER_TEXT.test(typed) ? Number(typed) : value;
+  }
   return value ?? '';
 };
 
@@ -496,9 +507,11 @@ function OverviewForm({ record, readOnly, session, english }: OverviewProps & { 
       {rows ? <Input.TextArea autoSize={{ minRows: rows, maxRows: 12 }} /> : <Input />}
     </Form.Item>
   );
-  const number = (name: string, label: string, min?: number, max?: number) => (
+  // Typed text, not a clamping number box: 200 east stays 200 and is refused at the field with the
+  // schema's message (it became 180 silently), a letter is refused instead of vanishing.
+  const number = (name: string, label: string) => (
     <Form.Item name={name} label={t(label)} required={REQUIRED.has(name)}>
-      <InputNumber style={{ width: '100%' }} min={min} max={max} />
+      <Input inputMode="decimal" autoComplete="off" />
     </Form.Item>
   );
 
@@ -542,7 +555,7 @@ function OverviewForm({ record, readOnly, session, english }: OverviewProps & { 
       {text('citation', 'editor.fields.citation', 2)}
       <Row gutter={16}>
         <Col xs={24} md={8}>
-          {number('file_size', 'editor.fields.fileSize', 0)}
+          {number('file_size', 'editor.fields.fileSize')}
         </Col>
         <Col xs={24} md={8}>
           {text('doi', 'editor.fields.doi')}
@@ -587,21 +600,21 @@ function OverviewForm({ record, readOnly, session, english }: OverviewProps & { 
       <Divider titlePlacement="start">{t('editor.sections.spatial')}</Divider>
       <Row gutter={16}>
         <Col xs={24} sm={12} md={6}>
-          {number('east', 'editor.fields.east', -180, 180)}
+          {number('east', 'editor.fields.east')}
         </Col>
         <Col xs={24} sm={12} md={6}>
-          {number('south', 'editor.fields.south', -90, 90)}
+          {number('south', 'editor.fields.south')}
         </Col>
         <Col xs={24} sm={12} md={6}>
-          {number('west', 'editor.fields.west', -180, 180)}
+          {number('west', 'editor.fields.west')}
         </Col>
         <Col xs={24} sm={12} md={6}>
-          {number('north', 'editor.fields.north', -90, 90)}
+          {number('north', 'editor.fields.north')}
         </Col>
       </Row>
       <Row gutter={16}>
         <Col xs={24} md={6}>
-          {number('scale', 'editor.fields.scale', 1)}
+          {number('scale', 'editor.fields.scale')}
         </Col>
         <Col xs={24} md={6}>
           {text('coordinate_system', 'editor.fields.coordinateSystem')}
