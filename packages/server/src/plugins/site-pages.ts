@@ -1,4 +1,4 @@
-import { LANGUAGES, translate, type Language, type SiteVariant } from '@portal/shared';
+import { LANGUAGES, stripIllegalText, translate, type Language, type SiteVariant } from '@portal/shared';
 
 /**
  * The public site as search engines see it: which pages exist, their canonical addresses and
@@ -129,13 +129,16 @@ export function sitemapXml(publicUrl: string, paths: readonly string[]): string 
     );
     return LANGUAGES.map((language) => ['  <url>', `    <loc>${escapeMarkup(canonicalUrl(publicUrl, language, path))}</loc>`, ...links, '  </url>'].join('\n'));
   });
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">',
-    ...urls,
-    '</urlset>',
-    '',
-  ].join('\n');
+  // Without the characters XML cannot carry: one stored in a record's id would make the whole sitemap ill-formed.
+  return stripIllegalText(
+    [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">',
+      ...urls,
+      '</urlset>',
+      '',
+    ].join('\n'),
+  );
 }
 
 /** The read calls of a dataset's landing page, which answer for a published record only. */

@@ -1,6 +1,6 @@
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
-import type { AuthorRole, Language } from '@portal/shared';
+import { stripIllegalText, type AuthorRole, type Language } from '@portal/shared';
 import { AppError } from '../../errors.js';
 import {
   dayOf,
@@ -197,5 +197,6 @@ export function dataciteXml(record: CitableRecord): string {
       if (!fund.isProgramme && fund.name['zh-hans'] && fund.name.en) reference.ele('awardTitle', { 'xml:lang': LANGUAGE_TAGS['zh-hans'] }).txt(fund.name['zh-hans']);
     }
   }
-  return resource.end({ prettyPrint: true });
+  // Text stored before input refused the characters XML cannot carry must not make the document ill-formed.
+  return stripIllegalText(resource.end({ prettyPrint: true }));
 }

@@ -1,6 +1,6 @@
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
-import type { AuthorRole, Language } from '@portal/shared';
+import { stripIllegalText, type AuthorRole, type Language } from '@portal/shared';
 import {
   dayOf,
   doiUrl,
@@ -211,5 +211,6 @@ export function iso19139Xml(record: CitableRecord): string {
   if (record.files.count) transfer.ele('gmd:transferSize').ele('gco:Real').txt(String(Math.round((record.files.bytes / 1e6) * 1000) / 1000));
   for (const language of [record.language, other]) onlineResource(transfer.ele('gmd:onLine'), record.url[language], 'WWW:LINK', textIn(record.title, language));
   if (record.doi) onlineResource(transfer.ele('gmd:onLine'), doiUrl(record.doi), 'DOI');
-  return metadata.end({ prettyPrint: true });
+  // Text stored before input refused the characters XML cannot carry must not make the document ill-formed.
+  return stripIllegalText(metadata.end({ prettyPrint: true }));
 }

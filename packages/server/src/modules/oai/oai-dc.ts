@@ -1,6 +1,6 @@
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
-import type { Language } from '@portal/shared';
+import { stripIllegalText, type Language } from '@portal/shared';
 import {
   dayOf,
   inLanguages,
@@ -80,5 +80,6 @@ export function oaiDcXml(record: CitableRecord): string {
     element(dc, 'rights', license.deed);
   }
   bilingual(dc, record, 'rights', record.conditionsOfAccess);
-  return dc.end({ headless: true, prettyPrint: true });
+  // Text stored before input refused the characters XML cannot carry must not make the reply ill-formed.
+  return stripIllegalText(dc.end({ headless: true, prettyPrint: true }));
 }

@@ -6,6 +6,8 @@ import type { OaiService } from './oai.service.js';
  * application/x-www-form-urlencoded body (the protocol allows both). The arguments are read from the
  * raw query or body, so that a repeated one is seen (badArgument). Every reply is 200 text/xml, the
  * protocol's errors included; the reply is the same for everyone (`anonymous`: no token looked up).
+ * The server's text guard leaves these routes alone (`textGuard: false`): an argument holding a
+ * character XML cannot carry is the protocol's badArgument, in a well-formed reply.
  */
 
 const XML = 'text/xml; charset=utf-8';
@@ -22,13 +24,13 @@ export async function oaiRoutes(app: FastifyInstance, { oai }: { oai: OaiService
   app.removeContentTypeParser(FORM);
   app.addContentTypeParser(FORM, { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
-  app.get('/oai', { config: { access: 'public', anonymous: true } }, async (request, reply) => {
+  app.get('/oai', { config: { access: 'public', anonymous: true, textGuard: false } }, async (request, reply) => {
     const url = request.raw.url ?? '';
     const question = url.indexOf('?');
     return send(reply, await oai.respond(question < 0 ? [] : pairs(url.slice(question + 1))));
   });
 
-  app.post('/oai', { config: { access: 'public', anonymous: true } }, async (request, reply) => {
+  app.post('/oai', { config: { access: 'public', anonymous: true, textGuard: false } }, async (request, reply) => {
     const body = typeof request.body === 'string' ? request.body : '';
     return send(reply, await oai.respond(pairs(body)));
   });

@@ -1,4 +1,4 @@
-import { translate, type SiteVariant } from '@portal/shared';
+import { hasIllegalText, stripIllegalText, translate, type SiteVariant } from '@portal/shared';
 import type { Db } from '../../db/index.js';
 import { readAttached } from '../metadata/attached-rows.js';
 import { citableRecordOf, type CitableRecord } from '../exports/citable-record.js';
@@ -85,8 +85,9 @@ export const METADATA_FORMATS: Record<string, MetadataFormat> = {
 
 const formatsOf = (item: OaiItem) => Object.keys(METADATA_FORMATS).filter((prefix) => item.has_doi || !METADATA_FORMATS[prefix]!.needsDoi);
 
+/** Text as XML character data or an attribute value: escaped, without the characters XML cannot carry. */
 export function escapeXml(text: string): string {
-  return text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+  return stripIllegalText(text).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 }
 
 const tag = (name: string, text: string) => `<${name}>${escapeXml(text)}</${name}>`;
@@ -159,6 +160,8 @@ export class OaiService {
     const rules = ARGUMENTS[verb];
     const values: Record<string, string> = {};
     for (const [name, value] of args) {
+      // Checked before anything reads it (PostgreSQL refuses NUL in a query); the reply names it without the character.
+      if (hasIllegalText(name) || hasIllegalText(value)) throw new OaiError('badArgument', `The argument ${name} holds a character that XML cannot carry.`);
       if (name === 'verb') continue;
       if (![...rules.required, ...rules.optional, rules.exclusive].includes(name)) throw new OaiError('badArgument', `${verb} takes no argument ${name}.`);
       if (name in values) throw new OaiError('badArgument', `The argument ${name} is repeated.`);
