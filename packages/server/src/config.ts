@@ -41,9 +41,11 @@ export interface AccountLimits {
   recordsPerHour: number;
   /** Bytes of uploaded files (data files, documents, thumbnails) the account's uploads may hold. */
   storageBytes: number;
+  /** Data applications and reapplications sent per rolling hour (`ORDER_APPLY_PER_HOUR`). */
+  appliesPerHour: number;
 }
 
-export const defaultAccountLimits: AccountLimits = { recordsPerHour: 30, storageBytes: 10240 * 1024 * 1024 };
+export const defaultAccountLimits: AccountLimits = { recordsPerHour: 30, storageBytes: 10240 * 1024 * 1024, appliesPerHour: ORDER_LIMITS.appliesPerHour };
 
 export interface RateLimit {
   max: number;
@@ -137,6 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     accountLimits: {
       recordsPerHour: positiveInteger(env, 'METADATA_CREATE_PER_HOUR', defaultAccountLimits.recordsPerHour),
       storageBytes: positiveInteger(env, 'USER_STORAGE_QUOTA_MB', defaultAccountLimits.storageBytes / (1024 * 1024)) * 1024 * 1024,
+      appliesPerHour: positiveInteger(env, 'ORDER_APPLY_PER_HOUR', defaultAccountLimits.appliesPerHour),
     },
     secretKey,
     adminEmail,

@@ -47,6 +47,8 @@ export function cleanupJobs(parts: { accounts: AccountService; metadata: Metadat
     // So do downloads; and offline requests unanswered for three days are told to the applicant.
     ...(parts.usage ? [{ name: 'old downloads', everyMs: 10 * MINUTE, run: () => parts.usage!.forgetDownloads() }] : []),
     ...(parts.orders ? [{ name: 'unanswered data requests', everyMs: HOUR, run: () => parts.orders!.remindOverdue() }] : []),
+    // Order mails left in the outbox: the process died before sending them, or the mailer failed (retried with backoff).
+    ...(parts.orders ? [{ name: 'order mails', everyMs: MINUTE, run: () => parts.orders!.sendPendingMails() }] : []),
   ];
 }
 

@@ -552,6 +552,25 @@ export interface RecentDownloadTable {
   downloaded_at: string;
 }
 
+/** The outbox of orders' mails (migration 0007): written with the order, sent and retried by the sender. */
+export interface OrderMailTable {
+  id: string;
+  order_id: string;
+  /** request, decision or overdue. */
+  kind: string;
+  /** The To header: one address, or the owner's and the distribution addresses joined by ', '. */
+  recipient: string;
+  subject: string;
+  body: string;
+  /** pending, sent, or failed (given up). */
+  status: string;
+  attempts: number;
+  next_attempt_at: string;
+  last_error: string;
+  created_at: string;
+  sent_at: string | null;
+}
+
 export interface OrdersDatabase {
   cart_lines: CartLineTable;
   applications: ApplicationTable;
@@ -559,4 +578,5 @@ export interface OrdersDatabase {
   order_lines: OrderLineTable;
   usage_days: UsageDayTable;
   recent_downloads: RecentDownloadTable;
+  order_mails: OrderMailTable;
 }

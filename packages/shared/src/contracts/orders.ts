@@ -41,7 +41,11 @@ export const cartLineSchema = z.object({
 export type CartLine = z.infer<typeof cartLineSchema>;
 export const cartLinePageSchema = pageOf(cartLineSchema);
 
-/** The application form (spec sections 3 and 5): every field required. */
+/**
+ * The application form (spec sections 3 and 5): the spec's seven fields, each required, and the
+ * applicant's country or region, ours and optional (absent or empty: the server takes the country of
+ * the applicant's last application, or stores '' for unknown).
+ */
 export const applicationFormSchema = z.object({
   realName: realnameSchema,
   email: emailSchema,
@@ -49,7 +53,10 @@ export const applicationFormSchema = z.object({
   zipcode: required('orders.validation.zipcode', LIMITS.zipcode).pipe(z.string().regex(/^[A-Za-z0-9 -]+$/, 'validation.zipcode.invalid')),
   affiliation: affiliationSchema,
   address: addressSchema,
-  country: z.string({ error: 'orders.validation.country' }).refine(isCountryCode, 'orders.validation.country'),
+  country: z.preprocess(
+    (v) => (v === '' || v === null ? undefined : v),
+    z.string({ error: 'orders.validation.country' }).refine(isCountryCode, 'orders.validation.country').optional(),
+  ),
   reason: required('orders.validation.reason', ORDER_LIMITS.reasonMax).pipe(z.string().min(10, 'orders.validation.reasonShort')),
 });
 export type ApplicationForm = z.infer<typeof applicationFormSchema>;
@@ -182,8 +189,10 @@ export const voucherSchema = z.object({
       license: z.string(),
     }),
   ),
-  /** Whether the order still stands (a deleted order's voucher no longer verifies). */
+  /** Whether the order still stands: approved and unexpired (a deleted or expired order's voucher no longer verifies). */
   valid: z.boolean(),
+  /** The order's state as read now: `approved` while valid, `expired` past its expiry, `deleted` once withdrawn. */
+  status: z.enum(ORDER_STATUSES),
 });
 export type Voucher = z.infer<typeof voucherSchema>;
 

@@ -21,6 +21,7 @@ export const voucherCheckEn = {
   title: 'Data download voucher',
   valid: 'Voucher {{code}} is valid.',
   invalid: 'Voucher {{code}} no longer holds: its order has been deleted.',
+  expired: 'Voucher {{code}} no longer holds: its order expired on {{date}}.',
   notFound: 'No voucher has the verification code {{code}}.',
   loadFailed: 'The voucher could not be checked.',
   retry: 'Try again',

@@ -23,6 +23,7 @@ export const voucherCheckZhHans: typeof voucherCheckEn = {
   title: '数据下载凭证',
   valid: '凭证 {{code}} 有效。',
   invalid: '凭证 {{code}} 已失效：对应订单已被删除。',
+  expired: '凭证 {{code}} 已失效：对应订单已于 {{date}} 过期。',
   notFound: '没有验证码为 {{code}} 的下载凭证。',
   loadFailed: '无法核验该凭证。',
   retry: '重试',

@@ -143,5 +143,6 @@ export const ordersUiEn = {
     code: 'Verification code',
     checkAt: 'Verify at',
     invalid: 'This voucher no longer holds: its order has been deleted.',
+    expired: 'This voucher no longer holds: its order expired on {{date}}.',
   },
 };

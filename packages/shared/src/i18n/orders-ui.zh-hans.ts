@@ -145,5 +145,6 @@ export const ordersUiZhHans: typeof ordersUiEn = {
     code: '验证码',
     checkAt: '核验地址',
     invalid: '该凭证已失效：对应订单已被删除。',
+    expired: '该凭证已失效：对应订单已于 {{date}} 过期。',
   },
 };

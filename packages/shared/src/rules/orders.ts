@@ -33,6 +33,8 @@ export const ORDER_LIMITS = {
   basketMax: 200,
   reasonMax: 2000,
   decisionReasonMax: 2000,
+  /** Default of ORDER_APPLY_PER_HOUR: applications and reapplications one account may send in any hour. */
+  appliesPerHour: 20,
 } as const;
 
 /**
@@ -51,6 +53,23 @@ export function effectiveOrderStatus(order: { status: string; expires_at: string
   if (order.status === 'approved' && order.expires_at && order.expires_at <= now.toISOString()) return 'expired';
   return order.status as OrderStatus;
 }
+
+/**
+ * Whether an order stands: it waits for an answer (waiting, returned) or grants access now (approved
+ * and unexpired). While one stands for a dataset, its applicant cannot apply for that dataset again by
+ * reapplying another order (a withdrawn, rejected or expired one).
+ */
+export function isStandingOrder(order: { status: string; expires_at: string | null }, now = new Date()): boolean {
+  const status = effectiveOrderStatus(order, now);
+  return status === 'waiting' || status === 'returned' || status === 'approved';
+}
+
+/**
+ * Stored statuses the statistics count (a dataset's orders, Apply Statistics, the daily order rows):
+ * an order withdrawn ('deleted') or rejected is not counted. An approval past its expiry still is: it
+ * was granted, and a day's count must not shrink as time passes.
+ */
+export const COUNTED_ORDER_STATUSES: readonly string[] = ['waiting', 'returned', 'approved'];
 
 /** What the applicant may do with their order in this state. */
 export const APPLICANT_ACTIONS: Record<OrderStatus, readonly ('edit' | 'delete' | 'reapply' | 'download')[]> = {

@@ -140,6 +140,12 @@ export class OrdersRepo {
     return lines;
   }
 
+  /** The records of every order of an application. */
+  async datasetsOfApplication(trx: Db, applicationId: string): Promise<string[]> {
+    const rows = await trx.selectFrom('order_lines as l').innerJoin('orders as o', 'o.id', 'l.order_id').select('l.metadata_id').where('o.application_id', '=', applicationId).execute();
+    return rows.map((row) => row.metadata_id);
+  }
+
   async userNames(trx: Db, ids: readonly (string | null)[]): Promise<Map<string, { name: string; email: string; language: string; username: string }>> {
     const known = [...new Set(ids.filter((id): id is string => !!id))];
     if (!known.length) return new Map();
@@ -186,9 +192,39 @@ export class OrdersRepo {
     return Number(result.numUpdatedRows) === 1;
   }
 
+  /**
+   * Which of these records the user holds a standing order for: waiting, returned, or approved and
+   * unexpired (`isStandingOrder`).
+   */
+  async standingFor(trx: Db, userId: string, metadataIds: readonly string[], now: string): Promise<string[]> {
+    if (!metadataIds.length) return [];
+    const rows = await trx
+      .selectFrom('orders as o')
+      .innerJoin('order_lines as l', 'l.order_id', 'o.id')
+      .select('l.metadata_id')
+      .distinct()
+      .where('o.applicant_id', '=', userId)
+      .where('l.metadata_id', 'in', [...metadataIds])
+      .where((eb) => eb.or([eb('o.status', 'in', ['waiting', 'returned']), eb.and([eb('o.status', '=', 'approved'), eb('o.expires_at', '>', now)])]))
+      .execute();
+    return rows.map((row) => row.metadata_id);
+  }
+
+  /** Applications (and reapplications) the user sent since `since`. */
+  async applicationsSince(trx: Db, userId: string, since: string): Promise<number> {
+    const row = await trx.selectFrom('applications').select((eb) => eb.fn.countAll().as('count')).where('applicant_id', '=', userId).where('created_at', '>=', since).executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  /** The country the user named in their latest application that named one ('' when none did). */
+  async lastCountry(trx: Db, userId: string): Promise<string> {
+    const row = await trx.selectFrom('applications').select('country').where('applicant_id', '=', userId).where('country', '<>', '').orderBy('created_at', 'desc').limit(1).executeTakeFirst();
+    return row?.country ?? '';
+  }
+
   /** Marks an overdue request as told, once: false when another instance did it first. */
-  async markReminded(id: string, at: string): Promise<boolean> {
-    const result = await this.db.updateTable('orders').set({ reminded_at: at }).where('id', '=', id).where('status', '=', 'waiting').where('reminded_at', 'is', null).executeTakeFirst();
+  async markReminded(trx: Db, id: string, at: string): Promise<boolean> {
+    const result = await trx.updateTable('orders').set({ reminded_at: at }).where('id', '=', id).where('status', '=', 'waiting').where('reminded_at', 'is', null).executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
 

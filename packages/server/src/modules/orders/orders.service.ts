@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   APPLICANT_ACTIONS,
   countryName,
+  COUNTED_ORDER_STATUSES,
   DECIDABLE_STATUSES,
   effectiveOrderStatus,
   handlerFor,
@@ -23,12 +24,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/index.js';
 import { AppError, fieldError } from '../../errors.js';
 import type { Mailer } from '../../mail/mailer.js';
+import { lockUserRow } from '../account/account.repo.js';
 import type { AuthenticatedUser } from '../account/account.service.js';
 import type { MetadataAccess } from '../metadata/metadata-access.js';
 import { isUniqueViolation, newId } from '../metadata/metadata.repo.js';
 import { embargoed } from './download-access.js';
+import { OrderOutbox, type OrderMail } from './order-outbox.js';
 import { OrdersRepo, type ApplicationRow, type DatasetFacts, type OrderRow } from './orders.repo.js';
-import { addUsage } from './usage.js';
+import { addUsage, recountOrders } from './usage.js';
 
 export interface OrdersServiceOptions {
   publicUrl: string;
@@ -37,6 +40,8 @@ export interface OrdersServiceOptions {
   validDays: number;
   /** Where applicants are sent for the data centre's own requests (ADMIN_EMAIL). */
   adminEmail: string;
+  /** ORDER_APPLY_PER_HOUR: applications and reapplications one account may send in any hour (staff are exempt). */
+  appliesPerHour?: number;
   log: Pick<FastifyBaseLogger, 'warn' | 'error'>;
   /** A record's citation in the language's style ('' when it has none): the voucher lists them. */
   cite: (metadataId: string, language: Language) => Promise<string>;
@@ -57,8 +62,8 @@ function voucherCode(): string {
   return `${chars.slice(0, 4)}-${chars.slice(4, 8)}-${chars.slice(8, 12)}`;
 }
 
-/** The form as stored. */
-function applicationColumns(form: ApplicationForm) {
+/** The form as stored, with the country it resolved to ('' for unknown). */
+function applicationColumns(form: ApplicationForm, country: string) {
   return {
     real_name: form.realName,
     email: form.email,
@@ -66,9 +71,15 @@ function applicationColumns(form: ApplicationForm) {
     zipcode: form.zipcode,
     affiliation: form.affiliation,
     address: form.address,
-    country: form.country,
+    country,
     reason: form.reason,
   };
+}
+
+/** A voucher's code as typed: any case, with or without dashes or spaces, Crockford's look-alikes read as digits. */
+export function normaliseVoucherCode(typed: string): string {
+  const chars = typed.toUpperCase().replace(/[\s-]+/g, '').replace(/O/g, '0').replace(/[IL]/g, '1');
+  return /^[0-9A-Z]{12}$/.test(chars) ? `${chars.slice(0, 4)}-${chars.slice(4, 8)}-${chars.slice(8, 12)}` : chars;
 }
 
 /** The stored form as the contract names its fields. */
@@ -95,14 +106,17 @@ function applicationView(row: ApplicationRow) {
  */
 export class OrdersService {
   readonly repo: OrdersRepo;
+  /** Every mail about an order goes out through it (written with the order, sent after the commit, retried by a job). */
+  readonly outbox: OrderOutbox;
 
   constructor(
     private readonly db: Db,
     private readonly access: MetadataAccess,
-    private readonly mailer: Mailer,
+    mailer: Mailer,
     private readonly options: OrdersServiceOptions,
   ) {
     this.repo = new OrdersRepo(db);
+    this.outbox = new OrderOutbox(db, mailer, options.log);
   }
 
   // ---- Basket ----
@@ -165,6 +179,8 @@ export class OrdersService {
   async apply(user: AuthenticatedUser, form: ApplicationForm, lineIds: string[], context: { ip: string; language: Language }, now = new Date()): Promise<PlaceOrderReply> {
     const wanted = [...new Set(lineIds)];
     const placed = await this.db.transaction().execute(async (trx) => {
+      await lockUserRow(trx, user.id);
+      await this.checkApplyLimit(trx, user, now);
       const lines = await this.repo.cartLinesById(trx, user.id, wanted);
       if (lines.length !== wanted.length) throw new AppError('CONFLICT', 'orders.linesGone');
       const result = await this.place(trx, user, form, lines.map((l) => l.metadata_id), context, now);
@@ -172,21 +188,42 @@ export class OrdersService {
       if ((await this.repo.deleteCartLines(trx, user.id, wanted)) !== wanted.length) throw new AppError('CONFLICT', 'orders.linesGone');
       return result;
     });
-    return this.afterPlacing(placed.application, placed.orders);
+    await this.outbox.deliver(placed.mails);
+    return placed.reply;
   }
 
   /** `POST /account/reapply/`: a deleted, rejected or expired order's datasets, applied for again with its form. */
   async reapply(user: AuthenticatedUser, orderId: string, context: { ip: string; language: Language }, now = new Date()): Promise<PlaceOrderReply> {
     const placed = await this.db.transaction().execute(async (trx) => {
+      // First: a second reapplication at the same moment waits here, then finds this one's order standing.
+      await lockUserRow(trx, user.id);
       const [order] = await this.repo.findOrders(trx, [orderId]);
       if (!order || order.applicant_id !== user.id) throw new AppError('NOT_FOUND', 'errors.notFound');
       if (!['deleted', 'rejected', 'expired'].includes(effectiveOrderStatus(order, now))) throw new AppError('CONFLICT', 'orders.notReapplicable');
       const application = (await this.repo.applications(trx, [order.application_id])).get(order.application_id)!;
       const datasets = (await this.repo.linesOf(trx, [order.id])).get(order.id) ?? [];
+      // Withdrawing and reapplying again and again filled the owner's queue and mailbox: one standing order a dataset.
+      if ((await this.repo.standingFor(trx, user.id, datasets, now.toISOString())).length) throw new AppError('CONFLICT', 'orders.alreadyStanding');
+      await this.checkApplyLimit(trx, user, now);
       const { id: _id, created_at: _created, ...form } = applicationView(application);
       return this.place(trx, user, form, datasets, context, now);
     });
-    return this.afterPlacing(placed.application, placed.orders);
+    await this.outbox.deliver(placed.mails);
+    return placed.reply;
+  }
+
+  /**
+   * At most `appliesPerHour` applications and reapplications per account in any hour; staff are
+   * exempt. Checked in the transaction that writes the application, after the caller locked the
+   * user's row (`lockUserRow`, as records created per hour are), so that requests at once take turns
+   * and count each other's.
+   */
+  private async checkApplyLimit(trx: Db, user: AuthenticatedUser, now: Date): Promise<void> {
+    const max = this.options.appliesPerHour ?? Number.MAX_SAFE_INTEGER;
+    if (user.is_staff) return;
+    if ((await this.repo.applicationsSince(trx, user.id, new Date(now.getTime() - 3_600_000).toISOString())) >= max) {
+      throw new AppError('RATE_LIMITED', 'orders.applyLimit', { params: { max } });
+    }
   }
 
   /**
@@ -209,10 +246,12 @@ export class OrdersService {
       groups.set(key, group);
     }
     const at = now.toISOString();
+    // The country is ours, not the spec's, and optional: the one the applicant gave last, else unknown ('').
+    const country = form.country ?? (await this.repo.lastCountry(trx, user.id));
     const application: ApplicationRow = {
       id: newId(),
       applicant_id: user.id,
-      ...applicationColumns(form),
+      ...applicationColumns(form, country),
       ip: context.ip,
       language: context.language,
       created_at: at,
@@ -242,19 +281,18 @@ export class OrdersService {
         .insertInto('order_lines')
         .values(group.datasets.map((dataset) => ({ id: newId(), order_id: order.id, metadata_id: dataset.metadata_id })))
         .execute();
-      for (const dataset of group.datasets) await addUsage(trx, dataset.metadata_id, 'order', form.country, now);
+      for (const dataset of group.datasets) await addUsage(trx, dataset.metadata_id, 'order', country, now);
       orders.push(order);
     }
-    return { application, orders };
-  }
-
-  private async afterPlacing(application: ApplicationRow, orders: OrderRow[]): Promise<PlaceOrderReply> {
-    const presented = await this.present(orders);
-    for (const order of orders) if (order.status === 'waiting') await this.mailRequest(application, order, presented.find((p) => p.id === order.id)!);
-    return {
+    // The handlers' mails are written with the orders, and sent once they are committed.
+    const presented = await this.present(orders, now, trx);
+    const mails: OrderMail[] = [];
+    for (const order of orders) if (order.status === 'waiting') mails.push(...(await this.requestMails(trx, application, order, presented.find((p) => p.id === order.id)!)));
+    const reply: PlaceOrderReply = {
       status: orders.every((order) => order.status === 'approved') ? 'Success' : 'Waiting',
       order: { ...applicationView(application), orders: presented },
     };
+    return { reply, mails: await this.outbox.enqueue(trx, mails, now) };
   }
 
   private expiry(now: Date): string {
@@ -291,11 +329,11 @@ export class OrdersService {
   }
 
   /** The orders as the contract shows them, with one query per table whatever their number. */
-  async present(rows: OrderRow[], now = new Date()): Promise<Order[]> {
-    const lines = await this.repo.linesOf(this.db, rows.map((r) => r.id));
-    const facts = await this.repo.datasets(this.db, [...lines.values()].flat());
-    const applications = await this.repo.applications(this.db, rows.map((r) => r.application_id));
-    const people = await this.repo.userNames(this.db, rows.flatMap((r) => [r.applicant_id, r.owner_id]));
+  async present(rows: OrderRow[], now = new Date(), db: Db = this.db): Promise<Order[]> {
+    const lines = await this.repo.linesOf(db, rows.map((r) => r.id));
+    const facts = await this.repo.datasets(db, [...lines.values()].flat());
+    const applications = await this.repo.applications(db, rows.map((r) => r.application_id));
+    const people = await this.repo.userNames(db, rows.flatMap((r) => [r.applicant_id, r.owner_id]));
     return rows.map((row) => {
       const datasets = (lines.get(row.id) ?? []).flatMap((id) => (facts.has(id) ? [facts.get(id)!] : []));
       const status = effectiveOrderStatus(row, now);
@@ -342,40 +380,70 @@ export class OrdersService {
    * Moves every order of `ids`, or none: `step` refuses an order (by throwing) or gives its changes,
    * and each is written only from the status it was read in (someone else's change meanwhile: 409).
    */
-  private async moveAll(user: AuthenticatedUser, ids: string[], now: Date, step: (order: OrderRow, status: OrderStatus) => Partial<OrderRow>): Promise<OrderRow[]> {
-    return this.db.transaction().execute(async (trx) => {
+  private async moveAll(
+    user: AuthenticatedUser,
+    ids: string[],
+    now: Date,
+    step: (order: OrderRow, status: OrderStatus) => Partial<OrderRow>,
+    mailsOf: (trx: Db, changed: OrderRow[]) => Promise<OrderMail[]> = async () => [],
+  ): Promise<OrderRow[]> {
+    const { changed, mails } = await this.db.transaction().execute(async (trx) => {
       const found = await this.repo.findOrders(trx, [...new Set(ids)]);
       if (found.length !== new Set(ids).size) throw new AppError('NOT_FOUND', 'errors.notFound');
       const changed: OrderRow[] = [];
+      const uncounted: OrderRow[] = [];
       for (const order of found) {
         if (!this.maySee(user, order)) throw new AppError('NOT_FOUND', 'errors.notFound');
         const changes = step(order, effectiveOrderStatus(order, now));
         if (!(await this.repo.moveOrder(trx, order.id, order.status, changes))) throw new AppError('CONFLICT', 'orders.changedMeanwhile');
         changed.push({ ...order, ...changes });
+        if (COUNTED_ORDER_STATUSES.includes(order.status) && changes.status && !COUNTED_ORDER_STATUSES.includes(changes.status)) uncounted.push(order);
       }
-      return changed;
+      await this.uncount(trx, uncounted);
+      return { changed, mails: await this.outbox.enqueue(trx, await mailsOf(trx, changed), now) };
     });
+    await this.outbox.deliver(mails);
+    return changed;
+  }
+
+  /**
+   * Takes orders that were withdrawn or rejected out of the daily order counts, in the transaction
+   * that moved them: statistics count only orders that stand or were granted.
+   */
+  private async uncount(trx: Db, orders: OrderRow[]): Promise<void> {
+    if (!orders.length) return;
+    const lines = await this.repo.linesOf(trx, orders.map((o) => o.id));
+    await recountOrders(trx, [...lines.values()].flat(), orders.map((o) => o.created_at.slice(0, 10)));
   }
 
   /** `POST /account/order-handle/`: approve, reject or return a set of orders, all or none. */
   async handle(user: AuthenticatedUser, ids: string[], decision: OrderDecision, reason: string, now = new Date()): Promise<Order[]> {
     if (decision !== 'approved' && !reason) throw fieldError('reason', 'orders.reasonRequired');
     const at = now.toISOString();
-    const rows = await this.moveAll(user, ids, now, (order, status) => {
-      if (!this.mayDecide(user, order)) throw new AppError('FORBIDDEN', 'orders.notHandler');
-      if (!DECIDABLE_STATUSES.includes(status)) throw new AppError('CONFLICT', 'orders.notDecidable');
-      return {
-        status: decision,
-        decision_reason: reason,
-        decided_by: user.id,
-        decided_at: at,
-        updated_at: at,
-        ...(decision === 'approved' ? { expires_at: this.expiry(now), voucher_code: voucherCode() } : {}),
-      };
-    });
-    const presented = await this.present(rows, now);
-    for (const order of presented) await this.mailDecision(rows.find((r) => r.id === order.id)!, order);
-    return presented;
+    const rows = await this.moveAll(
+      user,
+      ids,
+      now,
+      (order, status) => {
+        if (!this.mayDecide(user, order)) throw new AppError('FORBIDDEN', 'orders.notHandler');
+        if (!DECIDABLE_STATUSES.includes(status)) throw new AppError('CONFLICT', 'orders.notDecidable');
+        return {
+          status: decision,
+          decision_reason: reason,
+          decided_by: user.id,
+          decided_at: at,
+          updated_at: at,
+          ...(decision === 'approved' ? { expires_at: this.expiry(now), voucher_code: voucherCode() } : {}),
+        };
+      },
+      async (trx, changed) => {
+        const presented = await this.present(changed, now, trx);
+        const mails: OrderMail[] = [];
+        for (const order of presented) mails.push(...(await this.decisionMails(trx, changed.find((r) => r.id === order.id)!, order)));
+        return mails;
+      },
+    );
+    return this.present(rows, now);
   }
 
   /** `POST /account/delete_order/`: the applicant withdraws their orders (staff may remove any). */
@@ -399,18 +467,20 @@ export class OrdersService {
       if (!APPLICANT_ACTIONS[status].includes('edit')) throw new AppError('CONFLICT', 'orders.notEditable');
       const changes = { status: 'waiting', updated_at: at };
       if (!(await this.repo.moveOrder(trx, order.id, order.status, changes))) throw new AppError('CONFLICT', 'orders.changedMeanwhile');
-      await trx
-        .updateTable('applications')
-        .set(applicationColumns(form))
-        .where('id', '=', order.application_id)
-        .execute();
-      return { ...order, ...changes };
+      const stored = (await this.repo.applications(trx, [order.application_id])).get(order.application_id)!;
+      // Left out, the country stays as it was.
+      const country = form.country ?? stored.country;
+      await trx.updateTable('applications').set(applicationColumns(form, country)).where('id', '=', order.application_id).execute();
+      // The application's orders were counted under its country: every one of them moves with it.
+      if (country !== stored.country) await recountOrders(trx, await this.repo.datasetsOfApplication(trx, order.application_id), [stored.created_at.slice(0, 10)]);
+      const moved = { ...order, ...changes };
+      // A returned request answered: its handler hears of it as of a new one.
+      const application = (await this.repo.applications(trx, [order.application_id])).get(order.application_id)!;
+      const [presented] = await this.present([moved], now, trx);
+      return { moved, mails: await this.outbox.enqueue(trx, await this.requestMails(trx, application, moved, presented!), now) };
     });
-    const [presented] = await this.present([row], now);
-    // A returned request answered: its handler hears of it as of a new one.
-    const application = (await this.repo.applications(this.db, [row.application_id])).get(row.application_id)!;
-    await this.mailRequest(application, row, presented!);
-    return presented!;
+    await this.outbox.deliver(row.mails);
+    return (await this.present([row.moved], now))[0]!;
   }
 
   // ---- Downloads the caller may make ----
@@ -487,7 +557,7 @@ export class OrdersService {
 
   /** Anyone may check a voucher by its code: what it lists and whether its order still stands. */
   async verifyVoucher(code: string, language: Language, now = new Date()): Promise<Voucher> {
-    const row = await this.repo.orderByVoucher(code.trim().toUpperCase());
+    const row = await this.repo.orderByVoucher(normaliseVoucherCode(code));
     if (!row) throw new AppError('NOT_FOUND', 'orders.voucherNotFound');
     return this.voucherOf(row, language, now);
   }
@@ -519,7 +589,9 @@ export class OrdersService {
       approved_by: decider ?? translate(language, `orders.handler.${row.handler}`),
       expires_at: row.expires_at,
       datasets,
-      valid: order!.status === 'approved' || order!.status === 'expired',
+      // Past ORDER_VALID_DAYS the order reads as expired (nothing stored changes): so does its voucher.
+      valid: order!.status === 'approved',
+      status: order!.status,
     };
   }
 
@@ -529,16 +601,12 @@ export class OrdersService {
     return order.lines.map((line) => `- ${language === 'en' ? line.title_en : line.title}${line.doi ? ` (doi:${line.doi})` : ''}`).join('\n');
   }
 
-  private async send(to: Recipient | { email: string; name: string; language: string }, kind: string, params: Record<string, string>) {
+  /** A mail about an order, rendered in its recipient's language, for the outbox. */
+  private render(order: OrderRow, to: Recipient, kind: OrderMail['kind'], params: Record<string, string>): OrderMail {
     const language = asLanguage(to.language);
     const site = translate(language, `site.${this.options.siteVariant}.title`);
     const all = { ...params, site, name: to.name };
-    try {
-      await this.mailer.send({ to: to.email, subject: translate(language, `orders.mail.${kind}Subject`, all), text: translate(language, `orders.mail.${kind}Body`, all) });
-    } catch (error) {
-      // The order stands; a mail that could not go out is the operator's to see.
-      this.options.log.error({ err: error, kind, to: to.email }, 'order mail not sent');
-    }
+    return { order_id: order.id, kind, recipient: to.email, subject: translate(language, `orders.mail.${kind}Subject`, all), body: translate(language, `orders.mail.${kind}Body`, all) };
   }
 
   private personalLink(language: Language, path: string): string {
@@ -549,41 +617,43 @@ export class OrdersService {
    * A new request to its handler: the data centre's staff, or the record's owner together with the
    * datasets' published distribution addresses, in one message (one mail per owner and application).
    */
-  private async mailRequest(application: ApplicationRow, order: OrderRow, presented: Order) {
+  private async requestMails(trx: Db, application: ApplicationRow, order: OrderRow, presented: Order): Promise<OrderMail[]> {
     const recipients: Recipient[] = [];
     if (order.handler === 'center') {
-      for (const staff of await this.repo.staffUsers(this.db)) recipients.push({ email: staff.email, name: staff.realname || staff.username, language: staff.language });
+      for (const staff of await this.repo.staffUsers(trx)) recipients.push({ email: staff.email, name: staff.realname || staff.username, language: staff.language });
     } else if (order.handler === 'owner' && order.owner_id) {
-      const owner = (await this.repo.userNames(this.db, [order.owner_id])).get(order.owner_id);
+      const owner = (await this.repo.userNames(trx, [order.owner_id])).get(order.owner_id);
       if (owner) {
-        const facts = await this.repo.datasets(this.db, presented.lines.map((l) => l.metadata_id));
+        const facts = await this.repo.datasets(trx, presented.lines.map((l) => l.metadata_id));
         const addresses = new Set([owner.email, ...[...facts.values()].map((f) => f.dist_email.trim().toLowerCase()).filter(Boolean)]);
         recipients.push({ email: [...addresses].join(', '), name: owner.name, language: owner.language });
       }
     }
-    for (const to of recipients) {
+    return recipients.map((to) => {
       const language = asLanguage(to.language);
-      await this.send(to, 'request', {
+      return this.render(order, to, 'request', {
         applicant: application.real_name,
         affiliation: application.affiliation,
-        country: countryName(application.country, language),
+        country: application.country ? countryName(application.country, language) : translate(language, 'orders.countryUnknown'),
         reason: application.reason,
         datasets: this.datasetLines(language, presented),
         link: this.personalLink(language, `/application/${order.id}`),
       });
-    }
+    });
   }
 
-  private async mailDecision(row: OrderRow, order: Order) {
-    const application = (await this.repo.applications(this.db, [row.application_id])).get(row.application_id);
-    if (!application) return;
+  private async decisionMails(trx: Db, row: OrderRow, order: Order): Promise<OrderMail[]> {
+    const application = (await this.repo.applications(trx, [row.application_id])).get(row.application_id);
+    if (!application) return [];
     const language = asLanguage(application.language);
-    await this.send({ email: application.email, name: application.real_name, language }, 'decision', {
-      status: translate(language, `orders.status.${order.status}`),
-      reason: order.decision_reason,
-      datasets: this.datasetLines(language, order),
-      link: this.personalLink(language, '/data/order'),
-    });
+    return [
+      this.render(row, { email: application.email, name: application.real_name, language }, 'decision', {
+        status: translate(language, `orders.status.${order.status}`),
+        reason: order.decision_reason,
+        datasets: this.datasetLines(language, order),
+        link: this.personalLink(language, '/data/order'),
+      }),
+    ];
   }
 
   /** Tells applicants whose offline requests waited three days to contact the provider directly (once). */
@@ -591,19 +661,29 @@ export class OrdersService {
     const rows = await this.repo.overdue(new Date(now.getTime() - ORDER_LIMITS.offlineReplyDays * DAY).toISOString());
     let told = 0;
     for (const row of rows) {
-      // Marked first: another instance running the same job skips it.
-      if (!(await this.repo.markReminded(row.id, now.toISOString()))) continue;
-      const [order] = await this.present([row], now);
-      const application = (await this.repo.applications(this.db, [row.application_id])).get(row.application_id);
-      if (!order || !application) continue;
-      const language = asLanguage(application.language);
-      await this.send({ email: application.email, name: application.real_name, language }, 'overdue', {
-        datasets: this.datasetLines(language, order),
-        contact: order.contact_email,
-        link: this.personalLink(language, '/data/order'),
+      const mails = await this.db.transaction().execute(async (trx) => {
+        // Marked with its mail written: another instance running the same job skips it.
+        if (!(await this.repo.markReminded(trx, row.id, now.toISOString()))) return [];
+        const [order] = await this.present([row], now, trx);
+        const application = (await this.repo.applications(trx, [row.application_id])).get(row.application_id);
+        if (!order || !application) return [];
+        const language = asLanguage(application.language);
+        const mail = this.render(row, { email: application.email, name: application.real_name, language }, 'overdue', {
+          datasets: this.datasetLines(language, order),
+          contact: order.contact_email,
+          link: this.personalLink(language, '/data/order'),
+        });
+        return this.outbox.enqueue(trx, [mail], now);
       });
+      if (!mails.length) continue;
+      await this.outbox.deliver(mails, now);
       told += 1;
     }
     return told;
+  }
+
+  /** The job: order mails not sent yet (the process died, or the mailer failed and their retry is due). */
+  async sendPendingMails(now = new Date()): Promise<number> {
+    return this.outbox.deliverDue(now);
   }
 }

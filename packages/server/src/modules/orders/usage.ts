@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
-import { EXPERT_OUTCOMES, type ApplyRole, type Statistics } from '@portal/shared';
+import { COUNTED_ORDER_STATUSES, EXPERT_OUTCOMES, type ApplyRole, type Statistics } from '@portal/shared';
 import type { Db } from '../../db/index.js';
 import type { AuthenticatedUser } from '../account/account.service.js';
 import type { OrdersRepo } from './orders.repo.js';
@@ -24,6 +24,35 @@ export async function addUsage(trx: Db, metadataId: string, kind: 'view' | 'down
     .insertInto('usage_days')
     .values({ metadata_id: metadataId, day: at.toISOString().slice(0, 10), kind, country, count: by })
     .onConflict((oc) => oc.columns(['metadata_id', 'kind', 'day', 'country']).doUpdateSet((eb) => ({ count: eb('usage_days.count', '+', by) })))
+    .execute();
+}
+
+/**
+ * Counts again the daily order rows of these records on these days (UTC dates) from the orders that
+ * count (`COUNTED_ORDER_STATUSES`, each under its application's country), in the caller's transaction:
+ * after an order is withdrawn or rejected, or its application's country changed. Counting again rather
+ * than subtracting one keeps the rows right whatever moved.
+ */
+export async function recountOrders(trx: Db, metadataIds: readonly string[], days: readonly string[]): Promise<void> {
+  if (!metadataIds.length || !days.length) return;
+  const ids = [...new Set(metadataIds)];
+  const dates = [...new Set(days)];
+  await trx.deleteFrom('usage_days').where('kind', '=', 'order').where('metadata_id', 'in', ids).where('day', 'in', dates).execute();
+  const day = sql<string>`substr(o.created_at, 1, 10)`;
+  await trx
+    .insertInto('usage_days')
+    .columns(['metadata_id', 'day', 'kind', 'country', 'count'])
+    .expression(
+      trx
+        .selectFrom('order_lines as l')
+        .innerJoin('orders as o', 'o.id', 'l.order_id')
+        .innerJoin('applications as a', 'a.id', 'o.application_id')
+        .select(['l.metadata_id', day.as('day'), sql<'order'>`'order'`.as('kind'), 'a.country', (eb) => eb.fn.countAll<number>().as('count')])
+        .where('l.metadata_id', 'in', ids)
+        .where(day, 'in', dates)
+        .where('o.status', 'in', [...COUNTED_ORDER_STATUSES])
+        .groupBy(['l.metadata_id', day, 'a.country']),
+    )
     .execute();
 }
 
@@ -103,9 +132,11 @@ export class Usage {
     }
     const record = await this.db.selectFrom('metadata').select(['hit_count', 'download_count']).where('id', '=', metadataId).executeTakeFirst();
     const { orders } = await this.db
-      .selectFrom('order_lines')
+      .selectFrom('order_lines as l')
+      .innerJoin('orders as o', 'o.id', 'l.order_id')
       .select((eb) => eb.fn.countAll<number | string>().as('orders'))
-      .where('metadata_id', '=', metadataId)
+      .where('l.metadata_id', '=', metadataId)
+      .where('o.status', 'in', [...COUNTED_ORDER_STATUSES])
       .executeTakeFirstOrThrow();
     return {
       metadata_id: metadataId,
@@ -139,8 +170,8 @@ export class Usage {
   }
 
   /**
-   * Orders (lines) of each record among the ids, and how many of them wait for an answer. An order
-   * its applicant withdrew ('deleted') is no application any more: it is not counted.
+   * Orders (lines) of each record among the ids, and how many of them wait for an answer. Only orders
+   * that count (`COUNTED_ORDER_STATUSES`): one its applicant withdrew, or one rejected, is not counted.
    */
   private ordersOf(ids: ReturnType<Usage['idsAs']>) {
     return this.db
@@ -152,7 +183,7 @@ export class Usage {
         sql<number | string>`sum(case when o.status in ('waiting', 'returned') then 1 else 0 end)`.as('waiting'),
       ])
       .where('l.metadata_id', 'in', ids)
-      .where('o.status', '<>', 'deleted')
+      .where('o.status', 'in', [...COUNTED_ORDER_STATUSES])
       .groupBy('l.metadata_id');
   }
 
