@@ -25,7 +25,7 @@ import type { Db } from '../../db/index.js';
 import { AppError, fieldError } from '../../errors.js';
 import type { Mailer } from '../../mail/mailer.js';
 import type { AuthenticatedUser } from '../account/account.service.js';
-import type { MetadataAccess, MetadataRow } from '../metadata/metadata-access.js';
+import { EXPERT_VISIBLE_STATUSES, type MetadataAccess, type MetadataRow } from '../metadata/metadata-access.js';
 import type { MetadataService, PresentedRecord } from '../metadata/metadata.service.js';
 import { ReviewRepo, type DeskFilter, type ReviewListRow, type ReviewRow } from './review.repo.js';
 
@@ -37,6 +37,9 @@ export interface ReviewServiceOptions {
 
 type Recipient = { email: string; realname: string; username: string; language: string };
 type Slice = { offset: number; limit: number };
+
+/** Trail comments only staff read: the invitation's message (or reason) and an expert's reason to decline. */
+const BLIND_COMMENTS: readonly string[] = ['invite', 'decline'];
 
 const asLanguage = (value: string): Language => (value === 'en' ? 'en' : 'zh-hans');
 const DAY = 86_400_000;
@@ -346,8 +349,25 @@ export class ReviewService {
 
   // ---- Views ----
 
+  /**
+   * Whether the expert of a review may still read the record it is about: while their invitation of
+   * the current round stands and the record is with the experts (as MetadataAccess.reviewerMaySee),
+   * or once it is published (everybody may).
+   */
+  private expertStillSees(row: ReviewListRow): boolean {
+    if (row.record_status === 'published') return true;
+    return (
+      row.status !== 'declined' &&
+      Number(row.round) === Number(row.record_round) &&
+      (EXPERT_VISIBLE_STATUSES as readonly string[]).includes(row.record_status)
+    );
+  }
+
   private present(row: ReviewListRow, user: AuthenticatedUser, blind = false): Review {
     const hidden = blind && !row.signed;
+    // An ex-expert (declined, an older round, the record back in draft or refused) keeps their own
+    // review and where the record stands (why they cannot answer), not what its creator writes now.
+    const recordHidden = !user.is_staff && row.expert_id === user.id && !this.expertStillSees(row);
     const canAnswer =
       row.expert_id === user.id &&
       row.status !== 'declined' &&
@@ -371,8 +391,8 @@ export class ReviewService {
       answered_at: row.answered_at,
       record: {
         id: row.metadata_id,
-        title: row.record_title,
-        translation_title: row.record_translation_title ?? '',
+        title: recordHidden ? '' : row.record_title,
+        translation_title: recordHidden ? '' : (row.record_translation_title ?? ''),
         language: row.record_language,
         status: row.record_status,
         submitted_at: row.record_submitted_at,
@@ -427,7 +447,9 @@ export class ReviewService {
       role: row.role as ReviewEvent['role'],
       from_status: row.from_status,
       to_status: row.to_status,
-      comment: row.comment,
+      // Single-blind: the invitation's message usually names the experts, a decline's reason is the
+      // expert's own words: neither reaches the creator (the answers do, through reviews-feedback too).
+      comment: staff || !BLIND_COMMENTS.includes(row.action) ? row.comment : '',
       // Single-blind: the creator does not learn an expert's name unless the expert signed.
       actor_name: staff || row.role !== 'expert' || row.signed === 1 ? row.actor_name : '',
       created_at: row.created_at,
