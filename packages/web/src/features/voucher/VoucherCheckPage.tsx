@@ -45,7 +45,11 @@ export default function VoucherCheckPage() {
     <article className="vc" aria-labelledby="vc-title">
       <h1 id="vc-title">{t('voucherCheck.title')}</h1>
       <p className={voucher.valid ? 'vc-verdict vc-valid' : 'vc-verdict vc-invalid'} role="status">
-        {voucher.valid ? t('voucherCheck.valid', { code: voucher.code }) : t('voucherCheck.invalid', { code: voucher.code })}
+        {voucher.valid
+          ? t('voucherCheck.valid', { code: voucher.code })
+          : voucher.status === 'expired' && voucher.expires_at
+            ? t('voucherCheck.expired', { code: voucher.code, date: formatDate(voucher.expires_at) })
+            : t('voucherCheck.invalid', { code: voucher.code })}
       </p>
       <dl className="vc-terms">
         <dt>{t('voucherCheck.applicant')}</dt>

@@ -104,7 +104,8 @@ function EditOrder({ orderId }: { orderId: string }) {
       </div>
       <ApplicationFormFields
         target={orderId}
-        initial={{ ...application }}
+        // Unknown ('') shows as not chosen: the country is optional.
+        initial={{ ...application, country: application.country || undefined }}
         submitLabel={t('ordersUi.form.save')}
         onSubmit={(values) => ordersApi.update(orderId, values)}
       />
@@ -171,8 +172,9 @@ function ApplicationFormFields({
           <Input autoComplete={AUTOCOMPLETE[name]} type={name === 'email' ? 'email' : undefined} />
         </Form.Item>
       ))}
-      <Form.Item name="country" label={labels.country} required rules={[zodRule(applicationFormSchema.shape.country, t)]}>
-        <Select showSearch optionFilterProp="label" options={countries} placeholder={t('ordersUi.form.countryPlaceholder')} />
+      {/* Ours, not the spec's seven fields: optional (left out, the server takes the last one given). */}
+      <Form.Item name="country" label={labels.country} rules={[zodRule(applicationFormSchema.shape.country, t)]}>
+        <Select showSearch allowClear optionFilterProp="label" options={countries} placeholder={t('ordersUi.form.countryPlaceholder')} />
       </Form.Item>
       <Form.Item name="reason" label={labels.reason} required rules={[zodRule(applicationFormSchema.shape.reason, t)]} extra={t('ordersUi.form.reasonHelp')}>
         <Input.TextArea autoSize={{ minRows: 4, maxRows: 12 }} maxLength={ORDER_LIMITS.reasonMax} />

@@ -42,7 +42,13 @@ export default function VoucherDetailPage() {
     >
       <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
         <Typography.Text strong>{t(`site.${siteVariant()}.title`)}</Typography.Text>
-        {!voucher.valid && <Alert type="error" showIcon title={t('ordersUi.voucher.invalid')} />}
+        {!voucher.valid && (
+          <Alert
+            type="error"
+            showIcon
+            title={voucher.status === 'expired' && voucher.expires_at ? t('ordersUi.voucher.expired', { date: formatDate(voucher.expires_at) }) : t('ordersUi.voucher.invalid')}
+          />
+        )}
         <Typography.Paragraph>{t('ordersUi.voucher.statement', { applicant: voucher.applicant, affiliation: voucher.affiliation })}</Typography.Paragraph>
         <ol style={{ paddingInlineStart: 20 }}>
           {voucher.datasets.map((dataset) => {
