@@ -49,6 +49,7 @@ export function cleanupJobs(parts: { accounts: AccountService; metadata: Metadat
     ...(parts.orders ? [{ name: 'unanswered data requests', everyMs: HOUR, run: () => parts.orders!.remindOverdue() }] : []),
     // Order mails left in the outbox: the process died before sending them, or the mailer failed (retried with backoff).
     ...(parts.orders ? [{ name: 'order mails', everyMs: MINUTE, run: () => parts.orders!.sendPendingMails() }] : []),
+    ...(parts.orders ? [{ name: 'sent order mails', everyMs: HOUR, run: () => parts.orders!.forgetSentMails() }] : []),
   ];
 }
 

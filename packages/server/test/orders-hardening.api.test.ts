@@ -122,7 +122,13 @@ describe('orders under abuse: withdraw and reapply, vouchers, the seven fields',
       expectStatus(await handle(portal, ownerB.token, [mailSecond], 'returned', 'Name the project, please.'), 200);
       expect((await reapply(portal, other, mailFirst)).statusCode).toBe(409);
       expectStatus(await handle(portal, ownerB.token, [mailSecond], 'rejected', 'Not for this purpose.'), 200);
-      expect(expectStatus(await reapply(portal, other, mailFirst), 201).order.orders[0].status).toBe('waiting');
+      const mailThird = expectStatus(await reapply(portal, other, mailFirst), 201).order.orders[0].id;
+      expect((await call(portal, 'GET', `/api/account/order/${mailThird}/`, other.token)).json().status).toBe('waiting');
+
+      // Two reapplications at the same moment, from two withdrawn orders of the dataset: one passes.
+      expectStatus(await withdraw(portal, other, mailThird), 200);
+      const both = await Promise.all([reapply(portal, other, mailFirst), reapply(portal, other, mailThird)]);
+      expect(both.map((r) => r.statusCode).sort()).toEqual([201, 409]);
     });
 
     it('does not hold staff to the hourly limit', async () => {

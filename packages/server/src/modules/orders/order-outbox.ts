@@ -67,6 +67,12 @@ export class OrderOutbox {
     return this.sendAll(rows, now);
   }
 
+  /** Forgets mails sent before `before` (kept a while for an operator asking whether one went). */
+  async forgetSent(before: Date): Promise<number> {
+    const result = await this.db.deleteFrom('order_mails').where('status', '=', 'sent').where('sent_at', '<', before.toISOString()).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   private async sendAll(rows: { id: string; next_attempt_at: string; attempts: number; recipient: string; subject: string; body: string; kind: string }[], now: Date): Promise<number> {
     let sent = 0;
     for (const row of rows) if (await this.attempt(row, now)) sent += 1;

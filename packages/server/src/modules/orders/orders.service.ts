@@ -686,4 +686,9 @@ export class OrdersService {
   async sendPendingMails(now = new Date()): Promise<number> {
     return this.outbox.deliverDue(now);
   }
+
+  /** The job's clean-up: mails sent more than 30 days ago. */
+  async forgetSentMails(now = new Date()): Promise<number> {
+    return this.outbox.forgetSent(new Date(now.getTime() - 30 * DAY));
+  }
 }
