@@ -359,14 +359,14 @@ describe('ISO 19139 XML', () => {
     expect(textOf(at(metadata, 'contact', 'CI_ResponsibleParty', 'organisationName', 'CharacterString')[0])).toBe('国家青藏高原科学数据中心');
     expect(textOf(at(metadata, 'dateStamp', 'DateTime')[0])).toBe('2021-06-15T09:30:00Z');
     const locale = at(metadata, 'locale', 'PT_Locale')[0];
-    expect([locale['@id'], at(locale, 'languageCode', 'LanguageCode')[0]['@codeListValue']]).toEqual(['locale-en', 'eng']);
+    expect([locale['@id'], at(locale, 'languageCode', 'LanguageCode')[0]['@codeListValue']]).toEqual([`locale-en-${ids.full}`, 'eng']);
     const identification = at(metadata, 'identificationInfo', 'MD_DataIdentification')[0];
     const citation = at(identification, 'citation', 'CI_Citation')[0];
     const title = at(citation, 'title')[0];
     expect(title['@type']).toBe('gmd:PT_FreeText_PropertyType');
     expect(textOf(at(title, 'CharacterString')[0])).toBe('青藏高原冰川面积变化数据集（1990-2020）');
     const translated = at(title, 'PT_FreeText', 'textGroup', 'LocalisedCharacterString')[0];
-    expect([translated['@locale'], textOf(translated)]).toEqual(['#locale-en', 'Glacier area changes of the Tibetan Plateau (1990-2020)']);
+    expect([translated['@locale'], textOf(translated)]).toEqual([`#locale-en-${ids.full}`, 'Glacier area changes of the Tibetan Plateau (1990-2020)']);
     expect(at(citation, 'date', 'CI_Date').map((d) => [textOf(at(d, 'date', 'Date')[0]), at(d, 'dateType', 'CI_DateTypeCode')[0]['@codeListValue']])).toEqual([
       ['2021-05-01', 'publication'],
       ['2021-06-15', 'revision'],
@@ -399,7 +399,7 @@ describe('ISO 19139 XML', () => {
     const boxes = at(extent, 'geographicElement', 'EX_GeographicBoundingBox');
     expect(boxes.map((b) => boxSides(b, 'Decimal'))).toEqual([[73, 105, 26, 40]]);
     const period = at(extent, 'temporalElement', 'EX_TemporalExtent', 'extent', 'TimePeriod')[0];
-    expect([period['@id'], textOf(at(period, 'beginPosition')[0]), textOf(at(period, 'endPosition')[0])]).toEqual(['temporal-extent', '1990-01-01', '2020-12-31']);
+    expect([period['@id'], textOf(at(period, 'beginPosition')[0]), textOf(at(period, 'endPosition')[0])]).toEqual([`temporal-extent-${ids.full}`, '1990-01-01', '2020-12-31']);
     const online = at(metadata, 'distributionInfo', 'MD_Distribution', 'transferOptions', 'MD_DigitalTransferOptions', 'onLine', 'CI_OnlineResource');
     expect(online.map((o) => textOf(at(o, 'linkage', 'URL')[0]))).toEqual([`http://portal.test/data/${ids.full}/`, `http://portal.test/en/data/${ids.full}/`, `https://doi.org/${DOI}`]);
   });

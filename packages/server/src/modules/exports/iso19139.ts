@@ -41,7 +41,15 @@ const NS = {
 const CODE_LISTS = 'http://standards.iso.org/iso/19139/resources/gmxCodelists.xml';
 /** ISO 639-2/B codes. */
 const LANGUAGE_CODES: Record<Language, string> = { 'zh-hans': 'chi', en: 'eng' };
-const LOCALE_ID: Record<Language, string> = { 'zh-hans': 'locale-zh', en: 'locale-en' };
+
+/**
+ * The document's xs:ID values (the other language's PT_Locale, the gml:TimePeriod), the record's id
+ * in each: an OAI-PMH page holds many records in one document, where an id may stand once only
+ * (`locale-en` in every record made a page of several invalid). An NCName: the id's other characters
+ * become `_`.
+ */
+const localeId = (record: CitableRecord, language: Language) => `locale-${language === 'en' ? 'en' : 'zh'}-${record.id.replace(/[^A-Za-z0-9._-]/g, '_')}`;
+const temporalExtentId = (record: CitableRecord) => `temporal-extent-${record.id.replace(/[^A-Za-z0-9._-]/g, '_')}`;
 
 /** CI_RoleCode of each author role; the data resource providers are the data's originators. */
 const ROLE_CODES: Record<AuthorRole, string> = {
@@ -75,7 +83,7 @@ function freeText(parent: XMLBuilder, record: CitableRecord, property: string, t
   element
     .ele('gmd:PT_FreeText')
     .ele('gmd:textGroup')
-    .ele('gmd:LocalisedCharacterString', { locale: `#${LOCALE_ID[other]}` })
+    .ele('gmd:LocalisedCharacterString', { locale: `#${localeId(record, other)}` })
     .txt(texts[other]);
 }
 
@@ -145,7 +153,7 @@ export function iso19139Xml(record: CitableRecord): string {
   text(metadata, 'metadataStandardName', 'ISO 19115:2003/19139');
   text(metadata, 'metadataStandardVersion', '1.0');
   text(metadata, 'dataSetURI', record.doi ? doiUrl(record.doi) : record.url[record.language]);
-  const locale = metadata.ele('gmd:locale').ele('gmd:PT_Locale', { id: LOCALE_ID[other] });
+  const locale = metadata.ele('gmd:locale').ele('gmd:PT_Locale', { id: localeId(record, other) });
   languageCode(locale, 'languageCode', other);
   utf8(locale, 'characterEncoding');
 
@@ -193,7 +201,7 @@ export function iso19139Xml(record: CitableRecord): string {
       box.ele('gmd:northBoundLatitude').ele('gco:Decimal').txt(String(part.north));
     }
     if (record.temporal.start || record.temporal.end) {
-      const period = extent.ele('gmd:temporalElement').ele('gmd:EX_TemporalExtent').ele('gmd:extent').ele('gml:TimePeriod', { 'gml:id': 'temporal-extent' });
+      const period = extent.ele('gmd:temporalElement').ele('gmd:EX_TemporalExtent').ele('gmd:extent').ele('gml:TimePeriod', { 'gml:id': temporalExtentId(record) });
       period.ele('gml:beginPosition').txt(record.temporal.start || record.temporal.end);
       period.ele('gml:endPosition').txt(record.temporal.end || record.temporal.start);
     }
