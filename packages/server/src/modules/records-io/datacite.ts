@@ -8,9 +8,13 @@ import { ImportRefusal, type Candidate } from './candidates.js';
  * shared), so that both formats pass the same checks. One `<resource>`, a `<resources>` wrapper, or an
  * OAI-PMH ListRecords / GetRecord reply holding `oai_datacite` payloads or bare `resource` elements.
  *
- * - identifier (DOI) -> doi; language -> the record's language (zh* -> zh-hans, en* -> en)
+ * - identifier (DOI) -> doi; language -> the record's language (zh* -> zh-hans, en* -> en) when the
+ *   record has a title in it, else the main title's language. DataCite's language is the resource's,
+ *   not its metadata's: a resource in Dutch ("nl", "mul") described in English is an English record.
  * - titles by xml:lang (the title without titleType, else TranslatedTitle, else AlternativeTitle; a
- *   Subtitle is appended): the record's language -> title, the other -> its translation
+ *   Subtitle is appended): the record's language -> title, the other -> its translation. A record
+ *   whose titles are all in other languages (German) keeps its main title as the title of its own
+ *   language (English, Chinese when written in Chinese characters), and its descriptions alike.
  * - descriptions: Abstract -> description, Methods -> data_source, TechnicalInfo -> usage_method
  * - creators -> authors with role resourceProvider; contributors of the types in CONTRIBUTOR_ROLES
  *   -> authors with that role. A name in Chinese characters is the author's name, givenName and
@@ -139,16 +143,18 @@ function recordOf(resource: Node): Record<string, unknown> {
   };
   const declared = textOf(first(resource, 'language'));
   let language = declared ? normalLanguage(declared) : null;
-  if (declared && !language) throw new RecordError(`its language "${declared}" is not one the portal keeps (Chinese or English)`);
   const firstTitle = titles.find((t) => t.text && !t.type) ?? titles.find((t) => t.text);
   if (!firstTitle) throw new RecordError('no title');
   if (!language || !titleIn(language)) language = firstTitle.language ?? (hasHan(firstTitle.text) ? 'zh-hans' : 'en');
   const translationLanguage = other(language);
+  // Titles in neither of the portal's languages only: the main one stands in the record's, and so do
+  // the descriptions in those languages.
+  const inOtherLanguages = !titleIn(language);
 
   const descriptions = list(first(resource, 'descriptions'), 'description').map((node) => ({ text: textOf(node), type: attr(node, 'descriptionType'), language: languageOf(node) }));
   const describe = (type: string, lang: Language) =>
     descriptions
-      .filter((d) => d.type === type && d.language === lang && d.text)
+      .filter((d) => d.type === type && d.text && (d.language === lang || (lang === language && inOtherLanguages && d.language === null)))
       .map((d) => d.text)
       .join('\n\n');
 
@@ -174,7 +180,7 @@ function recordOf(resource: Node): Record<string, unknown> {
   return {
     language,
     doi,
-    title: titleIn(language),
+    title: titleIn(language) || firstTitle.text,
     description: describe('Abstract', language),
     data_source: describe('Methods', language),
     usage_method: describe('TechnicalInfo', language),

@@ -43,14 +43,22 @@ describe('readRecordsFile: which files it refuses as a whole', () => {
 });
 
 describe('DataCite to the portal record', () => {
-  it('takes the record language from <language> when it has a title in it, else from the main title', () => {
+  it('takes the record language from <language> when it has a title in it, else from the main title (DataCite\'s language is the resource\'s)', () => {
     const both = '<titles><title xml:lang="en">Lake ice phenology</title><title xml:lang="zh" titleType="TranslatedTitle">湖冰物候</title></titles>';
     expect(readOne(resource(`${both}<language>zh-CN</language>`))).toMatchObject({ language: 'zh-hans', title: '湖冰物候', translations: [{ language: 'en', title: 'Lake ice phenology' }] });
     expect(readOne(resource(`${both}<language>en</language>`))).toMatchObject({ language: 'en', title: 'Lake ice phenology', translations: [{ language: 'zh-hans', title: '湖冰物候' }] });
     // No xml:lang: the script decides.
     expect(readOne(resource('<titles><title>那曲土壤水分观测网</title></titles>'))).toMatchObject({ language: 'zh-hans', title: '那曲土壤水分观测网' });
-    const refused = readRecordsFile(resource(`${both}<language>fr</language>`)).candidates[0];
-    expect(refused).toEqual({ position: 1, error: 'its language "fr" is not one the portal keeps (Chinese or English)' });
+    // DataCite's language is the resource's: a French resource described in English is an English record.
+    expect(readOne(resource(`${both}<language>fr</language>`))).toMatchObject({ language: 'en', title: 'Lake ice phenology', translations: [{ language: 'zh-hans', title: '湖冰物候' }] });
+    // Titles only in other languages: the main one (and the descriptions) stand in the record's own.
+    const german = readOne(
+      resource(
+        '<titles><title xml:lang="de">Seeeisphänologie</title><title xml:lang="fr" titleType="TranslatedTitle">Phénologie</title></titles><language>de</language>' +
+          '<descriptions><description xml:lang="de" descriptionType="Abstract">Eisbedeckung der Seen.</description></descriptions>',
+      ),
+    );
+    expect(german).toMatchObject({ language: 'en', title: 'Seeeisphänologie', description: 'Eisbedeckung der Seen.', translations: [{ language: 'zh-hans', title: '', description: '' }] });
   });
 
   it('reads Creative Commons 4.0 licences from a URI, an SPDX identifier or their name; others are left empty', () => {
