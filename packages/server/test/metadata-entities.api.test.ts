@@ -267,6 +267,95 @@ describe('GET /api/metadata/like_author/', () => {
   });
 });
 
+/**
+ * An author's e-mail, phone, address and postcode: read by whoever created the author, staff, and the
+ * owner of the records that alone link it; blank for every other signed-in user on every call that
+ * shows authors (author/, author/{id}/, like_author, meta-author, author-i18n), refused to visitors.
+ */
+describe("an author's personal data", () => {
+  const CONTACTS = { phone: '+86 891 123 4567', address: '拉萨市北京中路 1 号', zipcode: '850000' };
+  const BLANK = { email: '', phone: '', address: '', zipcode: '' };
+  let record: { id: string };
+  let author: { id: string; name: string; email: string };
+  /** Entered by the data centre on the owner's record, linked by no other record. */
+  let enteredByStaff: { id: string; email: string };
+
+  beforeAll(async () => {
+    record = await createRecord(portal, owner.token, { title: '作者联系方式测试' });
+    author = await postResource(portal, owner.token, 'author', authorForm({ name: `联系人${randomUUID().slice(0, 6)}`, ...CONTACTS }));
+    const english = (await listOf(owner.token, 'author-i18n', `author__id=${author.id}`)).results[0];
+    expectStatus(await patch(owner.token, 'author-i18n', english.id, { address: '1 Beijing Middle Road, Lhasa' }), 200);
+    await postResource(portal, owner.token, 'meta-author', { metadata: record.id, author: author.id, role: 'resourceProvider', event_date: '2024-05-01' });
+    enteredByStaff = await postResource(portal, staff.token, 'author', authorForm({ ...CONTACTS }));
+    await postResource(portal, staff.token, 'meta-author', { metadata: record.id, author: enteredByStaff.id, role: 'owner', event_date: '2024-05-01' });
+    await setStatus(portal, record.id, 'published');
+  });
+
+  /** The author as each of the four calls shows it to a caller, and its English translation's address. */
+  async function seenBy(token: string | null, authorId = author.id) {
+    const likeUrl = `/api/metadata/like_author/?like_author=${encodeURIComponent(author.name)}&pageSize=100`;
+    const links = (await listOf(token, 'meta-author', `metadata__id=${record.id}&pageSize=100`)).results as { author_detail: Record<string, unknown> }[];
+    return {
+      list: (await listOf(token, 'author', `metadata__id=${record.id}&pageSize=100`)).results.find((row: { id: string }) => row.id === authorId),
+      one: expectStatus(await get(token, resourceUrl('author', authorId)), 200),
+      like: authorId === author.id ? expectStatus(await get(token, likeUrl), 200).results[0] : undefined,
+      link: links.find((link) => link.author_detail.id === authorId)!.author_detail,
+      translations: (await listOf(token, 'author-i18n', `author__id=${authorId}`)).results,
+    };
+  }
+
+  it('shows another signed-in user the names and affiliations, never the contacts, on every call', async () => {
+    const seen = await seenBy(other.token);
+    for (const [call, row] of Object.entries({ list: seen.list, one: seen.one, like: seen.like, link: seen.link })) {
+      expect({ call, row }).toMatchObject({ call, row: { id: author.id, name: author.name, affiliation: '中国科学院青藏高原研究所', ...BLANK } });
+      expect({ call, translations: row.translations }).toMatchObject({ call, translations: [{ language: 'en', address: '' }] });
+    }
+    expect(seen.translations).toMatchObject([{ language: 'en', address: '' }]);
+    expect(JSON.stringify(seen)).not.toMatch(/850000|123 4567|拉萨市|Lhasa|author.*@example\.org/);
+  });
+
+  it('refuses a visitor the author calls, and blanks the contacts in the published record\'s links', async () => {
+    expectRefusal(await get(null, `${resourceUrl('author')}?metadata__id=${record.id}`), 401, LOGIN);
+    expectRefusal(await get(null, resourceUrl('author', author.id)), 401, LOGIN);
+    expectRefusal(await get(null, `/api/metadata/like_author/?like_author=${encodeURIComponent(author.name)}`), 401, LOGIN);
+    const links = (await listOf(null, 'meta-author', `metadata__id=${record.id}`)).results as { author_detail: Record<string, unknown> }[];
+    expect(links.map((link) => link.author_detail)).toMatchObject([BLANK, BLANK]);
+  });
+
+  it('shows the contacts to the author\'s creator and to staff on every call', async () => {
+    for (const person of [owner, staff]) {
+      const seen = await seenBy(person.token);
+      for (const row of [seen.list, seen.one, seen.like, seen.link]) {
+        expect(row).toMatchObject({ id: author.id, email: author.email, ...CONTACTS, translations: [{ address: '1 Beijing Middle Road, Lhasa' }] });
+      }
+      expect(seen.translations).toMatchObject([{ address: '1 Beijing Middle Road, Lhasa' }]);
+    }
+  });
+
+  it("shows the record's owner the contacts of an author the data centre entered on their record, nobody else", async () => {
+    const seenByOwner = await seenBy(owner.token, enteredByStaff.id);
+    for (const row of [seenByOwner.list, seenByOwner.one, seenByOwner.link]) expect(row).toMatchObject({ email: enteredByStaff.email, ...CONTACTS });
+    const seenByOther = await seenBy(other.token, enteredByStaff.id);
+    for (const row of [seenByOther.list, seenByOther.one, seenByOther.link]) expect(row).toMatchObject(BLANK);
+  });
+
+  it('does not reveal them to a user who links the author to a draft of theirs, nor through their copy of it', async () => {
+    const draft = await createRecord(portal, other.token);
+    const link = await postResource(portal, other.token, 'meta-author', { metadata: draft.id, author: author.id, role: 'owner', event_date: '2024-05-01' });
+    expect(link.author_detail).toMatchObject({ id: author.id, ...BLANK });
+    expect((await listOf(other.token, 'meta-author', `metadata__id=${draft.id}`)).results[0].author_detail).toMatchObject(BLANK);
+    expect(expectStatus(await get(other.token, resourceUrl('author', author.id)), 200)).toMatchObject(BLANK);
+    const sorted = expectStatus(await call(portal, 'POST', '/api/metadata/author_sort/', other.token, { body: { metadata: draft.id, ids: [link.id] } }), 200);
+    expect(JSON.stringify(sorted)).not.toContain(author.email);
+    // Changing the author gives them a copy of their own: without the personal data they could not read.
+    const copy = expectStatus(await patch(other.token, 'author', author.id, { city: '日喀则', metadata: draft.id }), 200);
+    expect(copy).toMatchObject({ copied_from: author.id, created_by: other.id, city: '日喀则', ...BLANK, translations: [{ address: '' }] });
+    expect(await storedRow('authors', copy.id)).toMatchObject(BLANK);
+    // What they type into their copy is theirs to read.
+    expect(expectStatus(await patch(other.token, 'author', copy.id, { email: 'mine@example.org' }), 200)).toMatchObject({ email: 'mine@example.org' });
+  });
+});
+
 describe('author-i18n', () => {
   it('needs author__id in a list', async () => {
     expectRefusal(await get(owner.token, resourceUrl('author-i18n')), 400, 'This filter value is not valid.', 'author__id');

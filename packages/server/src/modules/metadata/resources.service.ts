@@ -55,25 +55,26 @@ const LINKED_BY: Record<string, Link[]> = {
 const SHARED_ENTRIES = ['authors', 'literature', 'keywords', 'funds'];
 
 /**
- * How to reach the people and funds named in a record: for its creator and staff. Everyone else who
- * reads a record's attached rows (anyone, once it is published; its reviewers) sees the names,
- * roles and affiliations, never these (they are blank in the reply).
+ * How to reach a fund named in a record: for its creator and staff. Everyone else who reads a
+ * record's attached rows (anyone, once it is published; its reviewers) sees the fund's names,
+ * never these (they are blank in the reply). Authors have their own rule (`contactableAuthors`).
  */
-const PRIVATE_CONTACTS: Record<string, { fields: readonly string[]; translated: readonly string[] }> = {
-  author_detail: { fields: ['email', 'phone', 'address', 'zipcode'], translated: ['address'] },
-  fund_detail: { fields: ['phone', 'email'], translated: [] },
-};
+const FUND_CONTACTS = ['phone', 'email'] as const;
 
-function withoutContacts(rows: Row[]): Row[] {
-  for (const row of rows) {
-    for (const [key, { fields, translated }] of Object.entries(PRIVATE_CONTACTS)) {
-      const detail = row[key] as Row | null | undefined;
-      if (!detail) continue;
-      for (const field of fields) if (field in detail) detail[field] = '';
-      if (Array.isArray(detail.translations)) for (const version of detail.translations as Row[]) for (const field of translated) if (field in version) version[field] = '';
-    }
-  }
-  return rows;
+/** An author's personal data: blank in a reply to whoever may not read it (`contactableAuthors`). */
+const AUTHOR_CONTACTS = ['email', 'phone', 'address', 'zipcode'] as const;
+/** The same in an author's translations. */
+const AUTHOR_TRANSLATED_CONTACTS = ['address'] as const;
+
+function blank(row: Row, fields: readonly string[]): void {
+  for (const field of fields) if (field in row) row[field] = '';
+}
+
+/** An author row (or a copy of one) without its personal data, its translations included. */
+function withoutAuthorContacts(author: Row): Row {
+  blank(author, AUTHOR_CONTACTS);
+  if (Array.isArray(author.translations)) for (const version of author.translations as Row[]) blank(version, AUTHOR_TRANSLATED_CONTACTS);
+  return author;
 }
 
 const invalid = (field: string, key: string) => new AppError('VALIDATION_FAILED', key, { fields: { [field]: key } });
@@ -145,9 +146,7 @@ export class ResourceService {
       rows = rows.orderBy(`${def.table}.${column}`, direction === 'desc' ? 'desc' : 'asc');
     }
     const results = await this.present(def, (await rows.offset(offset).limit(limit).execute()) as Row[]);
-    // Without a record named, a user lists only the entries they may see (their own); staff all.
-    const mayContact = !!user && (user.is_staff || (record ? record.owner_id === user.id : true));
-    return { count: Number(counted.count), results: mayContact ? results : withoutContacts(results) };
+    return { count: Number(counted.count), results: await this.asCallerMaySee(def, user, results, record) };
   }
 
   async get(def: ResourceDef, user: AuthenticatedUser | null, id: string) {
@@ -155,9 +154,7 @@ export class ResourceService {
     const row = await this.find(def, id);
     const record = def.owner === 'record' ? await orNotFound(this.access.readable(user, String(row.metadata_id))) : undefined;
     if (user && !(await this.isVisible(def.parent?.table ?? def.table, String(def.parent ? row[def.parent.column] : id), user))) throw notFound();
-    const shown = await this.present(def, [row]);
-    const mayContact = !!user && (user.is_staff || (record ? record.owner_id === user.id : true));
-    return (mayContact ? shown : withoutContacts(shown))[0]!;
+    return (await this.asCallerMaySee(def, user, await this.present(def, [row]), record))[0]!;
   }
 
   async create(def: ResourceDef, user: AuthenticatedUser, input: Row) {
@@ -187,7 +184,7 @@ export class ResourceService {
       await this.afterCreate(def, trx, id, input);
       await this.access.changed(trx, [recordId, ...(await this.recordsShowing(trx, def, { ...values, id }))]);
     });
-    return this.presentOne(def, id, plan.copyFor && parentId);
+    return this.presentOne(def, user, id, plan.copyFor && parentId);
   }
 
   async update(def: ResourceDef, user: AuthenticatedUser, id: string, input: Row) {
@@ -224,7 +221,7 @@ export class ResourceService {
       if (target === id) await this.access.changed(trx, await this.recordsShowing(trx, def, row));
     });
     await this.touchRecordOf(def, row);
-    return this.presentOne(def, target, plan.copyFor && entry!.id);
+    return this.presentOne(def, user, target, plan.copyFor && entry!.id);
   }
 
   async remove(def: ResourceDef, user: AuthenticatedUser, id: string) {
@@ -284,7 +281,7 @@ export class ResourceService {
     await this.access.touch(metadataId);
     const def = RESOURCES.find((r) => r.name === 'meta-author')!;
     const rows = (await this.db.selectFrom('meta_author').selectAll().where('metadata_id', '=', metadataId).orderBy('sort').orderBy('id').execute()) as Row[];
-    return this.present(def, rows);
+    return this.asCallerMaySee(def, user, await this.present(def, rows));
   }
 
   /** DELETE keyword/?metadata=..&keyword=..: takes the keyword off the record (the keyword stays). */
@@ -495,11 +492,17 @@ export class ResourceService {
     const original = (await trx.selectFrom(table).selectAll().where('id', '=', id).executeTakeFirstOrThrow()) as Row;
     const copyId = newId();
     const now = new Date().toISOString();
-    await trx.insertInto(table).values({ ...original, id: copyId, created_by: user.id, created_at: now }).execute();
+    // The copy is the caller's, and its creator reads its contacts: an author's personal data goes
+    // into it only when the caller may read them on the original (else a write would reveal them).
+    const privateAuthor = table === 'authors' && !(await this.contactableAuthors(user, [id], trx)).has(id);
+    const copy = { ...original, id: copyId, created_by: user.id, created_at: now };
+    await trx.insertInto(table).values(privateAuthor ? withoutAuthorContacts(copy) : copy).execute();
     const translations = TRANSLATIONS[table];
     if (translations) {
       const rows = (await trx.selectFrom(translations.table).selectAll().where(translations.column, '=', id).execute()) as Row[];
-      if (rows.length) await trx.insertInto(translations.table).values(rows.map((row) => ({ ...row, id: newId(), [translations.column]: copyId }))).execute();
+      const copies = rows.map((row) => ({ ...row, id: newId(), [translations.column]: copyId }));
+      if (privateAuthor) for (const version of copies) blank(version, AUTHOR_TRANSLATED_CONTACTS);
+      if (copies.length) await trx.insertInto(translations.table).values(copies).execute();
     }
     await trx.updateTable('metadata').set({ updated_at: now }).where('id', 'in', drafts).execute();
     for (const link of LINKED_BY[table] ?? []) {
@@ -517,8 +520,8 @@ export class ResourceService {
   }
 
   /** A row as the API shows it; `copied_from` names the original when the write went to the caller's copy. */
-  private async presentOne(def: ResourceDef, id: string, copiedFrom: string | undefined) {
-    const [row] = await this.present(def, [await this.find(def, id)]);
+  private async presentOne(def: ResourceDef, user: AuthenticatedUser, id: string, copiedFrom: string | undefined) {
+    const [row] = await this.asCallerMaySee(def, user, await this.present(def, [await this.find(def, id)]));
     return copiedFrom ? { ...row!, copied_from: copiedFrom } : row!;
   }
 
@@ -572,6 +575,59 @@ export class ResourceService {
   private async touchRecordOf(def: ResourceDef, row: Row) {
     const metadataId = def.owner === 'record' ? row.metadata_id : undefined;
     if (typeof metadataId === 'string') await this.access.touch(metadataId);
+  }
+
+  /**
+   * Who may read how to reach an author (e-mail, phone, address, postcode): staff; whoever created the
+   * author row (they typed them in); and the owner of records linking it while no other owner's record
+   * does (an author the data centre entered for them). An author found through like_author on someone
+   * else's record and linked to one's own draft shows its name, affiliation and roles, not these:
+   * linking is no way to collect people's addresses. Nobody signed out reads them.
+   */
+  async contactableAuthors(user: AuthenticatedUser | null, ids: readonly string[], db: LooseDb = this.db): Promise<Set<string>> {
+    const unique = [...new Set(ids)];
+    if (!user || unique.length === 0) return new Set();
+    if (user.is_staff) return new Set(unique);
+    const rows = (await db.selectFrom('authors').select(['id', 'created_by']).where('id', 'in', unique).execute()) as { id: string; created_by: string | null }[];
+    const contactable = new Set(rows.filter((row) => row.created_by === user.id).map((row) => row.id));
+    const others = unique.filter((id) => !contactable.has(id));
+    if (!others.length) return contactable;
+    const links = (await db
+      .selectFrom('meta_author')
+      .innerJoin('metadata as record', 'record.id', 'meta_author.metadata_id')
+      .select(['meta_author.author_id as author_id', 'record.owner_id as owner_id'])
+      .where('meta_author.author_id', 'in', others)
+      .execute()) as { author_id: string; owner_id: string }[];
+    const owners = new Map<string, Set<string>>();
+    for (const link of links) owners.set(link.author_id, (owners.get(link.author_id) ?? new Set()).add(link.owner_id));
+    for (const [authorId, ownerIds] of owners) if (ownerIds.size === 1 && ownerIds.has(user.id)) contactable.add(authorId);
+    return contactable;
+  }
+
+  /**
+   * Rows as the caller may read them: authors' personal data (author rows, their translations, a
+   * link's `author_detail`) by `contactableAuthors`; a fund's contacts for its record's owner and
+   * staff (`record`: the record a list or row belongs to; a signed-in user's own lists otherwise).
+   */
+  private async asCallerMaySee(def: ResourceDef, user: AuthenticatedUser | null, rows: Row[], record?: { owner_id: string }): Promise<Row[]> {
+    const mayContactFunds = !!user && (user.is_staff || (record ? record.owner_id === user.id : true));
+    const authors: { id: string; row: Row; fields: readonly string[] }[] = [];
+    for (const row of rows) {
+      const fund = row.fund_detail as Row | null | undefined;
+      if (fund && !mayContactFunds) blank(fund, FUND_CONTACTS);
+      const author = row.author_detail as Row | null | undefined;
+      if (author) authors.push({ id: String(author.id), row: author, fields: AUTHOR_CONTACTS });
+      if (def.table === 'authors') authors.push({ id: String(row.id), row, fields: AUTHOR_CONTACTS });
+      if (def.table === 'author_i18n') authors.push({ id: String(row.author_id), row, fields: AUTHOR_TRANSLATED_CONTACTS });
+    }
+    if (!authors.length) return rows;
+    const contactable = await this.contactableAuthors(user, authors.map((author) => author.id));
+    for (const author of authors) {
+      if (contactable.has(author.id)) continue;
+      if (author.fields === AUTHOR_CONTACTS) withoutAuthorContacts(author.row);
+      else blank(author.row, author.fields);
+    }
+    return rows;
   }
 
   /**
