@@ -171,8 +171,10 @@ describe(`the official schemas${WITHOUT}`, () => {
       { affiliation: ['', 'Stockholm University'] },
     );
     ids.polar = await insertExportRecord(portal, owner.id, { key: 'polar', language: 'en', zh: { title: '北极' }, en: { title: 'Arctic' }, published: '2023-01-20', box: [-180, 60, 180, 90], time: ['', '2020-12-31'], doi: '10.11888/Polar.1' });
+    // Degrees so near 0 that JavaScript writes them with an exponent (1e-7), which xs:decimal has not.
+    ids.nearZero = await insertExportRecord(portal, owner.id, { key: 'nearZero', language: 'en', zh: { title: '几内亚湾' }, en: { title: 'Gulf of Guinea' }, published: '2023-02-01', box: [-1e-7, -5e-7, 2.5e-7, 3e-7], doi: '10.11888/Ocean.2' });
     await portal.database.db.deleteFrom('metadata_i18n').where('metadata_id', 'in', [ids.bareZh!, ids.bareEn!]).execute();
-    withDoi.push(...['fullZh', 'fullEn', 'bareZh', 'bareEn', 'antimeridian', 'polar'].map((key) => ids[key]!));
+    withDoi.push(...['fullZh', 'fullEn', 'bareZh', 'bareEn', 'antimeridian', 'polar', 'nearZero'].map((key) => ids[key]!));
   }, 120_000);
 
   afterAll(async () => {
@@ -216,6 +218,8 @@ describe(`the official schemas${WITHOUT}`, () => {
   it.skipIf(!HAVE_SCHEMAS)('every ISO 19139 export is valid against gmd.xsd', async () => {
     const documents = Object.fromEntries(await Promise.all(Object.entries(ids).map(async ([key, id]) => [key, await exported(id, 'iso19139')] as const)));
     expectValid(documents, SCHEMAS.gmd);
+    // The degrees near 0 as decimals, the same numbers.
+    expect([...documents.nearZero!.matchAll(/<gco:Decimal>([^<]+)<\/gco:Decimal>/g)].map((m) => m[1])).toEqual(['-0.0000001', '0.00000025', '-0.0000005', '0.0000003']);
     // The schema does not follow references: each translation names the document's own PT_Locale.
     for (const [key, xml] of Object.entries(documents)) {
       const locales = [...xml.matchAll(/<gmd:PT_Locale id="([^"]+)"/g)].map((m) => `#${m[1]}`);

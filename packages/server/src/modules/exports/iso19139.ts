@@ -65,6 +65,18 @@ const ROLE_CODES: Record<AuthorRole, string> = {
   metadataAuthor: 'author',
 };
 
+/**
+ * A number as xs:decimal (gco:Decimal) writes it: JavaScript writes degrees nearer 0 than 1e-6 with an
+ * exponent ("1e-7"), which xs:decimal has not; the same digits are moved behind "0.000".
+ */
+function decimal(value: number): string {
+  const text = String(value);
+  const exponent = /^(-?)(\d)(?:\.(\d+))?e-(\d+)$/.exec(text);
+  if (!exponent) return text;
+  const [, sign, digit, fraction = '', power] = exponent;
+  return `${sign}0.${'0'.repeat(Number(power) - 1)}${digit}${fraction}`;
+}
+
 function codeValue(parent: XMLBuilder, property: string, list: string, value: string) {
   parent.ele(`gmd:${property}`).ele(`gmd:${list}`, { codeList: `${CODE_LISTS}#${list}`, codeListValue: value }).txt(value);
 }
@@ -195,10 +207,10 @@ export function iso19139Xml(record: CitableRecord): string {
     const extent = identification.ele('gmd:extent').ele('gmd:EX_Extent');
     for (const part of record.box ? splitAtAntimeridian(record.box) : []) {
       const box = extent.ele('gmd:geographicElement').ele('gmd:EX_GeographicBoundingBox');
-      box.ele('gmd:westBoundLongitude').ele('gco:Decimal').txt(String(part.west));
-      box.ele('gmd:eastBoundLongitude').ele('gco:Decimal').txt(String(part.east));
-      box.ele('gmd:southBoundLatitude').ele('gco:Decimal').txt(String(part.south));
-      box.ele('gmd:northBoundLatitude').ele('gco:Decimal').txt(String(part.north));
+      box.ele('gmd:westBoundLongitude').ele('gco:Decimal').txt(decimal(part.west));
+      box.ele('gmd:eastBoundLongitude').ele('gco:Decimal').txt(decimal(part.east));
+      box.ele('gmd:southBoundLatitude').ele('gco:Decimal').txt(decimal(part.south));
+      box.ele('gmd:northBoundLatitude').ele('gco:Decimal').txt(decimal(part.north));
     }
     if (record.temporal.start || record.temporal.end) {
       const period = extent.ele('gmd:temporalElement').ele('gmd:EX_TemporalExtent').ele('gmd:extent').ele('gml:TimePeriod', { 'gml:id': temporalExtentId(record) });
