@@ -141,6 +141,22 @@ describe('orders under abuse: withdraw and reapply, vouchers, the seven fields',
     });
   });
 
+  describe('the voucher in the reader\'s language', () => {
+    it('shows the terms of use as the provider translated them (it showed the record\'s own language only)', async () => {
+      const { other: applicant, ids } = cast;
+      const record = await portal.database.db.selectFrom('metadata').select(['language']).where('id', '=', ids.openA).executeTakeFirstOrThrow();
+      await portal.database.db.updateTable('metadata').set({ use_term: 'OWN TERMS' }).where('id', '=', ids.openA).execute();
+      await portal.database.db.updateTable('metadata_i18n').set({ use_term: 'TRANSLATED TERMS' }).where('metadata_id', '=', ids.openA).where('language', '!=', record.language).execute();
+      const granted = (await order(portal, applicant, [ids.openA])).order.orders[0];
+      const termsIn = async (headers: Record<string, string>) =>
+        expectStatus(await call(portal, 'GET', `/api/voucher/verify/${granted.voucher_code}/`, null, { headers }), 200).datasets[0].use_term;
+      const own = record.language === 'en' ? EN : ZH;
+      const other = record.language === 'en' ? ZH : EN;
+      expect(await termsIn(own)).toBe('OWN TERMS');
+      expect(await termsIn(other)).toBe('TRANSLATED TERMS');
+    });
+  });
+
   describe('the public voucher check', () => {
     it('says an order past its validity expired, and finds a code typed in lower case or without dashes', async () => {
       const { other: applicant, ids } = cast;

@@ -22,6 +22,8 @@ export interface DatasetFacts {
   dist_email: string;
   embargo_until: string | null;
   use_term: string;
+  /** The terms of use in the record's other language, as the provider translated them ('' when not). */
+  use_term_translated: string;
   license: string;
 }
 
@@ -65,6 +67,7 @@ export class OrdersRepo {
         'e.title_en',
         't.title as translated_title',
         't.language as translated_language',
+        't.use_term as translated_use_term',
       ])
       .where('m.id', 'in', [...new Set(ids)])
       .execute();
@@ -89,6 +92,7 @@ export class OrdersRepo {
         dist_email: row.dist_email,
         embargo_until: row.embargo_until,
         use_term: row.use_term,
+        use_term_translated: (row.translated_language && row.translated_language !== row.language && row.translated_use_term) || known?.use_term_translated || '',
         license: row.license,
       });
     }

@@ -575,7 +575,8 @@ export class OrdersService {
         title_en: line.title_en,
         doi: line.doi,
         citation: await this.options.cite(line.metadata_id, language),
-        use_term: dataset?.use_term ?? '',
+        // In the reader's language when the provider translated them (the voucher showed the record's own).
+        use_term: (dataset && language !== dataset.language && dataset.use_term_translated) || dataset?.use_term || '',
         license: dataset?.license ?? '',
       });
     }
