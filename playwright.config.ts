@@ -2,7 +2,8 @@ import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 8123);
-export const E2E_DATA_DIR = path.resolve(import.meta.dirname, 'var/e2e');
+/** E2E_DATA_DIR and E2E_PORT let two runs share a checkout (each its own server, database and results). */
+export const E2E_DATA_DIR = path.resolve(import.meta.dirname, process.env.E2E_DATA_DIR ?? 'var/e2e');
 
 /**
  * End-to-end tests in Debian's Chromium (no browser download): the real server on a fresh
@@ -10,6 +11,7 @@ export const E2E_DATA_DIR = path.resolve(import.meta.dirname, 'var/e2e');
  */
 export default defineConfig({
   testDir: 'e2e',
+  outputDir: process.env.E2E_OUTPUT ?? 'test-results',
   timeout: 60_000,
   expect: { timeout: 10_000 },
   // Two cores: one browser at a time next to the server.
