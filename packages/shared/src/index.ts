@@ -17,3 +17,4 @@ export * from './domain/countries.js';
 export * from './rules/orders.js';
 export * from './rules/text.js';
 export * from './contracts/orders.js';
+export * from './rules/creators.js';
