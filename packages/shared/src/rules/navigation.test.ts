@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeReturnAddress } from './navigation.js';
+import { PERSONAL_MENU_PATHS, groupForPath, safeReturnAddress, visibleMenu, type MenuEntry, type MenuUser } from './navigation.js';
 
 describe('safeReturnAddress', () => {
   it('accepts pages of the personal centre and the admin page', () => {
@@ -90,5 +90,49 @@ describe('safeReturnAddress', () => {
     expect(long.length).toBe(2001);
     expect(safeReturnAddress(long)).toBeUndefined();
     expect(safeReturnAddress(long.slice(0, 2000))).toBe(long.slice(0, 2000));
+  });
+});
+
+const pathsOf = (entries: MenuEntry[]) => entries.flatMap((entry) => (entry.kind === 'item' ? [entry.path] : entry.items.map((item) => item.path)));
+const USERS: Record<string, MenuUser> = {
+  user: { is_staff: false, is_project: 0 },
+  staff: { is_staff: true, is_project: 0 },
+  leader: { is_staff: false, is_project: 1 },
+  staffLeader: { is_staff: true, is_project: 2 },
+};
+
+describe('the personal centre menu', () => {
+  it('is the same in both languages but for the spec\'s Chinese-only pre-review', () => {
+    for (const [name, user] of Object.entries(USERS)) {
+      const chinese = pathsOf(visibleMenu(user, 'zh-hans'));
+      const english = pathsOf(visibleMenu(user, 'en'));
+      expect(chinese.filter((path) => !english.includes(path)), name).toEqual(user.is_staff ? ['/review/preview'] : []);
+      expect(english.filter((path) => !chinese.includes(path)), name).toEqual([]);
+    }
+  });
+
+  it('has no entry for a page this release does not have (report printing, the audit list, the analysis library)', () => {
+    for (const path of ['/metadata/report', '/metadata/audit-list', '/analyze']) expect(PERSONAL_MENU_PATHS).not.toContain(path);
+  });
+
+  it('offers the staff\'s pre-review to staff only', () => {
+    expect(pathsOf(visibleMenu(USERS.user!, 'zh-hans'))).not.toContain('/review/preview');
+    expect(pathsOf(visibleMenu(USERS.leader!, 'zh-hans'))).not.toContain('/review/preview');
+    expect(pathsOf(visibleMenu(USERS.staff!, 'zh-hans'))).toContain('/review/preview');
+  });
+
+  it('swaps my data for my projects for project users (spec section 6)', () => {
+    const keys = (user: MenuUser) => visibleMenu(user, 'en').map((entry) => (entry.kind === 'group' ? entry.key : entry.path));
+    expect(keys(USERS.user!)).toContain('metadata');
+    expect(keys(USERS.user!)).not.toContain('projects');
+    expect(keys(USERS.leader!)).toContain('projects');
+    expect(keys(USERS.leader!)).not.toContain('metadata');
+  });
+
+  it('opens the group holding the page, else the one of its first segment', () => {
+    const entries = visibleMenu(USERS.leader!, 'en');
+    expect(groupForPath(entries, '/review/projectList')).toBe('projects');
+    expect(groupForPath(entries, '/review/advice/abc')).toBe('review');
+    expect(groupForPath(entries, '/application/abc')).toBe('orders');
   });
 });

@@ -26,3 +26,122 @@ export function safeReturnAddress(next: string | null | undefined): string | und
 
 /** Whether a return address is a site page (a full page load) rather than a personal-centre route. */
 export const isSiteReturnPage = (next: string) => (SITE_RETURN_PAGES as readonly string[]).includes(next);
+
+/** Who the menu is drawn for: the role facts of spec section 6. */
+export interface MenuUser {
+  is_staff: boolean;
+  is_project: number;
+}
+
+/**
+ * An entry of the personal centre's left menu (spec section 2). Every entry opens a page its
+ * reader can use: the spec's entries this release has no page for (report printing, the
+ * review-audit list, the analysis library) are left out rather than shown disabled, and a page
+ * one role alone may use (the staff's pre-review) is in that role's menu only.
+ */
+export interface MenuItemDef {
+  path: string;
+  labelKey: string;
+  /** The spec's Chinese-site-only entries. */
+  zhOnly?: boolean;
+  isVisible?: (user: MenuUser) => boolean;
+}
+
+export interface MenuGroupDef {
+  key: string;
+  labelKey: string;
+  icon: string;
+  items: MenuItemDef[];
+  /** First path segments whose pages open this group. */
+  segments: string[];
+  isVisible?: (user: MenuUser) => boolean;
+}
+
+export type MenuEntry = ({ kind: 'item' } & MenuItemDef & { icon: string }) | ({ kind: 'group' } & MenuGroupDef);
+
+const isProjectUser = (user: MenuUser) => user.is_project === 1 || user.is_project === 2;
+
+export const PERSONAL_MENU: MenuEntry[] = [
+  { kind: 'item', path: '/', labelKey: 'menu.dashboard', icon: 'dashboard' },
+  {
+    kind: 'group',
+    key: 'orders',
+    labelKey: 'menu.orders',
+    icon: 'orders',
+    // Incoming requests sit with the orders: anyone who owns a record can receive them.
+    segments: ['data', 'apply-list', 'application'],
+    items: [
+      { path: '/data/basket', labelKey: 'menu.basket' },
+      { path: '/data/order', labelKey: 'menu.orderHistory' },
+      { path: '/data/downloadData', labelKey: 'menu.download' },
+      { path: '/data/voucher', labelKey: 'menu.voucher' },
+      { path: '/apply-list', labelKey: 'ordersUi.menu.requests' },
+    ],
+  },
+  {
+    kind: 'group',
+    key: 'metadata',
+    labelKey: 'menu.myData',
+    icon: 'metadata',
+    segments: ['metadata'],
+    // Spec section 6: the my-projects group replaces my-data for project users.
+    isVisible: (user) => !isProjectUser(user),
+    items: [
+      { path: '/metadata/add', labelKey: 'menu.newData' },
+      { path: '/metadata/draft', labelKey: 'menu.drafts' },
+      { path: '/metadata/review', labelKey: 'menu.reviewing' },
+      { path: '/metadata/published', labelKey: 'menu.published' },
+      { path: '/metadata/apply-statistics', labelKey: 'menu.applyStatistics' },
+    ],
+  },
+  {
+    kind: 'group',
+    key: 'review',
+    labelKey: 'menu.review',
+    icon: 'review',
+    segments: ['invited', 'review'],
+    items: [
+      { path: '/invited/review', labelKey: 'menu.invitedReview' },
+      { path: '/review/hitory', labelKey: 'menu.reviewHistory' },
+      // The data centre's formal pre-review of received records: a staff task.
+      { path: '/review/preview', labelKey: 'menu.preReview', zhOnly: true, isVisible: (user) => user.is_staff },
+    ],
+  },
+  {
+    kind: 'group',
+    key: 'projects',
+    labelKey: 'menu.projects',
+    icon: 'projects',
+    segments: ['review'],
+    isVisible: isProjectUser,
+    items: [
+      { path: '/review/projectList', labelKey: 'menu.projectReview' },
+      { path: '/review/hitory', labelKey: 'menu.projectHistory' },
+    ],
+  },
+  { kind: 'item', path: '/personal/information', labelKey: 'menu.profile', icon: 'profile' },
+  { kind: 'item', path: '/personal/settings', labelKey: 'menu.settings', icon: 'settings' },
+];
+
+/** The menu as this user sees it in this language: the role rules and the Chinese-only items. */
+export function visibleMenu(user: MenuUser, language: 'zh-hans' | 'en'): MenuEntry[] {
+  const shown = (item: MenuItemDef) => (!item.zhOnly || language === 'zh-hans') && (!item.isVisible || item.isVisible(user));
+  return PERSONAL_MENU.flatMap((entry): MenuEntry[] => {
+    if (entry.kind === 'item') return shown(entry) ? [entry] : [];
+    if (entry.isVisible && !entry.isVisible(user)) return [];
+    const items = entry.items.filter(shown);
+    return items.length ? [{ ...entry, items }] : [];
+  });
+}
+
+/** The group to open for a path: the one holding the page, else the one of its first segment. */
+export function groupForPath(entries: MenuEntry[], path: string): string | undefined {
+  const groups = entries.filter((e): e is Extract<MenuEntry, { kind: 'group' }> => e.kind === 'group');
+  const holding = groups.find((g) => g.items.some((item) => item.path === path));
+  if (holding) return holding.key;
+  const segment = path.split('/')[1] ?? '';
+  return groups.find((g) => g.segments.includes(segment))?.key;
+}
+
+/** Every path the menu names (each must be a page of the personal centre's router). */
+export const PERSONAL_MENU_PATHS = [...new Set(PERSONAL_MENU.flatMap((entry) => (entry.kind === 'item' ? [entry.path] : entry.items.map((item) => item.path))))];

@@ -3,7 +3,6 @@ import {
   DashboardOutlined,
   DatabaseOutlined,
   DownOutlined,
-  ExperimentOutlined,
   FolderOpenOutlined,
   MenuFoldOutlined,
   MenuUnfoldOutlined,
@@ -11,7 +10,7 @@ import {
   ShoppingCartOutlined,
   UserOutlined,
 } from '@ant-design/icons';
-import { Button, Divider, Dropdown, Layout, Menu, Tooltip, type MenuProps } from 'antd';
+import { Button, Divider, Dropdown, Layout, Menu, type MenuProps } from 'antd';
 import { Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
@@ -31,7 +30,6 @@ const ICONS: Record<string, ReactNode> = {
   dashboard: <DashboardOutlined />,
   orders: <ShoppingCartOutlined />,
   metadata: <DatabaseOutlined />,
-  analysis: <ExperimentOutlined />,
   review: <AuditOutlined />,
   projects: <FolderOpenOutlined />,
   profile: <UserOutlined />,
@@ -58,21 +56,16 @@ export function PersonalShell({ user }: { user: User }) {
     if (group) setOpenKeys((keys) => (keys.includes(group) ? keys : [...keys, group]));
   }, [entries, pathname]);
 
-  const unavailable = t('menu.unavailable');
   const toItem = (entry: MenuEntry): NonNullable<MenuProps['items']>[number] => {
     if (entry.kind === 'group') {
       return {
         key: entry.key,
         icon: ICONS[entry.icon],
         label: t(entry.labelKey),
-        children: entry.items.map((item) => ({
-          key: `${entry.key}:${item.path}`,
-          disabled: !item.available,
-          label: item.available ? t(item.labelKey) : <Tooltip title={unavailable} placement="right">{t(item.labelKey)}</Tooltip>,
-        })),
+        children: entry.items.map((item) => ({ key: `${entry.key}:${item.path}`, label: t(item.labelKey) })),
       };
     }
-    return { key: `:${entry.path}`, icon: ICONS[entry.icon], label: t(entry.labelKey), disabled: !entry.available };
+    return { key: `:${entry.path}`, icon: ICONS[entry.icon], label: t(entry.labelKey) };
   };
 
   const selectedKeys = entries.flatMap((entry) =>

@@ -4,7 +4,6 @@ import { safeReturnAddress, type User } from '@portal/shared';
 import { PageSpinner } from '../components/PageSpinner';
 import { useCurrentUser } from '../features/account/api';
 import { lazyPage } from './lazy';
-import { MENU_PATHS } from './menu';
 import { PersonalShell } from './PersonalShell';
 
 const NotFoundPage = lazyPage(() => import('../features/home/NotFoundPage'));
@@ -16,7 +15,6 @@ const SendPage = lazyPage(() => import('../features/account/pages/SendPage'));
 const DashboardPage = lazyPage(() => import('../features/dashboard/DashboardPage'));
 const ProfilePage = lazyPage(() => import('../features/account/pages/ProfilePage'));
 const SettingsPage = lazyPage(() => import('../features/account/pages/SettingsPage'));
-const UnavailablePage = lazyPage(() => import('../components/UnavailablePage'));
 const MetadataAddPage = lazyPage(() => import('../features/metadata/pages/AddPage'));
 const MetadataEditPage = lazyPage(() => import('../features/metadata/pages/EditPage'));
 const MetadataListPage = lazyPage(() => import('../features/metadata/pages/ListPage'));
@@ -84,10 +82,6 @@ export function createPersonalRouter() {
     { path: 'data/voucherDetail/:id', element: <VoucherDetailPage /> },
     { path: 'apply-list', element: <ApplyListPage /> },
     { path: 'application/:id', element: <ApplicationPage /> },
-    ...MENU_PATHS.filter((item) => !item.available).map((item) => ({
-      path: item.path.slice(1),
-      element: <UnavailablePage labelKey={item.labelKey} />,
-    })),
     { path: '*', element: <NotFoundPage /> },
   ];
   return createHashRouter([
