@@ -211,6 +211,9 @@ async function webRoutes(app: FastifyInstance, site: SiteOptions & { webDist: st
     app.get<{ Params: { id: string } }>(`${prefix}/data/:id`, PAGE_ROUTE, (request, reply) => reply.redirect(`${prefix}${landingPath(request.params.id)}`));
     // A download voucher's public check (issue 10): the web app reads the code; personal, never indexed.
     app.get(`${prefix}/voucher/:code`, PAGE_ROUTE, (request, reply) => sendPage(request, reply, unindexedPage[language]));
+    // Where the code is typed in (issue 16: `/voucher/` was a 404).
+    app.get(`${prefix}/voucher/`, PAGE_ROUTE, (request, reply) => sendPage(request, reply, unindexedPage[language]));
+    app.get(`${prefix}/voucher`, PAGE_ROUTE, (_request, reply) => reply.redirect(`${prefix}/voucher/`));
     for (const screen of ACCOUNT_SCREENS) {
       // With or without the final slash people type (`/login/` was a 404).
       for (const path of [`${prefix}/${screen}`, `${prefix}/${screen}/`]) {

@@ -33,4 +33,13 @@ export const voucherCheckEn = {
   datasets: 'Datasets',
   citation: 'Cite as',
   license: 'Licence',
+  form: {
+    label: 'Check a voucher',
+    intro: 'A data download voucher names the datasets its holder was granted and carries a verification code. Type the code to see whether the voucher holds.',
+    code: 'Verification code',
+    placeholder: 'e.g. 7K3M-9QXD-2HPA',
+    submit: 'Check',
+    required: 'Type the verification code shown on the voucher.',
+    another: 'Check another code',
+  },
 };

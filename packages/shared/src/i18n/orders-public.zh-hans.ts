@@ -35,4 +35,13 @@ export const voucherCheckZhHans: typeof voucherCheckEn = {
   datasets: '数据',
   citation: '引用方式',
   license: '许可协议',
+  form: {
+    label: '核验下载凭证',
+    intro: '数据下载凭证列出持有人获准使用的数据，并附有验证码。输入验证码即可核验凭证是否有效。',
+    code: '验证码',
+    placeholder: '例如 7K3M-9QXD-2HPA',
+    submit: '核验',
+    required: '请输入凭证上的验证码。',
+    another: '核验其他验证码',
+  },
 };

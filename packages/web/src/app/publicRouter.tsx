@@ -11,6 +11,7 @@ const EmptyListPage = lazyPage(() => import('../features/home/EmptyListPage'));
 const SearchPage = lazyPage(() => import('../features/search/SearchPage'));
 const LandingPage = lazyPage(() => import('../features/landing/LandingPage'));
 const VoucherCheckPage = lazyPage(() => import('../features/voucher/VoucherCheckPage'));
+const VoucherFormPage = lazyPage(() => import('../features/voucher/VoucherFormPage'));
 const NotFoundPage = lazyPage(() => import('../features/home/NotFoundPage'));
 // The admin pages use Ant Design and the whole catalogue: both come with them, in chunks no other public page loads.
 const AntdProviders = lazyPage(() => Promise.all([import('./AntdProviders'), loadWholeCatalogue()]).then(([module]) => module));
@@ -36,6 +37,7 @@ const routes: RouteObject[] = [
       { path: 'about', element: page(<AboutPage />), handle: { page: AboutPage } },
       { path: 'data', element: page(<SearchPage />), handle: { page: SearchPage } },
       { path: 'data/:id', element: page(<LandingPage />), handle: { page: LandingPage } },
+      { path: 'voucher', element: page(<VoucherFormPage />), handle: { page: VoucherFormPage } },
       { path: 'voucher/:code', element: page(<VoucherCheckPage />), handle: { page: VoucherCheckPage } },
       { path: 'news', element: page(<EmptyListPage section="news" />), handle: { page: EmptyListPage } },
       { path: 'admin', element: antdPage(<AdminPage />) },

@@ -7,6 +7,7 @@ import { siteVariant } from '../../app/site';
 import { formatDate, formatDateTime } from '../../components/format';
 import { PageSpinner } from '../../components/PageSpinner';
 import { useVoucherCheck } from '../cart/api';
+import { VoucherForm } from './VoucherForm';
 import './voucher.css';
 
 /**
@@ -37,6 +38,7 @@ export default function VoucherCheckPage() {
       <div className="result vc" role="alert">
         <h1>{t('voucherCheck.title')}</h1>
         <p>{t('voucherCheck.notFound', { code })}</p>
+        <VoucherForm initial={code} />
       </div>
     );
   }
@@ -89,6 +91,9 @@ export default function VoucherCheckPage() {
           );
         })}
       </ol>
+      <p>
+        <Link to="/voucher/">{t('voucherCheck.form.another')}</Link>
+      </p>
     </article>
   );
 }
