@@ -165,7 +165,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     pageSize: config.oaiPageSize,
     tokenKey: tokenKey(config.secretKey ?? (await storedSecret(database.db))),
   });
-  await app.register(oaiRoutes, { oai });
+  await app.register(oaiRoutes, { oai, rateLimit: config.rateLimits.oai });
   if (!EMAIL.test(config.adminEmail)) {
     app.log.warn(`OAI-PMH Identify names ${config.adminEmail} (MAIL_FROM's address), which harvesters refuse: set ADMIN_EMAIL`);
   }

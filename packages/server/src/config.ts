@@ -57,6 +57,8 @@ export interface RateLimits {
   register: RateLimit;
   mail: RateLimit;
   captcha: RateLimit;
+  /** OAI-PMH requests (a ListRecords page of 100 ISO 19139 records costs tens of milliseconds of CPU). */
+  oai: RateLimit;
 }
 
 export const defaultRateLimits: RateLimits = {
@@ -64,6 +66,7 @@ export const defaultRateLimits: RateLimits = {
   register: { max: 10, timeWindowMs: 3_600_000 },
   mail: { max: 10, timeWindowMs: 3_600_000 },
   captcha: { max: 60, timeWindowMs: 60_000 },
+  oai: { max: 60, timeWindowMs: 60_000 },
 };
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -86,7 +89,7 @@ function parseTrustProxy(value: string | undefined): boolean | number | string {
 }
 
 /**
- * `RATE_LIMIT_LOGIN=10`, `RATE_LIMIT_REGISTER`, `RATE_LIMIT_MAIL`, `RATE_LIMIT_CAPTCHA`: how many
+ * `RATE_LIMIT_LOGIN=10`, `RATE_LIMIT_REGISTER`, `RATE_LIMIT_MAIL`, `RATE_LIMIT_CAPTCHA`, `RATE_LIMIT_OAI`: how many
  * calls one address may make per window (the windows stay as they are).
  */
 function parseRateLimits(env: NodeJS.ProcessEnv): RateLimits {

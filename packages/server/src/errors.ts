@@ -11,6 +11,8 @@ export type ErrorCode =
   | 'CONFLICT'
   | 'PAYLOAD_TOO_LARGE'
   | 'RATE_LIMITED'
+  /** A harvester over its rate: 503 with Retry-After, as OAI-PMH's flow control asks. */
+  | 'BUSY'
   | 'CSRF_FAILED';
 
 const statusOf: Record<ErrorCode, number> = {
@@ -21,6 +23,7 @@ const statusOf: Record<ErrorCode, number> = {
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
+  BUSY: 503,
   CSRF_FAILED: 403,
 };
 

@@ -12,12 +12,14 @@ export function createDatabaseRateLimitStore(db: Db) {
     /** Milliseconds; the plugin always passes a number here. */
     timeWindow?: number | string;
     routeInfo?: { method?: string; url?: string };
+    /** Routes of one group share their counters (the plugin also appends it to the key). */
+    groupId?: string;
   }
   return class DatabaseRateLimitStore {
     private readonly prefix: string;
     private readonly timeWindow: number;
     constructor(options: StoreOptions = {}) {
-      this.prefix = options.routeInfo ? `${options.routeInfo.method} ${options.routeInfo.url}|` : '';
+      this.prefix = options.groupId ? 'group|' : options.routeInfo ? `${options.routeInfo.method} ${options.routeInfo.url}|` : '';
       this.timeWindow = Number(options.timeWindow ?? 60_000);
     }
 

@@ -88,6 +88,7 @@ export const publicEn = {
     unsupportedMediaType: 'This content type is not accepted.',
     csrf: 'The security token of this page is missing or wrong. Reload the page and try again.',
     methodNotAllowed: 'This method is not allowed here.',
+    busy: 'Too many requests from your address. Please wait {{seconds}} seconds and try again.',
     chunkLoad: 'Part of the page could not be loaded. Check your connection and reload.',
     reload: 'Reload',
     unsupportedContentType: 'The server answered with a content type the portal cannot read.',

@@ -82,6 +82,7 @@ export const publicZhHans: PublicMessages = {
     unsupportedMediaType: '不接受此内容类型。',
     csrf: '页面的安全令牌缺失或错误，请刷新页面后重试。',
     methodNotAllowed: '此处不允许该请求方法。',
+    busy: '来自您地址的请求过多，请在 {{seconds}} 秒后重试。',
     chunkLoad: '页面的一部分未能加载，请检查网络后刷新。',
     reload: '刷新',
     unsupportedContentType: '服务器返回了门户无法读取的内容类型。',

@@ -115,9 +115,21 @@ export interface OaiSite {
   tokenKey: Buffer;
 }
 
+/** Rendered metadata kept, in characters (about 32 MB of strings): a few hundred ISO 19139 records. */
+const KEPT_CHARACTERS = 16_000_000;
+
 export class OaiService {
   private readonly baseUrl: string;
   private readonly namespace: string;
+  /**
+   * A record's metadata as rendered in one format, keyed by the item's datestamp, which every change
+   * of a published record moves on (oai-index.ts, in the change's transaction): a kept rendering is
+   * the record as it was at that datestamp. Rendering a page of 100 ISO 19139 records cost about
+   * 300 ms of CPU; a harvest asked again, or by a second harvester, now costs the reads of the items.
+   * Least recently used first out.
+   */
+  private readonly rendered = new Map<string, string>();
+  private renderedCharacters = 0;
 
   constructor(
     private readonly db: Db,
@@ -311,14 +323,14 @@ export class OaiService {
         ? new OaiError('badResumptionToken', 'The list this resumption token continues has ended.')
         : new OaiError('noRecordsMatch', 'No record matches these arguments.');
     }
-    const [sets, records] = await Promise.all([
+    const [sets, rendered] = await Promise.all([
       this.repo.setsOf(page.map((item) => item.metadata_id)),
-      verb === 'ListRecords' ? this.publishedRecords(page.filter((item) => !item.deleted).map((item) => item.metadata_id)) : new Map<string, CitableRecord>(),
+      verb === 'ListRecords' ? this.renderedMetadata(page, state.metadataPrefix, format) : new Map<string, string>(),
     ]);
     const parts: string[] = [];
     for (const item of page) {
-      const header = this.header(item, sets.get(item.metadata_id) ?? [], records, verb === 'ListRecords');
-      parts.push(verb === 'ListRecords' ? await this.record(header, item, records, format) : header);
+      const header = this.header(item, sets.get(item.metadata_id) ?? [], rendered, verb === 'ListRecords');
+      parts.push(verb === 'ListRecords' ? this.record(header, item, rendered) : header);
     }
     const more = rows.length > page.length;
     if (more || resumed) {
@@ -332,10 +344,10 @@ export class OaiService {
 
   /**
    * An item's header; deleted when the item is, or when its record stopped being published between
-   * reading the item and the record (`records` then lacks it).
+   * reading the item and the record (`rendered` then lacks it).
    */
-  private header(item: OaiItem, sets: string[], records: Map<string, CitableRecord>, withRecords: boolean): string {
-    const deleted = item.deleted || (withRecords && !records.has(item.metadata_id));
+  private header(item: OaiItem, sets: string[], rendered: Map<string, string>, withRecords: boolean): string {
+    const deleted = item.deleted || (withRecords && !rendered.has(item.metadata_id));
     return [
       `<header${deleted ? ' status="deleted"' : ''}>`,
       tag('identifier', this.identifierOf(item.metadata_id)),
@@ -345,10 +357,55 @@ export class OaiService {
     ].join('');
   }
 
-  private async record(header: string, item: OaiItem, records: Map<string, CitableRecord>, format: MetadataFormat): Promise<string> {
-    const record = records.get(item.metadata_id);
-    if (item.deleted || !record) return `<record>${header}</record>`;
-    return `<record>${header}\n<metadata>\n${await format.render(record)}\n</metadata>\n</record>`;
+  private record(header: string, item: OaiItem, rendered: Map<string, string>): string {
+    const metadata = rendered.get(item.metadata_id);
+    if (item.deleted || metadata === undefined) return `<record>${header}</record>`;
+    return `<record>${header}\n<metadata>\n${metadata}\n</metadata>\n</record>`;
+  }
+
+  /**
+   * The metadata of the items still published, rendered in `prefix`: kept renderings of the same
+   * datestamp, the others read (one read per table) and rendered now, then kept.
+   */
+  private async renderedMetadata(items: OaiItem[], prefix: string, format: MetadataFormat): Promise<Map<string, string>> {
+    const rendered = new Map<string, string>();
+    const missing: OaiItem[] = [];
+    for (const item of items) {
+      if (item.deleted) continue;
+      const key = `${prefix}\u0000${item.metadata_id}\u0000${item.datestamp}`;
+      const kept = this.rendered.get(key);
+      if (kept === undefined) {
+        missing.push(item);
+        continue;
+      }
+      this.rendered.delete(key);
+      this.rendered.set(key, kept);
+      rendered.set(item.metadata_id, kept);
+    }
+    const records = await this.publishedRecords(missing.map((item) => item.metadata_id));
+    for (const item of missing) {
+      const record = records.get(item.metadata_id);
+      if (!record) continue;
+      const xml = await format.render(record);
+      rendered.set(item.metadata_id, xml);
+      // A datestamp is to the second: a second change within it keeps the datestamp, so a rendering is
+      // kept only once its datestamp's second is well past (two seconds for clocks and commits).
+      if (Date.parse(item.datestamp) + 2000 <= Date.now()) this.keep(`${prefix}\u0000${item.metadata_id}\u0000${item.datestamp}`, xml);
+    }
+    return rendered;
+  }
+
+  private keep(key: string, xml: string): void {
+    if (xml.length > KEPT_CHARACTERS / 4) return;
+    const before = this.rendered.get(key);
+    if (before !== undefined) this.renderedCharacters -= before.length;
+    this.rendered.set(key, xml);
+    this.renderedCharacters += xml.length;
+    for (const [oldest, text] of this.rendered) {
+      if (this.renderedCharacters <= KEPT_CHARACTERS) break;
+      this.rendered.delete(oldest);
+      this.renderedCharacters -= text.length;
+    }
   }
 
   private async getRecord(identifier: string, metadataPrefix: string): Promise<string> {
@@ -360,9 +417,9 @@ export class OaiService {
         format ? `${identifier} has no DOI: DataCite metadata identifies a resource by its DOI.` : `${metadataPrefix} is not a metadata format of this repository.`,
       );
     }
-    const [sets, records] = await Promise.all([this.repo.setsOf([item.metadata_id]), item.deleted ? new Map<string, CitableRecord>() : this.publishedRecords([item.metadata_id])]);
-    const header = this.header(item, sets.get(item.metadata_id) ?? [], records, true);
-    return `<GetRecord>\n${await this.record(header, item, records, format)}\n</GetRecord>`;
+    const [sets, rendered] = await Promise.all([this.repo.setsOf([item.metadata_id]), this.renderedMetadata([item], metadataPrefix, format)]);
+    const header = this.header(item, sets.get(item.metadata_id) ?? [], rendered, true);
+    return `<GetRecord>\n${this.record(header, item, rendered)}\n</GetRecord>`;
   }
 
   /** The models of the published records among these ids: one read per table for the page. */
