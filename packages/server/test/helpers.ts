@@ -150,8 +150,9 @@ export async function registerAndActivate(
   return { username: registration.username!, email: registration.email!, password: registration.password! };
 }
 
-export async function login(app: FastifyInstance, username: string, password: string): Promise<string> {
-  const response = await app.inject({ method: 'POST', url: '/account/profile-login/', headers: FORM, payload: form({ username, password }) });
+/** Signs in; `headers` as the page would send them (`EN`: signed in on an English page, whose language becomes the mail language). */
+export async function login(app: FastifyInstance, username: string, password: string, headers: Record<string, string> = {}): Promise<string> {
+  const response = await app.inject({ method: 'POST', url: '/account/profile-login/', headers: { ...FORM, ...headers }, payload: form({ username, password }) });
   if (response.statusCode !== 200) throw new Error(`login failed: ${response.body}`);
   return response.json().token as string;
 }
@@ -191,13 +192,13 @@ export async function createUser(
   return { id: user.id, username, email: user.email, password };
 }
 
-/** An active account and a fresh token of it. */
+/** An active account and a fresh token of it; `signInHeaders` those of the sign-in (its page's language). */
 export async function createUserWithToken(
   portal: TestPortal,
-  options: Parameters<typeof createUser>[1] = {},
+  options: Parameters<typeof createUser>[1] & { signInHeaders?: Record<string, string> } = {},
 ): Promise<TestAccount & { token: string }> {
   const account = await createUser(portal, options);
-  return { ...account, token: await login(portal.app, account.username, account.password) };
+  return { ...account, token: await login(portal.app, account.username, account.password, options.signInHeaders) };
 }
 
 /** Posts a registration with a solved captcha; `fields` change the form, `headers` the request. */
@@ -278,6 +279,7 @@ export const PUBLIC_USER_FIELDS = [
   'specialty',
   'username',
   'zipcode',
+  'mail_language',
 ];
 
 /** Asks for a password-reset link for an address and returns its key, read from the mail. */

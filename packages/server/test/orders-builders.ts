@@ -38,8 +38,9 @@ export async function createOrdersCast(portal: TestPortal): Promise<OrdersCast> 
   const [ownerA, ownerB, applicant, other, staff] = await Promise.all([
     createUserWithToken(portal, { realname: 'Owner Ang' }),
     createUserWithToken(portal, { realname: 'Owner Bai' }),
-    createUserWithToken(portal, { realname: 'Ada Applicant' }),
-    createUserWithToken(portal, { realname: 'Other Ou' }),
+    // Both sign in on English pages: their mails (decisions, reminders) are in English.
+    createUserWithToken(portal, { realname: 'Ada Applicant', signInHeaders: EN }),
+    createUserWithToken(portal, { realname: 'Other Ou', signInHeaders: EN }),
     createUserWithToken(portal, { isStaff: true, realname: 'Staff Shi' }),
   ]);
   const tag = randomUUID().slice(0, 6);

@@ -20,6 +20,7 @@ import * as oai from './migrations/0005-oai.js';
 import * as orders from './migrations/0006-orders.js';
 import * as orderOutbox from './migrations/0007-order-outbox.js';
 import * as cleanText from './migrations/0008-clean-text.js';
+import * as mailLanguage from './migrations/0009-mail-language.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '0006-orders': orders,
   '0007-order-outbox': orderOutbox,
   '0008-clean-text': cleanText,
+  '0009-mail-language': mailLanguage,
 };
 
 class ListedMigrations implements MigrationProvider {

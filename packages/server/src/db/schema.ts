@@ -18,7 +18,10 @@ export interface UserTable {
   is_staff: number;
   is_project: number;
   is_active: number;
+  /** The language of the user's mails: that of their last sign-in, unless they chose one (issue 16). */
   language: string;
+  /** 1 once the user chose their mail language in Settings: signing in no longer changes it. */
+  mail_language_chosen: number;
   date_joined: string;
   last_login: string | null;
 }
@@ -507,7 +510,7 @@ export interface ApplicationTable {
   country: string;
   reason: string;
   ip: string;
-  /** The applicant's language when applying: the mails about it are written in it. */
+  /** The applicant's language when applying: its mails use the account's mail language, this one once the account is gone. */
   language: string;
   created_at: string;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PROJECT_ROLES } from '../domain/constants.js';
+import { LANGUAGES, PROJECT_ROLES } from '../domain/constants.js';
 
 /**
  * Account payloads (spec sections 3, 5, 7). Messages are i18n keys of the shared catalogues:
@@ -100,6 +100,12 @@ export const registerSchema = z
   });
 export type RegisterInput = z.input<typeof registerSchema>;
 
+/**
+ * The language of the portal's mails to the user (Settings): one of the site's languages. Until the user
+ * chooses, it is the language of their last sign-in.
+ */
+export const mailLanguageSchema = z.enum(LANGUAGES, { error: 'validation.mail_language.invalid' });
+
 export const loginSchema = z.object({
   username: required('validation.login.required').pipe(z.string().max(LIMITS.email, 'account.loginFailed')),
   password: z.string({ error: 'validation.password.required' }).min(1, 'validation.password.required').max(LIMITS.password.max, 'account.loginFailed'),
@@ -125,8 +131,8 @@ export const resetSchema = z
   });
 
 /**
- * /account/change/: profile fields, and optionally a new e-mail or a new password, both of which
- * need the current password (`old_password`).
+ * /account/change/: profile fields, the mail language, and optionally a new e-mail or a new password,
+ * both of which need the current password (`old_password`).
  */
 export const changeSchema = z
   .object({
@@ -145,6 +151,7 @@ export const changeSchema = z
       .transform((v) => (v ? v : undefined))
       .pipe(passwordSchema.optional()),
     password2: z.string().optional(),
+    mail_language: mailLanguageSchema.optional(),
   })
   .superRefine((value, ctx) => {
     if (value.password !== undefined && value.password !== value.password2) {
@@ -175,6 +182,8 @@ export const userSchema = z.object({
   date_joined: z.string(),
   last_login: z.string().nullable(),
   profile: z.object({ real_name: z.string() }),
+  /** The language of the portal's mails to the user (the last sign-in's until chosen in Settings). */
+  mail_language: mailLanguageSchema,
 });
 export type User = z.infer<typeof userSchema>;
 

@@ -75,6 +75,7 @@ export const en = {
     is_project: 'Project role',
     date_joined: 'Registered on',
     is_staff: 'Staff',
+    mail_language: 'Mail language',
   },
   account: {
     loginTitle: 'Sign in',
@@ -138,6 +139,12 @@ export const en = {
     emailTitle: 'Change e-mail address',
     emailButton: 'Change e-mail',
     currentEmail: 'Current e-mail address: {{email}}',
+    mailLanguageTitle: 'Mail language',
+    mailLanguageHint:
+      'The language of the e-mails the portal sends you: about your account, reviews and data requests. Until you choose one here, it is the language of the pages you last signed in on.',
+    mailLanguageButton: 'Save mail language',
+    mailLanguageSaved: 'Your e-mails will be written in {{language}}.',
+    mailLanguages: { 'zh-hans': 'Chinese', en: 'English' },
   },
   admin: {
     title: 'Administration',
@@ -188,6 +195,7 @@ export const en = {
     agreement: { required: 'Please read and accept the agreement.' },
     login: { required: 'Please input your username or e-mail!' },
     isProject: { invalid: 'The project role is 0, 1 or 2.' },
+    mail_language: { invalid: 'Choose Chinese (zh-hans) or English (en) as the mail language.' },
   },
   metadata: metadataEn,
   editor: editorEn,

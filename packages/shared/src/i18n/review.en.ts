@@ -194,6 +194,11 @@ export const reviewEn = {
       'Hello {{name}},\n\nyour review of the dataset “{{title}}” was due on {{deadline}}. Please answer or decline the invitation.\n\nOpen the review: {{link}}\n\n{{site}}',
     decisionSubject: '{{site}}: “{{title}}”: {{decision}}',
     decisionBody: 'Hello {{name}},\n\nyour metadata record “{{title}}”: {{decision}}.\n\n{{comment}}\n\nComments of the review:\n{{comments}}\n\nOpen the record: {{link}}\n\n{{site}}',
+    publishedSubject: '{{site}}: “{{title}}”: {{decision}}',
+    publishedBody:
+      'Hello {{name}},\n\nyour dataset “{{title}}”: {{decision}}.\n\n{{comment}}\n\nComments of the review:\n{{comments}}\n\nIts public page: {{link}}\n\n{{site}}',
+    /** A comment's author in the mails: an expert who signed, or a project leader, by name. */
+    namedSource: '{{source}} {{name}}',
     feedbackSubject: '{{site}}: review comments on “{{title}}”',
     feedbackBody: 'Hello {{name}},\n\nthe comments of the review of your metadata record “{{title}}”:\n{{comments}}\n\nOpen the record: {{link}}\n\n{{site}}',
   },

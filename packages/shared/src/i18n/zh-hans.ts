@@ -75,6 +75,7 @@ export const zhHans: Messages = {
     is_project: '项目角色',
     date_joined: '注册时间',
     is_staff: '工作人员',
+    mail_language: '邮件语言',
   },
   account: {
     loginTitle: '登录',
@@ -137,6 +138,11 @@ export const zhHans: Messages = {
     emailTitle: '修改电子邮箱',
     emailButton: '修改邮箱',
     currentEmail: '当前邮箱：{{email}}',
+    mailLanguageTitle: '邮件语言',
+    mailLanguageHint: '门户发给您的邮件（账号、审稿和数据申请）所用的语言。在此选定之前，使用您上次登录时页面的语言。',
+    mailLanguageButton: '保存邮件语言',
+    mailLanguageSaved: '今后发给您的邮件将使用{{language}}。',
+    mailLanguages: { 'zh-hans': '中文', en: '英文' },
   },
   admin: {
     title: '管理后台',
@@ -184,6 +190,7 @@ export const zhHans: Messages = {
     agreement: { required: '请阅读并同意协议。' },
     login: { required: '请输入用户名或邮箱！' },
     isProject: { invalid: '项目角色只能是 0、1 或 2。' },
+    mail_language: { invalid: '邮件语言只能选择中文（zh-hans）或英文（en）。' },
   },
   metadata: metadataZhHans,
   editor: editorZhHans,

@@ -65,6 +65,16 @@ export class AccountRepo {
     await this.db.updateTable('users').set(changes).where('id', '=', id).execute();
   }
 
+  /**
+   * A sign-in: its time, and its page's language as the user's mail language unless they chose one
+   * (checked in the statement, so that a choice saved meanwhile is never overwritten).
+   */
+  async recordSignIn(id: string, now: string, language: string | undefined): Promise<void> {
+    await this.db.updateTable('users').set({ last_login: now }).where('id', '=', id).execute();
+    if (!language) return;
+    await this.db.updateTable('users').set({ language }).where('id', '=', id).where('mail_language_chosen', '=', 0).where('language', '!=', language).execute();
+  }
+
   async countUsers(search: string | undefined, scope: UserSearchScope = 'all'): Promise<number> {
     const row = await this.searchUsers(search, scope)
       .select((eb) => eb.fn.countAll().as('count'))

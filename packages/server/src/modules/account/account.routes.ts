@@ -77,7 +77,10 @@ export async function accountRoutes(
     '/account/profile-login/',
     { schema: { body: loginSchema }, onRequest: sameOriginSignIn(accounts.publicUrl), config: { access: 'public', ...limit('login') } },
     async (request, reply) => {
-      const user = await accounts.login(request.body.username, request.body.password);
+      // The page's language (the web client sends it as Accept-Language) becomes the mail language; a
+      // client that names none (no Accept-Language, no lang cookie) leaves it as it is.
+      const named = request.headers['accept-language'] || request.cookies.lang ? request.language : undefined;
+      const user = await accounts.login(request.body.username, request.body.password, named);
       // The browser keeps the token as an HttpOnly cookie; API clients read it from the reply (spec).
       setTokenCookie(request, reply, user.token, accounts.tokenTtlMs);
       ensureCsrfCookie(request, reply);
@@ -104,7 +107,7 @@ export async function accountRoutes(
     '/account/forgot/',
     { schema: { body: forgotSchema }, config: { access: 'public', ...limit('mail') } },
     async (request) => {
-      await accounts.forgot(request.body.email, request.language);
+      await accounts.forgot(request.body.email);
       return { status: 1, msg: request.t('account.forgotSent', { email: request.body.email }) };
     },
   );
@@ -113,7 +116,7 @@ export async function accountRoutes(
     '/account/send/',
     { schema: { body: sendSchema }, config: { access: 'public', ...limit('mail') } },
     async (request) => {
-      await accounts.resendActivation(request.body.username, request.language);
+      await accounts.resendActivation(request.body.username);
       return { status: 1, msg: request.t('account.sendDone') };
     },
   );

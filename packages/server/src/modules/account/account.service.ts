@@ -51,7 +51,13 @@ export function toPublicUser(row: UserRow): User {
     date_joined: row.date_joined,
     last_login: row.last_login,
     profile: { real_name: row.realname },
+    mail_language: mailLanguageOf(row),
   };
+}
+
+/** The language of a user's mails (`users.language`: the last sign-in's, or the one chosen in Settings). */
+export function mailLanguageOf(row: Pick<UserRow, 'language'>): Language {
+  return row.language === 'en' ? 'en' : 'zh-hans';
 }
 
 export interface AccountServiceOptions {
@@ -135,6 +141,7 @@ export class AccountService {
       is_project: 0,
       is_active: 0,
       language,
+      mail_language_chosen: 0,
       date_joined: new Date().toISOString(),
       last_login: null,
     };
@@ -151,7 +158,7 @@ export class AccountService {
     // The mail goes out after the commit (no lock held while a mail server answers); an account
     // whose mail could not be sent is removed again, so that the person can simply retry.
     try {
-      await this.mailActivation(row, key, language);
+      await this.mailActivation(row, key);
     } catch (error) {
       await this.repo.deleteUser(row.id);
       throw error;
@@ -174,12 +181,14 @@ export class AccountService {
     return key;
   }
 
-  private mailActivation(user: UserRow, key: string, language: Language) {
+  private mailActivation(user: UserRow, key: string) {
     const link = `${this.options.publicUrl}/account/activate/${key}/`;
-    return this.mail(user, language, 'activate', { link, hours: LINK_LIFETIME_HOURS.activate });
+    return this.mail(user, 'activate', { link, hours: LINK_LIFETIME_HOURS.activate });
   }
 
-  private async mail(user: UserRow, language: Language, kind: 'activate' | 'reset', params: Record<string, string | number>) {
+  /** Account mails are written in the user's mail language, whatever the language of the page that asked. */
+  private async mail(user: UserRow, kind: 'activate' | 'reset', params: Record<string, string | number>) {
+    const language = mailLanguageOf(user);
     const site = translate(language, `site.${this.options.siteVariant}.title`);
     const all = { ...params, site, name: user.realname || user.username, username: user.username };
     await this.mailer.send({
@@ -198,10 +207,14 @@ export class AccountService {
       return repo.findUserById(userId);
     });
     if (!user) return undefined;
-    return { language: user.language === 'en' ? 'en' : 'zh-hans' };
+    return { language: mailLanguageOf(user) };
   }
 
-  async login(login: string, password: string): Promise<User & { token: string }> {
+  /**
+   * Signs in and answers the user with a new token. `language` is the language of the page signed in
+   * on: it becomes the user's mail language unless they chose one in Settings.
+   */
+  async login(login: string, password: string, language?: Language): Promise<User & { token: string }> {
     const user = await this.repo.findUserByLogin(login.trim());
     // Same work and the same reply for an unknown user and a wrong password.
     const valid = await argon2.verify(user?.password_hash ?? (await this.dummyHash), password);
@@ -209,32 +222,33 @@ export class AccountService {
     if (user.is_active !== 1) throw new AppError('FORBIDDEN', 'account.notActive');
     const token = newKey();
     const now = new Date().toISOString();
-    await this.repo.transaction(async (repo) => {
+    const signedIn = await this.repo.transaction(async (repo) => {
       await repo.insertToken(sha256(token), user.id, now);
-      await repo.updateUser(user.id, { last_login: now });
+      await repo.recordSignIn(user.id, now, language);
+      return repo.findUserById(user.id);
     });
-    return { ...toPublicUser({ ...user, last_login: now }), token };
+    return { ...toPublicUser(signedIn ?? { ...user, last_login: now }), token };
   }
 
   async logout(tokenKey: string): Promise<void> {
     await this.repo.deleteToken(sha256(tokenKey));
   }
 
-  async forgot(email: string, language: Language): Promise<void> {
+  async forgot(email: string): Promise<void> {
     const user = await this.repo.findUserByEmail(email);
     if (!user) throw new AppError('NOT_FOUND', 'account.emailNotRegistered', { fields: { email: 'account.emailNotRegistered' } });
     const key = await this.repo.transaction((repo) => this.createLink(repo, user.id, 'reset'));
-    const link = `${this.options.publicUrl}${languagePrefix(language)}/personal/#/reset?key=${key}`;
-    await this.mail(user, language, 'reset', { link, hours: LINK_LIFETIME_HOURS.reset });
+    const link = `${this.options.publicUrl}${languagePrefix(mailLanguageOf(user))}/personal/#/reset?key=${key}`;
+    await this.mail(user, 'reset', { link, hours: LINK_LIFETIME_HOURS.reset });
   }
 
   /** Sends the verification e-mail again to an account that is not active yet. */
-  async resendActivation(login: string, language: Language): Promise<void> {
+  async resendActivation(login: string): Promise<void> {
     const user = await this.repo.findUserByLogin(login.trim());
     if (!user) throw new AppError('NOT_FOUND', 'account.userNotExists', { fields: { username: 'account.userNotExists' } });
     if (user.is_active === 1) throw new AppError('CONFLICT', 'account.alreadyActive');
     const key = await this.repo.transaction((repo) => this.createLink(repo, user.id, 'activate'));
-    await this.mailActivation(user, key, language);
+    await this.mailActivation(user, key);
   }
 
   async reset(key: string, password: string): Promise<void> {
@@ -261,6 +275,8 @@ export class AccountService {
       const value = data[field];
       if (value !== undefined && value !== row[field]) changes[field] = value;
     }
+    // Chosen in Settings: from now on a sign-in no longer changes it.
+    if (data.mail_language !== undefined) Object.assign(changes, { language: data.mail_language, mail_language_chosen: 1 });
     // A current password that is sent is always checked, even when the e-mail turns out unchanged.
     const sensitive = changes.email !== undefined || data.password !== undefined || !!data.old_password;
     if (sensitive) {
@@ -349,6 +365,7 @@ export class AccountService {
       is_project: input.isProject ?? 0,
       is_active: 1,
       language: 'zh-hans',
+      mail_language_chosen: 0,
       date_joined: new Date().toISOString(),
       last_login: null,
     };

@@ -643,10 +643,19 @@ export class OrdersService {
     });
   }
 
+  /**
+   * The language of the applicant's mails: their account's mail language (issue 16) when rendered, at
+   * the commit; the language they applied in when the account is gone.
+   */
+  private async applicantLanguage(trx: Db, application: ApplicationRow): Promise<Language> {
+    const applicant = (await this.repo.userNames(trx, [application.applicant_id])).get(application.applicant_id);
+    return asLanguage(applicant?.language ?? application.language);
+  }
+
   private async decisionMails(trx: Db, row: OrderRow, order: Order): Promise<OrderMail[]> {
     const application = (await this.repo.applications(trx, [row.application_id])).get(row.application_id);
     if (!application) return [];
-    const language = asLanguage(application.language);
+    const language = await this.applicantLanguage(trx, application);
     return [
       this.render(row, { email: application.email, name: application.real_name, language }, 'decision', {
         status: translate(language, `orders.status.${order.status}`),
@@ -668,7 +677,7 @@ export class OrdersService {
         const [order] = await this.present([row], now, trx);
         const application = (await this.repo.applications(trx, [row.application_id])).get(row.application_id);
         if (!order || !application) return [];
-        const language = asLanguage(application.language);
+        const language = await this.applicantLanguage(trx, application);
         const mail = this.render(row, { email: application.email, name: application.real_name, language }, 'overdue', {
           datasets: this.datasetLines(language, order),
           contact: order.contact_email,

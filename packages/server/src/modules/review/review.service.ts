@@ -25,6 +25,7 @@ import type { Db } from '../../db/index.js';
 import { AppError, fieldError } from '../../errors.js';
 import type { Mailer } from '../../mail/mailer.js';
 import type { AuthenticatedUser } from '../account/account.service.js';
+import { canonicalUrl, landingPath } from '../../plugins/site-pages.js';
 import { EXPERT_VISIBLE_STATUSES, type MetadataAccess, type MetadataRow } from '../metadata/metadata-access.js';
 import type { MetadataService, PresentedRecord } from '../metadata/metadata.service.js';
 import { ReviewRepo, type DeskFilter, type ReviewListRow, type ReviewRow } from './review.repo.js';
@@ -37,6 +38,9 @@ export interface ReviewServiceOptions {
 
 type Recipient = { email: string; realname: string; username: string; language: string };
 type Slice = { offset: number; limit: number };
+
+/** Decisions that publish the record: their mail links to its public landing page, not to the editor. */
+const PUBLISHING: readonly ReviewAction[] = ['publish', 'publish_without_review'];
 
 /** Trail comments only staff read: the invitation's message (or reason) and an expert's reason to decline. */
 const BLIND_COMMENTS: readonly string[] = ['invite', 'decline'];
@@ -589,7 +593,9 @@ export class ReviewService {
     if (!feedback.length) return translate(language, 'review.mail.noComments');
     return feedback
       .map((item) => {
-        const who = translate(language, `review.source.${item.source}`);
+        const source = translate(language, `review.source.${item.source}`);
+        // An expert who signed (or a project leader) is named, as the creator's own view names them.
+        const who = item.author_name ? translate(language, 'review.mail.namedSource', { source, name: item.author_name }) : source;
         const outcome = item.review_status ? ` (${translate(language, `review.labels.${expertReviewLabel(item.review_status)}`)})` : '';
         return `- ${who}${outcome}: ${item.content}`;
       })
@@ -633,12 +639,13 @@ export class ReviewService {
     const language = asLanguage(owner.language);
     const fresh = (await this.access.find(record.id)) ?? record;
     const { results } = await this.feedbackOf(fresh, false);
-    await this.send(owner, 'decision', {
+    const published = PUBLISHING.includes(action);
+    await this.send(owner, published ? 'published' : 'decision', {
       title: record.title,
       decision: translate(language, `review.actions.${action}`),
       comment: comment || translate(language, 'review.mail.noComment'),
       comments: this.commentLines(language, results),
-      link: this.recordLink(language, record.id),
+      link: published ? canonicalUrl(this.options.publicUrl, language, landingPath(record.id)) : this.recordLink(language, record.id),
     });
   }
 
