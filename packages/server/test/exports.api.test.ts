@@ -374,11 +374,21 @@ describe('ISO 19139 XML', () => {
     expect(textOf(at(citation, 'identifier', 'MD_Identifier', 'code', 'CharacterString')[0])).toBe(`https://doi.org/${DOI}`);
     const parties = at(citation, 'citedResponsibleParty', 'CI_ResponsibleParty');
     expect(parties.map((p) => [textOf(at(p, 'individualName', 'CharacterString')[0]), at(p, 'role', 'CI_RoleCode')[0]['@codeListValue']])).toEqual([
+      // The creators in their order, each once per role (shared rules/creators.ts).
       ['张冰川', 'originator'],
+      ['张冰川', 'principalInvestigator'],
       ['李雪', 'originator'],
       ['王高原', 'originator'],
       ['欧阳冰', 'originator'],
-      ['张冰川', 'principalInvestigator'],
+    ]);
+    // 张冰川 also wrote the metadata: a contact of the metadata, not an author of the data.
+    expect(
+      at(metadata, 'contact', 'CI_ResponsibleParty').map((p) => [
+        textOf(at(p, 'individualName', 'CharacterString')[0]) || textOf(at(p, 'organisationName', 'CharacterString')[0]),
+        at(p, 'role', 'CI_RoleCode')[0]['@codeListValue'],
+      ]),
+    ).toEqual([
+      ['国家青藏高原科学数据中心', 'pointOfContact'],
       ['张冰川', 'author'],
     ]);
     expect(textOf(at(identification, 'abstract', 'PT_FreeText', 'textGroup', 'LocalisedCharacterString')[0])).toContain('Annual glacier outlines');

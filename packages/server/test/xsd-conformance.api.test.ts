@@ -173,8 +173,25 @@ describe(`the official schemas${WITHOUT}`, () => {
     ids.polar = await insertExportRecord(portal, owner.id, { key: 'polar', language: 'en', zh: { title: '北极' }, en: { title: 'Arctic' }, published: '2023-01-20', box: [-180, 60, 180, 90], time: ['', '2020-12-31'], doi: '10.11888/Polar.1' });
     // Degrees so near 0 that JavaScript writes them with an exponent (1e-7), which xs:decimal has not.
     ids.nearZero = await insertExportRecord(portal, owner.id, { key: 'nearZero', language: 'en', zh: { title: '几内亚湾' }, en: { title: 'Gulf of Guinea' }, published: '2023-02-01', box: [-1e-7, -5e-7, 2.5e-7, 3e-7], doi: '10.11888/Ocean.2' });
+    // No creator (shared rules/creators.ts): a publisher and a metadata author only; the data centre is cited.
+    ids.noCreator = await insertExportRecord(portal, owner.id, {
+      key: 'noCreator',
+      language: 'zh-hans',
+      zh: { title: '无作者的数据集' },
+      en: { title: 'A dataset without creators' },
+      authors: [
+        ['王芳', 'Wang Fang'],
+        ['吴刚', 'Wu Gang'],
+      ],
+      published: '2023-03-01',
+      doi: '10.11888/NoCreator.1',
+    });
+    const links = await portal.database.db.selectFrom('meta_author').select('id').where('metadata_id', '=', ids.noCreator).orderBy('sort').execute();
+    for (const [link, role] of links.map((l, index) => [l.id, index ? 'metadataAuthor' : 'publisher'] as const)) {
+      await portal.database.db.updateTable('meta_author').set({ role }).where('id', '=', link).execute();
+    }
     await portal.database.db.deleteFrom('metadata_i18n').where('metadata_id', 'in', [ids.bareZh!, ids.bareEn!]).execute();
-    withDoi.push(...['fullZh', 'fullEn', 'bareZh', 'bareEn', 'antimeridian', 'polar', 'nearZero'].map((key) => ids[key]!));
+    withDoi.push(...['fullZh', 'fullEn', 'bareZh', 'bareEn', 'antimeridian', 'polar', 'nearZero', 'noCreator'].map((key) => ids[key]!));
   }, 120_000);
 
   afterAll(async () => {

@@ -15,6 +15,7 @@ export const landingEn = {
   sections: {
     abstract: 'Abstract',
     authors: 'Authors',
+    contributors: 'Contributors',
     keywords: 'Keywords',
     coverage: 'Coverage',
     details: 'Data description',
@@ -81,6 +82,7 @@ export const landingEn = {
   literature: { none: 'No related literature.' },
   funding: { none: 'No funding project is named.', serial: 'No. {{number}}', principal: 'Principal: {{name}}' },
   contact: { organisation: 'Organisation', address: 'Address', email: 'E-mail', none: 'No distributor is named.' },
+  people: { centreAsAuthor: 'Publisher, cited as the author: the record names no author' },
   thumbnail: 'Thumbnail of the dataset',
   tombstone: {
     title: 'This dataset is no longer published',

@@ -16,6 +16,7 @@ export const landingZhHans: typeof landingEn = {
   sections: {
     abstract: '摘要',
     authors: '作者',
+    contributors: '其他贡献者',
     keywords: '关键词',
     coverage: '时空范围',
     details: '数据说明',
@@ -82,6 +83,7 @@ export const landingZhHans: typeof landingEn = {
   literature: { none: '没有相关文献。' },
   funding: { none: '未填写资助项目。', serial: '编号 {{number}}', principal: '负责人：{{name}}' },
   contact: { organisation: '单位', address: '地址', email: '电子邮件', none: '未填写数据分发方。' },
+  people: { centreAsAuthor: '出版方，因记录未列作者而作为作者引用' },
   thumbnail: '数据集缩略图',
   tombstone: {
     title: '该数据集已撤销发布',

@@ -1,10 +1,9 @@
 import {
-  AUTHOR_ROLES,
+  creditsOf,
   FUND_THIRD_POLE,
   FUND_THREE_POLE,
   KEYWORD_TYPES,
   LICENSES,
-  PROVIDER_ROLE,
   SHARING_POLICIES,
   translate,
   type AuthorRole,
@@ -82,10 +81,16 @@ export interface CitableRecord {
   usage: Texts;
   /** The required-citation sentence the authors give. */
   citation: Texts;
-  /** The data resource providers in their order: a dataset's creators. */
+  /** Everyone linked, once each, in the record's author order, with all their roles. */
+  people: CitablePerson[];
+  /**
+   * The dataset's creators, the authors every citation and export names: the people with a creator
+   * role (shared rules/creators.ts), in the record's author order. Empty: no one has such a role,
+   * and the formats name the data centre (`publisher`) as the author.
+   */
   creators: CitablePerson[];
-  /** Everyone linked in another role, once per role. */
-  contributors: { person: CitablePerson; role: AuthorRole }[];
+  /** The people with no creator role, in the record's author order. */
+  contributors: CitablePerson[];
   keywords: CitableKeyword[];
   funds: CitableFund[];
   literature: CitableLiterature[];
@@ -166,26 +171,19 @@ export function citableRecordOf(record: MetadataRow, attached: AttachedRows, sit
     return texts;
   };
 
-  // One person per author, with every role it has here; creators in their link order.
-  const people = new Map<string, CitablePerson>();
-  const contributors: CitableRecord['contributors'] = [];
-  const creators: CitablePerson[] = [];
-  for (const author of attached.authors) {
-    let person = people.get(author.id);
-    if (!person) {
-      person = {
+  // One person per author, with every role it has here, in the record's order (its links by sort number).
+  const credits = creditsOf(attached.authors, (author) => author.id, (author) => author.role);
+  const people = new Map(
+    credits.people.map(({ link: author, roles }): [string, CitablePerson] => [
+      author.id,
+      {
         name: textsOf(author.name, null, author.translations.map((t) => ({ language: t.language, text: t.name }))),
         affiliation: textsOf(author.affiliation, null, author.translations.map((t) => ({ language: t.language, text: t.affiliation }))),
-        roles: [],
-      };
-      people.set(author.id, person);
-    }
-    const role = (AUTHOR_ROLES as readonly string[]).includes(author.role) ? (author.role as AuthorRole) : PROVIDER_ROLE;
-    if (person.roles.includes(role)) continue;
-    person.roles.push(role);
-    if (role === PROVIDER_ROLE) creators.push(person);
-    else contributors.push({ person, role });
-  }
+        roles,
+      },
+    ]),
+  );
+  const personOf = ({ link }: { link: { id: string } }) => people.get(link.id)!;
 
   const keywords = attached.keywords
     .filter((k) => (KEYWORD_TYPES as readonly string[]).includes(k.type))
@@ -223,8 +221,9 @@ export function citableRecordOf(record: MetadataRow, attached: AttachedRows, sit
     dataSource: bilingual('data_source'),
     usage: bilingual('usage_method'),
     citation: bilingual('citation'),
-    creators,
-    contributors,
+    people: [...people.values()],
+    creators: credits.creators.map(personOf),
+    contributors: credits.contributors.map(personOf),
     keywords,
     funds,
     literature,

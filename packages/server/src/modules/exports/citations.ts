@@ -40,11 +40,12 @@ export interface CslItem {
 
 /**
  * An ASCII key in the usual BibTeX form, the same in both languages: the first creator's romanized
- * family name, the year and the first word of the English title ("zhang2021glacier").
+ * family name (the data centre's English name when the record has no creator), the year and the
+ * first word of the English title ("zhang2021glacier").
  */
 export function citationKey(record: CitableRecord): string {
-  const first = record.creators[0] ?? record.contributors[0]?.person;
-  const parts = first ? nameParts(first, 'en') : { literal: '' };
+  const first = record.creators[0];
+  const parts = first ? nameParts(first, 'en') : { literal: record.publisher.en };
   const ascii = (text: string) => text.normalize('NFKD').replace(/[^A-Za-z0-9]/g, '').toLowerCase();
   const family = ascii('family' in parts ? parts.family : parts.literal);
   const word = textIn(record.title, 'en')
@@ -55,9 +56,13 @@ export function citationKey(record: CitableRecord): string {
   return /^[a-z]/.test(key) ? key : `dataset${key}`;
 }
 
-/** The record as a CSL-JSON item in a language: its creators (else the data centre), year, publisher, DOI. */
+/**
+ * The record as a CSL-JSON item in a language: its creators (shared rules/creators.ts) in their order,
+ * else the data centre as the author; year, publisher, DOI. Every citation (GB/T 7714, APA, RIS,
+ * BibTeX, the landing page's and the voucher's) is made from it.
+ */
 export function cslItem(record: CitableRecord, language: Language): CslItem {
-  const creators = record.creators.length ? record.creators : [...new Set(record.contributors.map((c) => c.person))];
+  const { creators } = record;
   const [year, month, day] = record.publishedAt.slice(0, 10).split('-').map(Number) as [number, number, number];
   const abstract = textIn(record.abstract, language);
   const keywords = record.keywords.map((k) => textIn(k.name, language)).filter(Boolean);

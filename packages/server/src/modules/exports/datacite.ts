@@ -23,12 +23,15 @@ import { nameParts } from './names.js';
  * - identifier: the DOI. DataCite has no identifier but a DOI (identifierType is fixed to "DOI"), so a
  *   record without one has no DataCite form: CONFLICT `metadata.exports.noDoi`, rather than a landing
  *   page address passed off as a DOI. The landing page is an alternateIdentifier of type URL.
- * - creators: the data resource providers in their order (else every author; else the data
- *   centre as an organisation). creatorName is the Chinese name when there is one, givenName and
- *   familyName the romanized name (what the importer reads back as the English translation);
- *   affiliations in both languages.
- * - contributors: the other roles that have a DataCite contributorType (CONTRIBUTOR_TYPES);
- *   publisher and metadata author have none and are left out.
+ * - creators: the record's creators (shared rules/creators.ts: resource providers, principal
+ *   investigators, producers, owners) in the record's author order; with none, the data centre as an
+ *   organisation. creatorName is the Chinese name when there is one, givenName and familyName the
+ *   romanized name (what the importer reads back as the English translation); affiliations in both
+ *   languages.
+ * - contributors: everyone's roles that have a DataCite contributorType (CONTRIBUTOR_TYPES), a
+ *   creator's other roles too (a principal investigator is also a ProjectLeader); a person with no
+ *   creator role and none of those types (publisher, metadata author) is an "Other" contributor, so
+ *   that everyone the landing page names is here.
  * - titles and descriptions (Abstract, Methods = data source, TechnicalInfo = file naming and use)
  *   in both languages with xml:lang; the record's own language first, the other a TranslatedTitle.
  * - subjects: keywords with xml:lang, subjectScheme the keyword's type (theme, place, discipline,
@@ -91,9 +94,8 @@ export function dataciteXml(record: CitableRecord): string {
   resource.ele('identifier', { identifierType: 'DOI' }).txt(record.doi);
 
   const creators = resource.ele('creators');
-  const people = record.creators.length ? record.creators : [...new Set(record.contributors.map((c) => c.person))];
-  for (const person of people) addPerson(creators, 'creator', person);
-  if (!people.length) {
+  for (const person of record.creators) addPerson(creators, 'creator', person);
+  if (!record.creators.length) {
     creators.ele('creator').ele('creatorName', { nameType: 'Organizational', 'xml:lang': 'en' }).txt(record.publisher.en);
   }
 
@@ -114,10 +116,13 @@ export function dataciteXml(record: CitableRecord): string {
     }
   }
 
-  const contributors = record.contributors.filter((c) => CONTRIBUTOR_TYPES[c.role]);
+  const contributors = record.people.flatMap((person) => {
+    const types = [...new Set(person.roles.flatMap((role) => CONTRIBUTOR_TYPES[role] ?? []))];
+    return (types.length || record.creators.includes(person) ? types : ['Other']).map((type) => ({ person, type }));
+  });
   if (contributors.length) {
     const list = resource.ele('contributors');
-    for (const { person, role } of contributors) addPerson(list, 'contributor', person, { contributorType: CONTRIBUTOR_TYPES[role]! });
+    for (const { person, type } of contributors) addPerson(list, 'contributor', person, { contributorType: type });
   }
 
   const dates = resource.ele('dates');

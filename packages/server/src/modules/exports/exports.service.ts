@@ -91,7 +91,10 @@ export class ExportsService {
       citation,
       citationTags: [
         { name: 'citation_title', content: textIn(record.title, language) },
-        ...record.creators.map((person) => ({ name: 'citation_author', content: textIn(person.name, language) })),
+        // The cited creators (shared rules/creators.ts), else the data centre, as in the citation.
+        ...(record.creators.length
+          ? record.creators.map((person) => ({ name: 'citation_author', content: textIn(person.name, language) }))
+          : [{ name: 'citation_author', content: textIn(record.publisher, language) }]),
         { name: 'citation_publication_date', content: dayOf(record.publishedAt).replaceAll('-', '/') },
         { name: 'citation_publisher', content: textIn(record.publisher, language) },
         ...(record.doi ? [{ name: 'citation_doi', content: record.doi }] : []),

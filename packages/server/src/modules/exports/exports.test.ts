@@ -25,6 +25,7 @@ function buildRecord(fields: Partial<CitableRecord> = {}): CitableRecord {
     dataSource: none,
     usage: none,
     citation: none,
+    people: [],
     creators: [],
     contributors: [],
     keywords: [],

@@ -19,10 +19,13 @@ import {
  * - fileIdentifier the record's id; language and characterSet of the record's own language; the
  *   other language is a gmd:locale (PT_Locale) and every text a PT_FreeText with both, so a client
  *   that reads only gco:CharacterString gets the record's language.
- * - hierarchyLevel dataset; contact and distributor: the record's distributor (the data centre);
- *   dateStamp the last update.
+ * - hierarchyLevel dataset; contact: the record's distributor (the data centre), then the metadata
+ *   authors (role author: they wrote the metadata); distributor: the data centre; dateStamp the last
+ *   update.
  * - MD_DataIdentification: citation (title, publication and revision dates, the DOI as identifier,
- *   the authors as citedResponsibleParty with ROLE_CODES), abstract, keywords by their type
+ *   citedResponsibleParty: the creators (shared rules/creators.ts) in their order, then the other
+ *   people, once per CI_RoleCode of their roles (ROLE_CODES); with no creator, the data centre as
+ *   originator), abstract, keywords by their type
  *   (MD_KeywordTypeCode has the portal's four: discipline, place, temporal, theme), the licence and
  *   the sharing policy as MD_LegalConstraints, language, extent: EX_GeographicBoundingBox (two across the 180th meridian)
  *   and EX_TemporalExtent with a gml:TimePeriod.
@@ -51,8 +54,12 @@ const LANGUAGE_CODES: Record<Language, string> = { 'zh-hans': 'chi', en: 'eng' }
 const localeId = (record: CitableRecord, language: Language) => `locale-${language === 'en' ? 'en' : 'zh'}-${record.id.replace(/[^A-Za-z0-9._-]/g, '_')}`;
 const temporalExtentId = (record: CitableRecord) => `temporal-extent-${record.id.replace(/[^A-Za-z0-9._-]/g, '_')}`;
 
-/** CI_RoleCode of each author role; the data resource providers are the data's originators. */
-const ROLE_CODES: Record<AuthorRole, string> = {
+/**
+ * CI_RoleCode of each author role in the data's citation; the data resource providers are the data's
+ * originators. A metadata author wrote the metadata, not the data: not a cited party, but a contact
+ * of the metadata with role author.
+ */
+const ROLE_CODES: Record<Exclude<AuthorRole, 'metadataAuthor'>, string> = {
   resourceProvider: 'originator',
   manager: 'custodian',
   owner: 'owner',
@@ -62,7 +69,6 @@ const ROLE_CODES: Record<AuthorRole, string> = {
   principalInvestigator: 'principalInvestigator',
   processor: 'processor',
   publisher: 'publisher',
-  metadataAuthor: 'author',
 };
 
 /**
@@ -110,11 +116,19 @@ function utf8(parent: XMLBuilder, property: string) {
   codeValue(parent, property, 'MD_CharacterSetCode', 'utf8');
 }
 
-function party(parent: XMLBuilder, record: CitableRecord, property: string, person: CitablePerson, role: AuthorRole) {
+function party(parent: XMLBuilder, record: CitableRecord, property: string, person: CitablePerson, roleCode: string) {
   const responsible = parent.ele(`gmd:${property}`).ele('gmd:CI_ResponsibleParty');
   freeText(responsible, record, 'individualName', person.name);
   if (person.affiliation['zh-hans'] || person.affiliation.en) freeText(responsible, record, 'organisationName', person.affiliation);
-  codeValue(responsible, 'role', 'CI_RoleCode', ROLE_CODES[role]);
+  codeValue(responsible, 'role', 'CI_RoleCode', roleCode);
+}
+
+/** The people of the data's citation: the creators, then the others, each once per CI_RoleCode of their roles. */
+function citedParties(record: CitableRecord): { person: CitablePerson; roleCode: string }[] {
+  return [...record.creators, ...record.contributors].flatMap((person) => {
+    const codes = new Set(person.roles.flatMap((role) => (role === 'metadataAuthor' ? [] : [ROLE_CODES[role]])));
+    return [...codes].map((roleCode) => ({ person, roleCode }));
+  });
 }
 
 /** The distributor's contact (the data centre's published one). */
@@ -161,6 +175,7 @@ export function iso19139Xml(record: CitableRecord): string {
   utf8(metadata, 'characterSet');
   codeValue(metadata, 'hierarchyLevel', 'MD_ScopeCode', 'dataset');
   distributorParty(metadata, record, 'contact', 'pointOfContact');
+  for (const person of record.people.filter((p) => p.roles.includes('metadataAuthor'))) party(metadata, record, 'contact', person, 'author');
   metadata.ele('gmd:dateStamp').ele('gco:DateTime').txt(record.updatedAt.replace(/\.\d+Z$/, 'Z'));
   text(metadata, 'metadataStandardName', 'ISO 19115:2003/19139');
   text(metadata, 'metadataStandardVersion', '1.0');
@@ -176,8 +191,13 @@ export function iso19139Xml(record: CitableRecord): string {
   citationDate(citation, dayOf(record.updatedAt), 'revision');
   const identifier = citation.ele('gmd:identifier').ele('gmd:MD_Identifier');
   text(identifier, 'code', record.doi ? doiUrl(record.doi) : record.url[record.language]);
-  for (const person of record.creators) party(citation, record, 'citedResponsibleParty', person, 'resourceProvider');
-  for (const { person, role } of record.contributors) party(citation, record, 'citedResponsibleParty', person, role);
+  for (const { person, roleCode } of citedParties(record)) party(citation, record, 'citedResponsibleParty', person, roleCode);
+  if (!record.creators.length) {
+    // No creator: the data centre is cited as the author, as in every other format.
+    const centre = citation.ele('gmd:citedResponsibleParty').ele('gmd:CI_ResponsibleParty');
+    text(centre, 'organisationName', textIn(record.publisher, record.language));
+    codeValue(centre, 'role', 'CI_RoleCode', 'originator');
+  }
   if (record.citation[record.language] || record.citation[other]) freeText(citation, record, 'otherCitationDetails', record.citation);
 
   freeText(identification, record, 'abstract', record.abstract);

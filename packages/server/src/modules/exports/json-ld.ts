@@ -93,7 +93,6 @@ function schemaPerson(person: CitablePerson, language: Language) {
 export function schemaOrgDataset(record: CitableRecord, language: Language) {
   const other = otherLanguage(language);
   const url = record.url[language];
-  const creators = record.creators.length ? record.creators : [...new Set(record.contributors.map((c) => c.person))];
   const box = record.box;
   const geo = box
     ? needsPolygon(box)
@@ -112,7 +111,9 @@ export function schemaOrgDataset(record: CitableRecord, language: Language) {
     description: datasetDescription(record, language),
     ...(record.doi ? { identifier: { '@type': 'PropertyValue', propertyID: 'https://registry.identifiers.org/registry/doi', value: `doi:${record.doi}`, url: doiUrl(record.doi) }, sameAs: doiUrl(record.doi) } : { identifier: url }),
     inLanguage: LANGUAGE_TAGS[language],
-    creator: creators.length ? creators.map((p) => schemaPerson(p, language)) : [{ '@type': 'Organization', name: record.publisher[language] }],
+    // The creators (shared rules/creators.ts), else the data centre; the other people are contributors.
+    creator: record.creators.length ? record.creators.map((p) => schemaPerson(p, language)) : [{ '@type': 'Organization', name: record.publisher[language] }],
+    ...(record.contributors.length ? { contributor: record.contributors.map((p) => schemaPerson(p, language)) } : {}),
     publisher: { '@type': 'Organization', name: record.publisher[language], url: record.catalogueUrl },
     provider: { '@type': 'Organization', name: record.publisher[language], url: record.catalogueUrl },
     includedInDataCatalog: { '@type': 'DataCatalog', name: record.publisher[language], url: record.catalogueUrl },
@@ -192,7 +193,8 @@ export function dcatDataset(record: CitableRecord) {
     'dct:issued': date(dayOf(record.publishedAt)),
     'dct:modified': date(dayOf(record.updatedAt)),
     'dcat:landingPage': [{ '@id': record.url['zh-hans'] }, { '@id': record.url.en }],
-    'dct:creator': record.creators.map(person),
+    'dct:creator': record.creators.length ? record.creators.map(person) : [{ '@type': 'foaf:Organization', 'foaf:name': tagged(record.publisher) }],
+    ...(record.contributors.length ? { 'dct:contributor': record.contributors.map(person) } : {}),
     'dct:publisher': { '@type': 'foaf:Agent', 'foaf:name': tagged(record.publisher), 'foaf:homepage': { '@id': record.catalogueUrl } },
     'dcat:contactPoint': {
       '@type': 'vcard:Organization',

@@ -54,12 +54,13 @@ export function oaiDcXml(record: CitableRecord): string {
     'xsi:schemaLocation': `${OAI_DC} ${OAI_DC_SCHEMA}`,
   });
   bilingual(dc, record, 'title', record.title);
-  const creators = record.creators.length ? record.creators : [...new Set(record.contributors.map((c) => c.person))];
-  for (const creator of creators) person(dc, record, 'creator', creator);
+  // The creators (shared rules/creators.ts), else the data centre, as every citation names them.
+  for (const creator of record.creators) person(dc, record, 'creator', creator);
+  if (!record.creators.length) bilingual(dc, record, 'creator', record.publisher);
   for (const keyword of record.keywords) bilingual(dc, record, 'subject', keyword.name);
   bilingual(dc, record, 'description', record.abstract);
   bilingual(dc, record, 'publisher', record.publisher);
-  if (record.creators.length) for (const contributor of new Set(record.contributors.map((c) => c.person))) person(dc, record, 'contributor', contributor);
+  for (const contributor of record.contributors) person(dc, record, 'contributor', contributor);
   element(dc, 'date', dayOf(record.publishedAt));
   element(dc, 'type', 'Dataset');
   for (const type of record.files.mediaTypes) element(dc, 'format', type);

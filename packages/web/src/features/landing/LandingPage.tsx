@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { KEYWORD_TYPES, licenseUrl, type Language, type MetadataRecord, type MetaAuthor } from '@portal/shared';
+import { creditsOf, KEYWORD_TYPES, licenseUrl, type Credit, type Language, type MetadataRecord, type MetaAuthor } from '@portal/shared';
 import { pageLanguage } from '../../app/i18n';
 import { loadChunk } from '../../app/lazy';
 import { siteVariant } from '../../app/site';
@@ -115,9 +115,7 @@ function Landing({ record }: { record: MetadataRecord }) {
         </aside>
 
         <div className="lp-main">
-          <Section id="lp-authors" title={t('landing.sections.authors')}>
-            <Authors links={attached.authors.data} />
-          </Section>
+          <People links={attached.authors.data} />
           <Section id="lp-keywords" title={t('landing.sections.keywords')}>
             <Keywords links={attached.keywords.data} />
           </Section>
@@ -274,36 +272,56 @@ function Contact({ record }: { record: MetadataRecord }) {
   );
 }
 
-/** Each person once, in the record's order, with every role they have on it. */
-function Authors({ links }: { links: MetaAuthor[] | undefined }) {
+/**
+ * The record's people, each once in the record's order with every role they have on it: under
+ * "Authors" the creators every citation names (shared rules/creators.ts), the data centre when no
+ * one has a creator role; under "Contributors" everyone else.
+ */
+function People({ links }: { links: MetaAuthor[] | undefined }) {
   const { t } = useTranslation();
+  const credits = links && creditsOf(links.filter((link) => link.author_detail), (link) => link.author_id, (link) => link.role);
   return (
-    <Listed items={links} empty="—">
-      {(rows) => {
-        const people = new Map<string, { link: MetaAuthor; roles: string[] }>();
-        for (const link of rows) {
-          if (!link.author_detail) continue;
-          const person = people.get(link.author_id) ?? { link, roles: [] };
-          person.roles.push(t(`landing.options.authorRole.${link.role}`));
-          people.set(link.author_id, person);
-        }
-        return (
+    <>
+      <Section id="lp-authors" title={t('landing.sections.authors')}>
+        {!credits ? (
+          <p className="lp-muted" aria-busy="true" />
+        ) : credits.creators.length ? (
+          <PersonList credits={credits.creators} ordered />
+        ) : (
           <ol className="lp-authors">
-            {[...people.values()].map(({ link, roles }) => {
-              const author = link.author_detail!;
-              const own = author.translations.find((translation) => translation.language === pageLanguage);
-              return (
-                <li key={link.author_id}>
-                  <span className="lp-author-name">{own?.name || author.name}</span>
-                  <span className="lp-author-roles">{roles.join(pageLanguage === 'en' ? ', ' : '、')}</span>
-                  {(own?.affiliation || author.affiliation) && <span className="lp-author-affiliation">{own?.affiliation || author.affiliation}</span>}
-                </li>
-              );
-            })}
+            <li>
+              <span className="lp-author-name">{t(`site.${siteVariant()}.title`)}</span>
+              <span className="lp-author-roles">{t('landing.people.centreAsAuthor')}</span>
+            </li>
           </ol>
+        )}
+      </Section>
+      {credits && credits.contributors.length > 0 && (
+        <Section id="lp-contributors" title={t('landing.sections.contributors')}>
+          <PersonList credits={credits.contributors} />
+        </Section>
+      )}
+    </>
+  );
+}
+
+function PersonList({ credits, ordered = false }: { credits: Credit<MetaAuthor>[]; ordered?: boolean }) {
+  const { t } = useTranslation();
+  const List = ordered ? 'ol' : 'ul';
+  return (
+    <List className={ordered ? 'lp-authors' : 'lp-authors lp-contributors'}>
+      {credits.map(({ link, roles }) => {
+        const author = link.author_detail!;
+        const own = author.translations.find((translation) => translation.language === pageLanguage);
+        return (
+          <li key={link.author_id}>
+            <span className="lp-author-name">{own?.name || author.name}</span>
+            <span className="lp-author-roles">{roles.map((role) => t(`landing.options.authorRole.${role}`)).join(pageLanguage === 'en' ? ', ' : '、')}</span>
+            {(own?.affiliation || author.affiliation) && <span className="lp-author-affiliation">{own?.affiliation || author.affiliation}</span>}
+          </li>
         );
-      }}
-    </Listed>
+      })}
+    </List>
   );
 }
 
