@@ -62,13 +62,19 @@ describe('POST /account/forgot/', () => {
     expect(linkIn(mail.text)).toMatch(/^http:\/\/portal\.test\/zh-hans\/personal\/#\/reset\?key=[0-9a-f]{40}$/);
   });
 
-  it('mails a link to the English site when asked in English', async () => {
+  it('answers in the page’s language and mails in the account’s mail language: English once the user signed in on an English page', async () => {
     const response = await post('/account/forgot/', { email: account.email }, EN);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ status: 1, msg: `A link to reset your password has been sent to ${account.email}.` });
+    expect((await mailsTo(portal, account.email)).at(-1)!.subject).toBe('三极科学数据门户：重置密码');
+
+    await login(portal.app, account.username, account.password, EN);
+    expect((await post('/account/forgot/', { email: account.email })).statusCode).toBe(200);
     const mail = (await mailsTo(portal, account.email)).at(-1)!;
     expect(mail.subject).toBe('Three Poles Data Portal: reset your password');
     expect(linkIn(mail.text)).toMatch(/^http:\/\/portal\.test\/en\/personal\/#\/reset\?key=[0-9a-f]{40}$/);
+    // Back to Chinese for the tests that follow.
+    await login(portal.app, account.username, account.password, { 'accept-language': 'zh-hans' });
   });
 
   it('finds the address in any case', async () => {
@@ -250,7 +256,7 @@ describe('POST /account/send/', () => {
     expect(await loginStatus(portal, registration.username!, registration.password!)).toBe(200);
   });
 
-  it('finds the account by e-mail address too, and answers in English', async () => {
+  it('finds the account by e-mail address too, and answers in English (the mail stays in the language of the registration)', async () => {
     const { registration } = await postRegistration(portal);
     const response = await post('/account/send/', { username: registration.email!.toUpperCase() }, EN);
     expect(response.statusCode).toBe(200);
@@ -260,7 +266,7 @@ describe('POST /account/send/', () => {
     });
     const mails = await mailsTo(portal, registration.email!);
     expect(mails).toHaveLength(2);
-    expect(mails[1]!.subject).toBe('Three Poles Data Portal: verify your e-mail address');
+    expect(mails[1]!.subject).toBe('三极科学数据门户：验证您的电子邮箱');
   });
 
   it('answers 404 for an unknown account', async () => {
