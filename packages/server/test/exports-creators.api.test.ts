@@ -127,10 +127,10 @@ const CENTRE = { 'zh-hans': '三极科学数据门户', en: 'Three Poles Data Po
 
 /** The authors of the record as RIS, BibTeX and CSL-JSON give them, read by citation-js. */
 async function referenceAuthors(id: string, language: 'en' | 'zh-hans') {
-  const authors = (data: Record<string, unknown>[]) => {
+  const authors = (data: unknown[]) => {
     expect(data).toHaveLength(1);
     // An organisation is one name: a literal in CSL, a family name without a given name in RIS and BibTeX.
-    return (data[0]!.author as Record<string, string>[]).map((a) => (a.literal || !a.given ? { literal: a.literal || a.family } : { family: a.family, given: a.given }));
+    return ((data[0] as Record<string, unknown>).author as Record<string, string>[]).map((a) => (a.literal || !a.given ? { literal: a.literal || a.family } : { family: a.family, given: a.given }));
   };
   return {
     ris: authors((await Cite.async(await exported(id, 'ris', language), { forceType: '@ris/file' })).data),
