@@ -109,6 +109,7 @@ export const metadataEn = {
   translation: { exists: 'The metadata already has a version in that language.', sameLanguage: 'The metadata is written in that language already.' },
   inUse: 'Other metadata records use this entry, so it cannot be deleted.',
   conflict: 'This entry exists already.',
+  repeatedCreate: 'You added the same entry a moment ago; it was not added a second time.',
   sharedLocked: 'This entry is also used by metadata that cannot be changed now (in review, published, or somebody else\'s), so it stays as it is.',
   noRight: 'Sorry, you have no right to modify the data entity of this metadata',
   notLinked: 'The metadata does not use this entry.',

@@ -108,6 +108,7 @@ export const metadataZhHans: Messages['metadata'] = {
   translation: { exists: '该元数据已有此语言版本。', sameLanguage: '元数据本身就是用此语言写的。' },
   inUse: '其他元数据正在使用此条目，不能删除。',
   conflict: '此条目已存在。',
+  repeatedCreate: '刚才已添加过相同的条目，未再次添加。',
   sharedLocked: '此条目还被当前不能修改的元数据（审核中、已发布或他人的）使用，因此不能修改。',
   noRight: '对不起，您无权修改该元数据的数据实体',
   notLinked: '该元数据没有使用此条目。',

@@ -1,5 +1,6 @@
 import { LANGUAGES, METADATA_LIMITS } from '@portal/shared';
 import { AppError } from '../../errors.js';
+import { lockUserRow } from '../account/account.repo.js';
 import type { AuthenticatedUser } from '../account/account.service.js';
 import type { SelectQueryBuilder } from 'kysely';
 import { orNotFound, type MetadataAccess } from './metadata-access.js';
@@ -76,6 +77,14 @@ function withoutAuthorContacts(author: Row): Row {
   if (Array.isArray(author.translations)) for (const version of author.translations as Row[]) blank(version, AUTHOR_TRANSLATED_CONTACTS);
   return author;
 }
+
+/**
+ * How long an identical second create by the same account is taken for the same click sent twice
+ * (a double click, a resent request): refused with a 409 (`checkRepeatedCreate`).
+ */
+export const REPEATED_CREATE_WINDOW_MS = 10_000;
+/** Columns a create writes itself, never part of what makes two creates identical. */
+const OWN_COLUMNS = new Set(['id', 'created_by', 'created_at']);
 
 const invalid = (field: string, key: string) => new AppError('VALIDATION_FAILED', key, { fields: { [field]: key } });
 const notFound = () => new AppError('NOT_FOUND', 'errors.notFound');
@@ -179,6 +188,7 @@ export class ResourceService {
         await trx.updateTable('metadata').set({ updated_at: new Date().toISOString() }).where('id', '=', recordId).execute();
         await this.checkRecordLimits(def, trx, recordId);
       }
+      await this.checkRepeatedCreate(trx, def, user, values, input);
       if (def.parent && parentId && plan.copyFor) values[def.parent.column] = await this.copyEntry(trx, def.parent.table, parentId, user, plan.copyFor);
       await trx.insertInto(def.table).values(values).execute();
       await this.afterCreate(def, trx, id, input);
@@ -322,6 +332,53 @@ export class ResourceService {
       count: number | string;
     };
     if (Number(row.count) >= limit.max) throw invalid('non_field_errors', limit.messageKey);
+  }
+
+  /**
+   * An identical create by the same account a moment ago (`REPEATED_CREATE_WINDOW_MS`) is the same
+   * click sent twice: refused with a 409 that says so, and nothing is written. Refused rather than
+   * answered with the first row, because an author is made by two requests (author/, then
+   * meta-author/): a second author answered with the first one's row would still fail on its link,
+   * after the first flow told the user it was added; one clear refusal stops the second flow at its
+   * first step. Identical means every column the create writes, and what it writes beside its row
+   * from the same body (an author's English name and affiliation, the record a literature entry or
+   * fund is linked to, a keyword's translation). Only shared entries (authors, literature, keywords,
+   * funds ...) can repeat: link rows and translations have unique keys of their own, and a keyword
+   * added to a record has its own rule (`metadata.keyword.exists`, at the field). Checked in the
+   * writing transaction after locking the account's row, so that two requests at once take turns
+   * and the second sees the first's row.
+   */
+  private async checkRepeatedCreate(trx: LooseDb, def: ResourceDef, user: AuthenticatedUser, values: Row, input: Row) {
+    if (!CREATED_TABLES.has(def.table) || def.parent) return;
+    const recordId = recordNamed(input);
+    if (def.table === 'keywords' && recordId) return;
+    await lockUserRow(trx, user.id);
+    const since = new Date(Date.now() - REPEATED_CREATE_WINDOW_MS).toISOString();
+    const table = def.table;
+    let query = trx.selectFrom(table).select(`${table}.id`).where(`${table}.created_by`, '=', user.id).where(`${table}.created_at`, '>=', since);
+    for (const [column, value] of Object.entries(values)) {
+      if (OWN_COLUMNS.has(column)) continue;
+      query = value === null ? query.where(`${table}.${column}`, 'is', null) : query.where(`${table}.${column}`, '=', value);
+    }
+    const beside = (child: string, column: string, match: Row) =>
+      query.where((eb) =>
+        eb.exists(
+          Object.entries(match).reduce(
+            (sub, [name, value]) => sub.where(`${child}.${name}`, '=', value),
+            eb.selectFrom(child).select(`${child}.id`).whereRef(`${child}.${column}`, '=', `${table}.id`),
+          ),
+        ),
+      );
+    if (table === 'authors') query = beside('author_i18n', 'author_id', { language: 'en', name: input.name_en ?? '', affiliation: input.affiliation_en ?? '' });
+    if (table === 'literature' && recordId) query = beside('citations', 'literature_id', { metadata_id: recordId });
+    if (table === 'funds' && recordId) query = beside('meta_fund', 'fund_id', { metadata_id: recordId });
+    if (table === 'keywords') {
+      const translation = typeof input.translation === 'string' ? input.translation.trim() : '';
+      query = translation
+        ? beside('keyword_i18n', 'keyword_id', { name: translation })
+        : query.where((eb) => eb.not(eb.exists(eb.selectFrom('keyword_i18n').select('keyword_i18n.id').whereRef('keyword_i18n.keyword_id', '=', `${table}.id`))));
+    }
+    if (await query.executeTakeFirst()) throw new AppError('CONFLICT', 'metadata.repeatedCreate');
   }
 
   /** Whether `candidate` is `id` or lies below it: a parent there would make a cycle. */
