@@ -21,6 +21,7 @@ import * as orders from './migrations/0006-orders.js';
 import * as orderOutbox from './migrations/0007-order-outbox.js';
 import * as cleanText from './migrations/0008-clean-text.js';
 import * as mailLanguage from './migrations/0009-mail-language.js';
+import * as reviewSnapshots from './migrations/0010-review-snapshots.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0007-order-outbox': orderOutbox,
   '0008-clean-text': cleanText,
   '0009-mail-language': mailLanguage,
+  '0010-review-snapshots': reviewSnapshots,
 };
 
 class ListedMigrations implements MigrationProvider {

@@ -153,6 +153,15 @@ export interface ReviewTable {
   reminded_at: string | null;
 }
 
+/** The record as submitted for a round of review (migration 0010): JSON of recordSnapshotSchema. */
+export interface ReviewSnapshotTable {
+  id: string;
+  metadata_id: string;
+  round: number;
+  snapshot: string;
+  created_at: string;
+}
+
 /** The audit trail: every step of the workflow, who took it and when. */
 export interface ReviewEventTable {
   id: string;
@@ -446,6 +455,7 @@ export interface MetadataDatabase {
   meta_special: MetaSpecialTable;
   reviews: ReviewTable;
   review_events: ReviewEventTable;
+  review_snapshots: ReviewSnapshotTable;
   affiliations: NamedTable;
   meta_media: MetaMediaTable;
   meta_attach: StoredFileTable;

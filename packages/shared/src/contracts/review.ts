@@ -10,6 +10,7 @@ import {
   STAFF_DECISIONS,
 } from '../rules/review-workflow.js';
 import { METADATA_STATUSES } from '../domain/metadata.js';
+import { citationSchema, mediaSchema, metadataRecordSchema, metaAuthorSchema, metaFundSchema, metaKeywordSchema, storedFileSchema } from './metadata-replies.js';
 import { pageOf } from './page.js';
 
 /**
@@ -219,3 +220,36 @@ export const expertCandidateSchema = z.object({
   specialty: z.string(),
 });
 export const expertCandidatePageSchema = pageOf(expertCandidateSchema);
+
+/**
+ * The record as its creator submitted it for a round of review, kept so that the round's experts
+ * read what they were asked to judge and, from round 2, what changed since the last round. The
+ * shapes are those of the record's own calls (a landing page draws them alike); nobody's e-mail,
+ * phone or address is kept (authors' and funds' contacts are blank).
+ */
+export const recordSnapshotSchema = z.object({
+  record: metadataRecordSchema,
+  authors: z.array(metaAuthorSchema),
+  keywords: z.array(metaKeywordSchema),
+  literature: z.array(citationSchema),
+  funds: z.array(metaFundSchema),
+  thumbnail: mediaSchema.nullable(),
+  files: z.array(storedFileSchema),
+  documents: z.array(storedFileSchema),
+});
+export type RecordSnapshot = z.infer<typeof recordSnapshotSchema>;
+
+const roundSnapshotSchema = z.object({ round: z.number(), taken_at: z.string(), snapshot: recordSnapshotSchema });
+export type RoundSnapshot = z.infer<typeof roundSnapshotSchema>;
+
+/**
+ * GET /api/metadata/review/{review}/snapshot/ (ours): the record as submitted for the review's round
+ * and for the round before (null where none was kept: the first round, or a round from before
+ * snapshots were kept). For the review's expert while their invitation stands, and staff.
+ */
+export const reviewSnapshotReplySchema = z.object({
+  round: z.number(),
+  current: roundSnapshotSchema.nullable(),
+  previous: roundSnapshotSchema.nullable(),
+});
+export type ReviewSnapshotReply = z.infer<typeof reviewSnapshotReplySchema>;

@@ -15,6 +15,7 @@ import {
   reviewListFilters,
   reviewPageSchema,
   reviewSchema,
+  reviewSnapshotReplySchema,
   reviewStateSchema,
   setReviewStatusSchema,
   topicReviewSchema,
@@ -72,6 +73,11 @@ export async function reviewRoutes(parent: FastifyInstance, { review }: { review
 
   app.get('/api/metadata/review/:id/', { schema: { params: idParams, response: { 200: reviewSchema } }, config: { access: 'user' } }, async (request) =>
     review.open(request.user!, request.params.id),
+  );
+
+  // Ours (issue 16): the record as submitted for the review's round and the round before, for its diff.
+  app.get('/api/metadata/review/:id/snapshot/', { schema: { params: idParams, response: { 200: reviewSnapshotReplySchema } }, config: { access: 'user' } }, async (request) =>
+    review.snapshot(request.user!, request.params.id),
   );
 
   // The answer, as JSON (PUT) or as the spec's form post (POST).

@@ -29,6 +29,7 @@ import { canonicalUrl, landingPath } from '../../plugins/site-pages.js';
 import { EXPERT_VISIBLE_STATUSES, type MetadataAccess, type MetadataRow } from '../metadata/metadata-access.js';
 import type { MetadataService, PresentedRecord } from '../metadata/metadata.service.js';
 import { ReviewRepo, type DeskFilter, type ReviewListRow, type ReviewRow } from './review.repo.js';
+import { ReviewSnapshots } from './review-snapshots.js';
 
 export interface ReviewServiceOptions {
   publicUrl: string;
@@ -55,6 +56,7 @@ const DAY = 86_400_000;
  */
 export class ReviewService {
   readonly repo: ReviewRepo;
+  readonly snapshots: ReviewSnapshots;
 
   constructor(
     private readonly db: Db,
@@ -64,6 +66,7 @@ export class ReviewService {
     private readonly options: ReviewServiceOptions,
   ) {
     this.repo = new ReviewRepo(db);
+    this.snapshots = new ReviewSnapshots(db, access, metadata);
   }
 
   // ---- Roles and the table ----
@@ -144,9 +147,12 @@ export class ReviewService {
     // A leader's pass stands for a resubmission the data centre sent back; a "no pass" asks again.
     const topic = leaders ? (record.topic_review_status === 'pass' ? 'pass' : 'waiting') : '';
     const now = new Date().toISOString();
+    // The record as submitted, for the round this submission starts (its experts read it; issue 16).
+    const snapshot = await this.snapshots.capture(user, id);
     await this.db.transaction().execute(async (trx) => {
       await this.move(trx, record, to, { submitted_at: now, topic_review_status: topic });
       await this.log(trx, record, user, role, 'submit', to);
+      await this.snapshots.store(trx, id, Number(record.review_round) + 1, snapshot);
     });
     await this.mailStaff('submitted', record);
     const moved = await this.access.find(id);
@@ -337,6 +343,19 @@ export class ReviewService {
     return this.reviewView(user, reviewId);
   }
 
+  /**
+   * GET review/{id}/snapshot/: the record as submitted for the review's round, and for the round
+   * before. For staff, and for the review's expert while their invitation stands (as they read the
+   * record itself: not declined, the current round, the record with the experts or published).
+   */
+  async snapshot(user: AuthenticatedUser, reviewId: string) {
+    const { review, record } = await this.ownReview(user, reviewId);
+    const stands = this.expertStillSees({ status: review.status, round: review.round, record_round: record.review_round, record_status: record.status });
+    if (!user.is_staff && !stands) throw new AppError('NOT_FOUND', 'errors.notFound');
+    const round = Number(review.round);
+    return { round, ...(await this.snapshots.ofRound(record.id, round)) };
+  }
+
   async decline(user: AuthenticatedUser, reviewId: string, content: string): Promise<Review> {
     const { review, record, mine } = await this.ownReview(user, reviewId);
     if (!mine) throw new AppError('FORBIDDEN', 'review.notYours');
@@ -358,7 +377,7 @@ export class ReviewService {
    * the current round stands and the record is with the experts (as MetadataAccess.reviewerMaySee),
    * or once it is published (everybody may).
    */
-  private expertStillSees(row: ReviewListRow): boolean {
+  private expertStillSees(row: Pick<ReviewListRow, 'status' | 'round' | 'record_round' | 'record_status'>): boolean {
     if (row.record_status === 'published') return true;
     return (
       row.status !== 'declined' &&
