@@ -27,19 +27,23 @@ export interface LoadOptions {
   paths: string[] | ((i: number) => string);
   connections: number;
   durationSeconds: number;
-  headers?: Record<string, string>;
+  /** Headers of every request, or of the i-th request (every request made anew). */
+  headers?: Record<string, string> | ((i: number) => Record<string, string>);
 }
 
 const HEADER_END = Buffer.from('\r\n\r\n');
 
 export async function httpLoad({ url, paths, connections, durationSeconds, headers = {} }: LoadOptions): Promise<LoadResult> {
   const { hostname, port } = new URL(url);
-  const extra = Object.entries(headers)
-    .map(([name, value]) => `${name}: ${value}\r\n`)
-    .join('');
-  const request = (p: string) => Buffer.from(`GET ${p} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n${extra}\r\n`, 'latin1');
-  const made = Array.isArray(paths) ? paths.map(request) : [];
-  const requestAt = Array.isArray(paths) ? (i: number) => made[i % made.length]! : (i: number) => request(paths(i));
+  const lines = (fields: Record<string, string>) =>
+    Object.entries(fields)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+  const fixed = typeof headers === 'function' ? '' : lines(headers);
+  const request = (p: string, extra = fixed) => Buffer.from(`GET ${p} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n${extra}\r\n`, 'utf8');
+  const pathAt = (i: number) => (Array.isArray(paths) ? paths[i % paths.length]! : paths(i));
+  const made = Array.isArray(paths) && typeof headers !== 'function' ? paths.map((p) => request(p)) : [];
+  const requestAt = made.length ? (i: number) => made[i % made.length]! : (i: number) => request(pathAt(i), typeof headers === 'function' ? lines(headers(i)) : fixed);
   const deadline = performance.now() + durationSeconds * 1000;
   let done = 0;
   let bytes = 0;

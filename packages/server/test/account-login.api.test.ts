@@ -1,4 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import os from 'node:os';
+import argon2 from 'argon2';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   cookiesOf,
   createTestPortal,
@@ -209,6 +211,32 @@ describe('POST /account/profile-login/', () => {
  * attacker's, whose session would then record what the victim does). Browsers send Origin with every
  * POST; older ones at least a Referer; a program sends neither and keeps working.
  */
+describe('POST /account/profile-login/ under a crowd', () => {
+  it('hashes passwords one fewer at a time than the cores (at least one): the thread pool and the event loop stay free', async () => {
+    // argon2 runs on libuv's thread pool, which file reads share; a crowd of sign-ins held all of it.
+    let running = 0;
+    let most = 0;
+    const verify = argon2.verify;
+    const spy = vi.spyOn(argon2, 'verify').mockImplementation(async (...args: Parameters<typeof argon2.verify>) => {
+      most = Math.max(most, ++running);
+      try {
+        return await verify(...args);
+      } finally {
+        running -= 1;
+      }
+    });
+    try {
+      const replies = await Promise.all(Array.from({ length: 6 }, () => postLogin(form({ username: account.username, password: account.password }))));
+      expect(replies.map((r) => r.statusCode)).toEqual(Array(6).fill(200));
+      // A wrong password waits its turn too, and is refused as before.
+      expect((await postLogin(form({ username: account.username, password: 'not-the-password' }))).statusCode).toBe(400);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(most).toBe(Math.min(6, Math.max(1, os.availableParallelism() - 1)));
+  });
+});
+
 describe('POST /account/profile-login/ from another site', () => {
   const credentials = () => form({ username: account.username, password: account.password });
   const loginWith = (headers: Record<string, string>, cookies?: Record<string, string>) =>

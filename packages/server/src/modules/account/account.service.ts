@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import os from 'node:os';
 import argon2 from 'argon2';
 import {
   CAPTCHA_LIFETIME_MINUTES,
@@ -23,6 +24,34 @@ type RegisterData = z.output<typeof registerSchema>;
 type ChangeData = z.output<typeof changeSchema>;
 
 const ARGON2_OPTIONS = { type: argon2.argon2id } as const;
+
+/**
+ * Password hashes: argon2id at node-argon2's defaults (64 MiB, 3 passes: 0.1-0.2 s of CPU each, on
+ * purpose). argon2 runs off the event loop already, on libuv's thread pool; but that pool (4 threads)
+ * is also where file reads wait, and four hashes at once on two cores leave the event loop little.
+ * Under a crowd of sign-ins (bench/mixed-load.ts) downloads waited 8-16 s behind them and every
+ * other reply slowed. So at most one hash fewer than the cores runs at once (at least one); the
+ * others queue here, and only sign-ins wait for them.
+ */
+const HASHING_SLOTS = Math.max(1, os.availableParallelism() - 1);
+let hashing = 0;
+const hashQueue: (() => void)[] = [];
+
+async function inHashingSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (hashing >= HASHING_SLOTS) await new Promise<void>((resolve) => hashQueue.push(resolve));
+  else hashing += 1;
+  try {
+    return await work();
+  } finally {
+    // The slot passes to the next in line, or is freed.
+    const next = hashQueue.shift();
+    if (next) next();
+    else hashing -= 1;
+  }
+}
+
+const hashPassword = (password: string) => inHashingSlot(() => argon2.hash(password, ARGON2_OPTIONS));
+const verifyPassword = (hash: string, password: string) => inHashingSlot(() => argon2.verify(hash, password));
 /**
  * A token expires `tokenTtlDays` after its last use (sliding). Its last-used time, from which the
  * expiry is reckoned, is written at most this often, so that the auth hook of a busy client
@@ -77,7 +106,7 @@ export class AccountService {
     private readonly mailer: Mailer,
     private readonly options: AccountServiceOptions,
   ) {
-    this.dummyHash = argon2.hash(newKey(), ARGON2_OPTIONS);
+    this.dummyHash = hashPassword(newKey());
   }
 
   /** The portal's address as its users reach it (PUBLIC_URL): its own pages post from there. */
@@ -130,7 +159,7 @@ export class AccountService {
       id: randomUUID(),
       username: data.username,
       email: data.email,
-      password_hash: await argon2.hash(data.password, ARGON2_OPTIONS),
+      password_hash: await hashPassword(data.password),
       realname: data.realname,
       phone: data.phone,
       address: data.address,
@@ -217,7 +246,7 @@ export class AccountService {
   async login(login: string, password: string, language?: Language): Promise<User & { token: string }> {
     const user = await this.repo.findUserByLogin(login.trim());
     // Same work and the same reply for an unknown user and a wrong password.
-    const valid = await argon2.verify(user?.password_hash ?? (await this.dummyHash), password);
+    const valid = await verifyPassword(user?.password_hash ?? (await this.dummyHash), password);
     if (!user || !valid) throw new AppError('VALIDATION_FAILED', 'account.badCredentials');
     if (user.is_active !== 1) throw new AppError('FORBIDDEN', 'account.notActive');
     const token = newKey();
@@ -252,7 +281,7 @@ export class AccountService {
   }
 
   async reset(key: string, password: string): Promise<void> {
-    const passwordHash = await argon2.hash(password, ARGON2_OPTIONS);
+    const passwordHash = await hashPassword(password);
     await this.repo.transaction(async (repo) => {
       const userId = await repo.consumeLink(sha256(key), 'reset', new Date().toISOString());
       if (!userId) throw new AppError('VALIDATION_FAILED', 'account.linkTimeout');
@@ -286,7 +315,7 @@ export class AccountService {
           extra: { status: CHANGE_RESULT.wrongPassword },
         });
       }
-      if (!(await argon2.verify(row.password_hash, data.old_password))) {
+      if (!(await verifyPassword(row.password_hash, data.old_password))) {
         throw new AppError('VALIDATION_FAILED', 'account.originPasswordError', {
           fields: { old_password: 'account.originPasswordError' },
           extra: { status: CHANGE_RESULT.wrongPassword },
@@ -294,7 +323,7 @@ export class AccountService {
       }
     }
     if (await this.repo.isTaken(changes.username, changes.email, row.id)) throw duplicateError(CHANGE_RESULT.duplicate);
-    if (data.password !== undefined) changes.password_hash = await argon2.hash(data.password, ARGON2_OPTIONS);
+    if (data.password !== undefined) changes.password_hash = await hashPassword(data.password);
     try {
       await this.repo.transaction(async (repo) => {
         await repo.updateUser(row.id, changes);
@@ -354,7 +383,7 @@ export class AccountService {
       id: randomUUID(),
       username: input.username,
       email: input.email.toLowerCase(),
-      password_hash: await argon2.hash(input.password, ARGON2_OPTIONS),
+      password_hash: await hashPassword(input.password),
       realname: input.realname ?? '',
       phone: '',
       address: '',
