@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestPortal, createUserWithToken, EN, mailsTo, readOutbox, type TestPortal } from './helpers.js';
 import { call, expectStatus } from './metadata-builders.js';
 import { execFile, execFileSync } from 'node:child_process';
@@ -427,6 +427,43 @@ describe('orders: basket, application, handling and the download rule', () => {
       expect(await count()).toBe(entryBefore + 1);
       const timeOrders = expectStatus(await call(portal, 'GET', `/api/account/order-date-statistics/?id=${ids.openA}`, ownerA.token), 200);
       expect(timeOrders.timeOrders.at(-1)).toMatchObject({ date: new Date().toISOString().slice(0, 10) });
+    });
+
+    it('writes a burst of downloads in one transaction: each visitor once, a repeat in the same burst not, a robot never', async () => {
+      const { ids, files } = cast;
+      const { db } = portal.database;
+      await db.deleteFrom('recent_downloads').execute();
+      const counters = async () => {
+        const entry = await db.selectFrom('search_entries').select('download_count').where('metadata_id', '=', ids.openA).executeTakeFirstOrThrow();
+        const record = await db.selectFrom('metadata').select('download_count').where('id', '=', ids.openA).executeTakeFirstOrThrow();
+        const daily = await db
+          .selectFrom('usage_days')
+          .select((eb) => eb.fn.sum<number | string>('count').as('n'))
+          .where('metadata_id', '=', ids.openA)
+          .where('kind', '=', 'download')
+          .where('country', '=', 'SE')
+          .executeTakeFirst();
+        return [Number(entry.download_count), Number(record.download_count), Number(daily?.n ?? 0)];
+      };
+      const before = await counters();
+      const visitors = ['burst-1', 'burst-2', 'burst-3', 'burst-4', 'burst-5'];
+      const browser = 'Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0';
+      const transaction = vi.spyOn(db, 'transaction');
+      try {
+        const counted = await Promise.all([
+          ...visitors.map((userId) => portal.usage.countDownload(ids.openA, files.openA.id, { userId, ip: '127.0.0.1', userAgent: browser, country: 'SE' })),
+          portal.usage.countDownload(ids.openA, files.openA.id, { userId: 'burst-1', ip: '127.0.0.1', userAgent: browser, country: 'SE' }),
+          portal.usage.countDownload(ids.openA, files.openA.id, { ip: '127.0.0.1', userAgent: 'Googlebot/2.1 (+http://www.google.com/bot.html)', country: 'SE' }),
+        ]);
+        expect(counted).toEqual([true, true, true, true, true, false, false]);
+        expect(transaction).toHaveBeenCalledTimes(1);
+      } finally {
+        transaction.mockRestore();
+      }
+      expect(await counters()).toEqual(before.map((n) => n + visitors.length));
+      // Within the window, the same visitors count no more.
+      expect(await portal.usage.countDownload(ids.openA, files.openA.id, { userId: 'burst-2', ip: '127.0.0.1', userAgent: browser, country: 'SE' })).toBe(false);
+      expect(await counters()).toEqual(before.map((n) => n + visitors.length));
     });
   });
 

@@ -56,34 +56,147 @@ export async function recountOrders(trx: Db, metadataIds: readonly string[], day
     .execute();
 }
 
+/** A download waiting for its batch: who, what and when, and the answer its request waits for. */
+interface PendingDownload {
+  metadataId: string;
+  fileId: string;
+  visitor: string;
+  country: string;
+  at: Date;
+  settle: (counted: boolean) => void;
+  fail: (error: unknown) => void;
+}
+
+/** Rows a multi-row statement carries at most (SQLite and PostgreSQL parameter limits are far above). */
+const ROWS_PER_STATEMENT = 200;
+
 /**
  * Usage of records: downloads counted once per visitor, file and 30 seconds, never for robots (the
  * crawler list views use); views, downloads and orders per day and country for the statistics.
+ *
+ * Downloads are counted in batches (group commit): a download's count joins the batch of the
+ * current turn of the event loop, and one transaction writes the whole batch (one upsert of their
+ * repeat-window rows, one update of each table's counters, one upsert of the daily counts) before
+ * the downloads' requests go on. Counted one by one, each download wrote five statements and a
+ * commit of its own on the event loop (SQLite writes are synchronous), which cost a counted
+ * download 1.75 times an uncounted one under load. The database keeps deciding what counts (the
+ * repeat window's rows), so that several instances still count a visitor's repeat once.
  */
 export class Usage {
+  private pending: PendingDownload[] = [];
+  private draining: Promise<void> | null = null;
+
   constructor(private readonly db: Db) {}
 
-  /** Counts a download of a file of the record; answers whether it counted. */
-  async countDownload(metadataId: string, fileId: string, who: Downloader, now = new Date()): Promise<boolean> {
-    if (isRobot(who.userAgent)) return false;
+  /** Counts a download of a file of the record; answers whether it counted once it is written. */
+  countDownload(metadataId: string, fileId: string, who: Downloader, now = new Date()): Promise<boolean> {
+    if (isRobot(who.userAgent)) return Promise.resolve(false);
     const visitor = who.userId ? `u:${who.userId}` : `a:${createHash('sha256').update(`${who.ip}\u0000${who.userAgent}`).digest('base64url').slice(0, 22)}`;
-    const at = now.toISOString();
-    const cutoff = new Date(now.getTime() - DOWNLOAD_WINDOW_MS).toISOString();
-    const counted = await this.db.transaction().execute(async (trx) => {
-      const written = await trx
-        .insertInto('recent_downloads')
-        .values({ file_id: fileId, visitor, downloaded_at: at })
-        .onConflict((oc) => oc.columns(['file_id', 'visitor']).doUpdateSet({ downloaded_at: at }).where('recent_downloads.downloaded_at', '<', cutoff))
-        .returning('visitor')
-        .execute();
-      if (!written.length) return false;
-      await trx.updateTable('metadata').set((eb) => ({ download_count: eb('download_count', '+', 1) })).where('id', '=', metadataId).execute();
-      await trx.updateTable('search_entries').set((eb) => ({ download_count: eb('download_count', '+', 1) })).where('metadata_id', '=', metadataId).execute();
-      await addUsage(trx, metadataId, 'download', who.country, now);
-      return true;
+    return new Promise<boolean>((settle, fail) => {
+      this.pending.push({ metadataId, fileId, visitor, country: who.country, at: now, settle, fail });
+      // The rest of this turn's downloads join the batch; then it is written.
+      if (!this.draining) this.draining = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.drain());
     });
-    if (counted) catalogueChanged('counts');
-    return counted;
+  }
+
+  /** Writes what waits to be counted; resolves when nothing does. */
+  async flush(): Promise<void> {
+    while (this.draining) await this.draining;
+  }
+
+  /** Writes batches until none waits (downloads that come while one is written make the next). */
+  private async drain(): Promise<void> {
+    try {
+      while (this.pending.length) {
+        const batch = this.pending.splice(0);
+        let counted: boolean[];
+        try {
+          counted = await this.writeDownloads(batch);
+        } catch {
+          // One download the batch could not take (its file deleted meanwhile) fails alone, as before batches.
+          counted = [];
+          for (const download of batch) {
+            try {
+              counted.push((await this.writeDownloads([download]))[0]!);
+            } catch (error) {
+              counted.push(false);
+              download.fail(error);
+            }
+          }
+        }
+        for (const [i, download] of batch.entries()) download.settle(counted[i]!);
+      }
+    } finally {
+      this.draining = null;
+    }
+  }
+
+  /** One transaction for a batch of downloads; answers, in the batch's order, which counted. */
+  private async writeDownloads(batch: readonly PendingDownload[]): Promise<boolean[]> {
+    // A visitor's second download of a file in the same batch is a repeat within the window: only the first may count.
+    const firsts = new Map<string, PendingDownload>();
+    for (const download of batch) {
+      const key = `${download.fileId}\u0000${download.visitor}`;
+      if (!firsts.has(key)) firsts.set(key, download);
+    }
+    // A repeat counts when the visitor's last counted download of the file is older than the window
+    // before the batch's first moment (a batch spans milliseconds).
+    const first = Math.min(...batch.map((d) => d.at.getTime()));
+    const cutoff = new Date(first - DOWNLOAD_WINDOW_MS).toISOString();
+    const countedKeys = new Set<string>();
+    await this.db.transaction().execute(async (trx) => {
+      const rows = [...firsts.values()];
+      for (let at = 0; at < rows.length; at += ROWS_PER_STATEMENT) {
+        const written = await trx
+          .insertInto('recent_downloads')
+          .values(rows.slice(at, at + ROWS_PER_STATEMENT).map((d) => ({ file_id: d.fileId, visitor: d.visitor, downloaded_at: d.at.toISOString() })))
+          .onConflict((oc) =>
+            oc
+              .columns(['file_id', 'visitor'])
+              .doUpdateSet((eb) => ({ downloaded_at: eb.ref('excluded.downloaded_at') }))
+              .where('recent_downloads.downloaded_at', '<', cutoff),
+          )
+          .returning(['file_id', 'visitor'])
+          .execute();
+        for (const row of written) countedKeys.add(`${row.file_id}\u0000${row.visitor}`);
+      }
+      if (!countedKeys.size) return;
+      const counted = [...firsts.entries()].filter(([key]) => countedKeys.has(key)).map(([, d]) => d);
+      // Each record's downloads, its rows in one order (two instances' batches lock them alike).
+      const perRecord = new Map<string, number>();
+      for (const d of counted) perRecord.set(d.metadataId, (perRecord.get(d.metadataId) ?? 0) + 1);
+      const ids = [...perRecord.keys()].sort();
+      for (let at = 0; at < ids.length; at += ROWS_PER_STATEMENT) {
+        const slice = ids.slice(at, at + ROWS_PER_STATEMENT);
+        const added = (column: 'id' | 'metadata_id') =>
+          sql<number>`case ${sql.ref(column)} ${sql.join(
+            slice.map((id) => sql`when ${id} then ${perRecord.get(id)!}`),
+            sql` `,
+          )} else 0 end`;
+        await trx.updateTable('metadata').set((eb) => ({ download_count: eb('download_count', '+', added('id')) })).where('id', 'in', slice).execute();
+        await trx.updateTable('search_entries').set((eb) => ({ download_count: eb('download_count', '+', added('metadata_id')) })).where('metadata_id', 'in', slice).execute();
+      }
+      // The daily counts, per record, day and country.
+      const daily = new Map<string, { metadata_id: string; day: string; kind: 'download'; country: string; count: number }>();
+      for (const d of counted) {
+        const day = d.at.toISOString().slice(0, 10);
+        const key = `${d.metadataId}\u0000${day}\u0000${d.country}`;
+        const row = daily.get(key) ?? { metadata_id: d.metadataId, day, kind: 'download' as const, country: d.country, count: 0 };
+        row.count += 1;
+        daily.set(key, row);
+      }
+      const days = [...daily.values()].sort((a, b) => a.metadata_id.localeCompare(b.metadata_id) || a.day.localeCompare(b.day) || a.country.localeCompare(b.country));
+      for (let at = 0; at < days.length; at += ROWS_PER_STATEMENT) {
+        await trx
+          .insertInto('usage_days')
+          .values(days.slice(at, at + ROWS_PER_STATEMENT))
+          .onConflict((oc) => oc.columns(['metadata_id', 'kind', 'day', 'country']).doUpdateSet((eb) => ({ count: eb('usage_days.count', '+', eb.ref('excluded.count')) })))
+          .execute();
+      }
+    });
+    if (countedKeys.size) catalogueChanged('counts');
+    // Only a visitor's first download of a file in the batch can have counted.
+    return batch.map((d) => countedKeys.has(`${d.fileId}\u0000${d.visitor}`) && firsts.get(`${d.fileId}\u0000${d.visitor}`) === d);
   }
 
   /** Counts a download granted by `order` (its application's country) or without one. */
