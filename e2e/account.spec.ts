@@ -108,6 +108,26 @@ for (const language of LANGUAGES) {
       await expect(page.getByRole('heading', { name: texts.account.loginTitle })).toBeVisible();
     });
 
+    test('Settings shows the mail language of the last sign-in and keeps the one chosen', async ({ page }) => {
+      const user = createUser({ realname: language === 'en' ? 'Mail Reader' : '邮件读者' });
+      // Signed in on a page of the other language: that is the mail language until one is chosen.
+      await logIn(page, other, user.username, user.password);
+      await page.goto(`${prefix}/personal/#/personal/settings`);
+      await expect(page.getByRole('heading', { name: texts.settings.mailLanguageTitle })).toBeVisible();
+      const choices = page.getByRole('radiogroup', { name: texts.fields.mail_language });
+      await expect(choices.getByRole('radio', { name: texts.settings.mailLanguages[other] })).toBeChecked();
+
+      await choices.getByRole('radio', { name: texts.settings.mailLanguages[language] }).check();
+      await page.getByRole('button', { name: texts.settings.mailLanguageButton }).click();
+      await expect(page.getByText(texts.settings.mailLanguageSaved.replace('{{language}}', texts.settings.mailLanguages[language]))).toBeVisible();
+
+      // Chosen: signing in on the other language's page again does not change it.
+      await signOut(page, language);
+      await logIn(page, other, user.username, user.password);
+      await page.goto(`${prefix}/personal/#/personal/settings`);
+      await expect(page.getByRole('radiogroup', { name: texts.fields.mail_language }).getByRole('radio', { name: texts.settings.mailLanguages[language] })).toBeChecked();
+    });
+
     test('a project member sees my projects and not my data', async ({ page }) => {
       const member = createUser({ project: 1, realname: language === 'en' ? 'Project Lead' : '项目负责人' });
       await logIn(page, language, member.username, member.password);

@@ -1,9 +1,9 @@
-import { App, Button, Card, Form, Space, Typography } from 'antd';
+import { App, Button, Card, Form, Radio, Space, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { CHANGE_RESULT, type User } from '@portal/shared';
+import { CHANGE_RESULT, LANGUAGES, type Language, type User } from '@portal/shared';
 import { postForm } from '../../../api/form';
 import { clearSession, CURRENT_USER_KEY } from '../api';
 import { CurrentPasswordField, NewPasswordFields, UserFields } from '../components/UserFields';
@@ -19,9 +19,16 @@ interface EmailForm {
   old_password: string;
 }
 
+interface MailLanguageForm {
+  mail_language: Language;
+}
+
 type ChangeReply = { status: number; msg: string };
 
-/** /personal/settings: change the password (then log in again) or the e-mail address. */
+/**
+ * /personal/settings: change the password (then log in again), the e-mail address, or the language of
+ * the portal's mails (the last sign-in's until chosen here).
+ */
 export default function SettingsPage({ user }: { user: User }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -29,7 +36,8 @@ export default function SettingsPage({ user }: { user: User }) {
   const queryClient = useQueryClient();
   const [passwordForm] = Form.useForm<PasswordForm>();
   const [emailForm] = Form.useForm<EmailForm>();
-  const [busy, setBusy] = useState<'password' | 'email'>();
+  const [mailLanguageForm] = Form.useForm<MailLanguageForm>();
+  const [busy, setBusy] = useState<'password' | 'email' | 'mailLanguage'>();
 
   const handlePassword = async (values: PasswordForm) => {
     setBusy('password');
@@ -59,6 +67,17 @@ export default function SettingsPage({ user }: { user: User }) {
     }
   };
 
+  const handleMailLanguage = async (values: MailLanguageForm) => {
+    setBusy('mailLanguage');
+    try {
+      if (!(await postForm<ChangeReply>('/account/change/', { ...values }, { message, t, form: mailLanguageForm }))) return;
+      message.success(t('settings.mailLanguageSaved', { language: t(`settings.mailLanguages.${values.mail_language}`) }));
+      await queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY });
+    } finally {
+      setBusy(undefined);
+    }
+  };
+
   return (
     <Space direction="vertical" size="large" style={{ width: '100%' }}>
       <Typography.Title level={1} style={{ fontSize: 20, margin: 0 }}>
@@ -80,6 +99,29 @@ export default function SettingsPage({ user }: { user: User }) {
           <CurrentPasswordField />
           <Button type="primary" htmlType="submit" loading={busy === 'email'}>
             {t('settings.emailButton')}
+          </Button>
+        </Form>
+      </Card>
+      <Card title={<h2 style={{ margin: 0, fontSize: 16 }}>{t('settings.mailLanguageTitle')}</h2>}>
+        <Typography.Paragraph type="secondary">{t('settings.mailLanguageHint')}</Typography.Paragraph>
+        <Form<MailLanguageForm>
+          form={mailLanguageForm}
+          layout="vertical"
+          style={{ maxWidth: 420 }}
+          initialValues={{ mail_language: user.mail_language }}
+          onFinish={handleMailLanguage}
+        >
+          <Form.Item name="mail_language" label={t('fields.mail_language')}>
+            <Radio.Group aria-label={t('fields.mail_language')}>
+              {LANGUAGES.map((language) => (
+                <Radio key={language} value={language}>
+                  {t(`settings.mailLanguages.${language}`)}
+                </Radio>
+              ))}
+            </Radio.Group>
+          </Form.Item>
+          <Button type="primary" htmlType="submit" loading={busy === 'mailLanguage'}>
+            {t('settings.mailLanguageButton')}
           </Button>
         </Form>
       </Card>
