@@ -36,3 +36,5 @@ export const CHANGE_RESULT = {
 /** Lifetimes of single-use links, in hours. */
 export const LINK_LIFETIME_HOURS = { activate: 72, reset: 2 } as const;
 export const CAPTCHA_LIFETIME_MINUTES = 10;
+/** The captcha image's size in pixels (server/modules/account/captcha.ts draws it, the register page shows it so). */
+export const CAPTCHA_IMAGE = { width: 150, height: 50 } as const;

@@ -98,7 +98,7 @@ export const en = {
     agreementBody:
       'Data obtained through this portal is used for scientific research and education. Cite each dataset as its record asks, acknowledge the data centre in publications, and do not pass data on to third parties without permission. Your personal information is used only to manage your account and your data orders.',
     captchaError: 'Verification code error!',
-    captchaRefresh: 'Click the image for a new code',
+    captchaRefresh: 'Show a new code',
     captchaAlt: 'Verification code image',
     duplicate: 'Username or email already exists!',
     activated: 'Your account is activated. Please log in.',

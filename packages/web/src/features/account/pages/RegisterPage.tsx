@@ -1,7 +1,9 @@
-import { App, Button, Checkbox, Form, Input, Modal, Space, Tooltip, Typography } from 'antd';
+import { ReloadOutlined } from '@ant-design/icons';
+import { App, Button, Checkbox, Flex, Form, Input, Modal, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { CAPTCHA_IMAGE } from '@portal/shared';
 import { postForm } from '../../../api/form';
 import { AccountScreen } from '../components/AccountScreen';
 import { NewPasswordFields, UserFields } from '../components/UserFields';
@@ -31,22 +33,26 @@ export default function RegisterPage() {
   const [showAgreement, setShowAgreement] = useState(false);
   const [submitting, setSubmitting] = useState(false);
 
-  const refreshCaptcha = () => {
+  /** A new image, the typed code cleared; `keepError` keeps the server's word on the old one at the field. */
+  const refreshCaptcha = (keepError = false) => {
     setCaptchaSeed(Math.random());
-    form.setFieldValue('captcha', '');
+    form.setFields([{ name: 'captcha', value: '', errors: keepError ? form.getFieldError('captcha') : [] }]);
   };
 
   const handleFinish = async (values: RegisterForm) => {
     setSubmitting(true);
     try {
+      // The server's field errors are shown at their fields (a wrong code under the code, not in a toast).
       const done = await postForm<{ email: string; msg: string }>(
         '/account/register/',
         { ...values, agreement: values.agreement ? 'true' : 'false' },
-        { message, t, form },
+        { message, t, form, inline: true },
       );
       if (!done) {
         // A captcha is tried once: a refused form needs a new one.
-        refreshCaptcha();
+        refreshCaptcha(true);
+        const first = form.getFieldsError().find((field) => field.errors.length);
+        if (first) form.scrollToField(first.name, { block: 'center', focus: true });
         return;
       }
       message.success(t('account.registerSuccess'));
@@ -63,21 +69,23 @@ export default function RegisterPage() {
         <NewPasswordFields />
         <UserFields names={['affiliation', 'address', 'phone', 'zipcode', 'specialty']} />
         <Form.Item label={t('fields.captcha')} required>
-          <Space.Compact block>
+          <Flex gap={8} align="center">
             <Form.Item name="captcha" noStyle rules={[{ required: true, whitespace: true, message: t('validation.captcha.required') }]}>
-              <Input aria-label={t('fields.captcha')} autoComplete="off" maxLength={10} />
+              <Input aria-label={t('fields.captcha')} autoComplete="off" maxLength={10} size="large" style={{ flex: 1, minWidth: 0 }} />
             </Form.Item>
+            {/* Shown at the size it is drawn, so that no glyph is squeezed or cut. */}
+            <img
+              src={`/account/jpgcode?_r=${captchaSeed}`}
+              alt={t('account.captchaAlt')}
+              width={CAPTCHA_IMAGE.width}
+              height={CAPTCHA_IMAGE.height}
+              onClick={() => refreshCaptcha()}
+              style={{ flex: 'none', cursor: 'pointer', border: '1px solid #d9d9d9', borderRadius: 6 }}
+            />
             <Tooltip title={t('account.captchaRefresh')}>
-              <img
-                src={`/account/jpgcode?_r=${captchaSeed}`}
-                alt={t('account.captchaAlt')}
-                width={120}
-                height={32}
-                onClick={refreshCaptcha}
-                style={{ cursor: 'pointer', border: '1px solid #d9d9d9', borderLeft: 'none' }}
-              />
+              <Button icon={<ReloadOutlined />} aria-label={t('account.captchaRefresh')} onClick={() => refreshCaptcha()} />
             </Tooltip>
-          </Space.Compact>
+          </Flex>
         </Form.Item>
         <Form.Item
           name="agreement"
