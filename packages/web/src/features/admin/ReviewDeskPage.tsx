@@ -17,6 +17,8 @@ const PROGRAMME_FUNDS = [FUND_THREE_POLE, FUND_THIRD_POLE];
 const PAGE_SIZE = 20;
 const DESK_REFRESH_MS = 60_000;
 const DAY_MS = 86_400_000;
+/** The title column's least width: the table scrolls sideways only on a screen narrower than its columns need. */
+const TITLE_MIN_WIDTH = 300;
 
 /** Whole days since the submission (0 on its day). */
 const ageInDays = (submittedAt: string | null) => (submittedAt ? Math.max(0, Math.floor((Date.now() - new Date(submittedAt).getTime()) / DAY_MS)) : null);
@@ -78,6 +80,8 @@ function ReviewDesk() {
   const preReviewText = (item: ReviewDeskItem) => (item.is_pre_review ? t('reviewDesk.preReviewDone') : t('reviewDesk.preReviewNotDone'));
 
   const columns: TableColumnsType<ReviewDeskItem> = [
+    // No width: the title takes what the other columns leave and wraps (a long title on one line
+    // pushed the last columns out of a 1280 px screen, issue 16).
     { title: t('reviewDesk.columns.title'), key: 'title', render: (_, item) => openButton(item) },
     { title: t('reviewDesk.columns.owner'), dataIndex: 'owner_name', width: 140 },
     { title: t('reviewDesk.columns.status'), dataIndex: 'status', width: 130, render: statusTag },
@@ -159,7 +163,7 @@ function ReviewDesk() {
           dataSource={list.data?.results ?? []}
           locale={{ emptyText: t('reviewDesk.empty') }}
           pagination={pagination}
-          scroll={{ x: 'max-content' }}
+          scroll={{ x: TITLE_MIN_WIDTH + columns.reduce((sum, column) => sum + (typeof column.width === 'number' ? column.width : 0), 0) }}
         />
       )}
       <ReviewPanel item={selected} onClose={() => setSelected(null)} />

@@ -1,10 +1,11 @@
-import { Descriptions, Space, Tag, Typography } from 'antd';
+import { Descriptions, Space, Tag, Typography, type DescriptionsProps } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { countryName, effectiveOrderStatus, type OrderStatus } from '@portal/shared';
 import { pageLanguage } from '../../../app/i18n';
 import { sitePath } from '../../../app/site';
 import { formatDateTime } from '../../../components/format';
+import { useIsPhone } from '../../../components/useIsPhone';
 import type { Order } from '../api';
 
 /** A dataset's title in the page's language: the English title on English pages when it has one. */
@@ -52,24 +53,36 @@ export function DatasetLinks({ lines, showDoi = false }: { lines: Order['lines']
   );
 }
 
+/**
+ * How a bordered list of terms is laid out: beside its value on a wide screen, the term kept on
+ * one line; above it on a phone, where a long value (an e-mail address, a link in the reason)
+ * squeezed the term column to a character a line (issue 16).
+ */
+export function useTermsLayout(): Pick<DescriptionsProps, 'layout' | 'styles'> {
+  const isPhone = useIsPhone();
+  return isPhone ? { layout: 'vertical', styles: { label: { paddingBlock: 4 } } } : { layout: 'horizontal', styles: { label: { whiteSpace: 'nowrap' } } };
+}
+
 /** The applicant's form as the handler (or the applicant) reads it. */
 export function ApplicationDetails({ order, extra = [] }: { order: Order; extra?: { key: string; label: string; children: ReactNode }[] }) {
   const { t } = useTranslation();
+  const termsLayout = useTermsLayout();
   const form = order.application;
   return (
     <Descriptions
       size="small"
       column={1}
       bordered
+      {...termsLayout}
       items={[
         { key: 'realName', label: t('ordersUi.form.realName'), children: form.realName },
         { key: 'affiliation', label: t('ordersUi.form.affiliation'), children: form.affiliation },
         { key: 'country', label: t('ordersUi.form.country'), children: form.country ? countryName(form.country, pageLanguage) : '' },
-        { key: 'email', label: t('ordersUi.form.email'), children: <a href={`mailto:${form.email}`}>{form.email}</a> },
+        { key: 'email', label: t('ordersUi.form.email'), children: <a href={`mailto:${form.email}`} style={{ overflowWrap: 'anywhere' }}>{form.email}</a> },
         { key: 'phone', label: t('ordersUi.form.phone'), children: form.phone },
         { key: 'address', label: t('ordersUi.form.address'), children: form.address },
         { key: 'zipcode', label: t('ordersUi.form.zipcode'), children: form.zipcode },
-        { key: 'reason', label: t('ordersUi.form.reason'), children: <span style={{ whiteSpace: 'pre-wrap' }}>{form.reason}</span> },
+        { key: 'reason', label: t('ordersUi.form.reason'), children: <span style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{form.reason}</span> },
         { key: 'created', label: t('ordersUi.common.appliedAt'), children: formatDateTime(order.created_at) },
         ...extra,
       ]}

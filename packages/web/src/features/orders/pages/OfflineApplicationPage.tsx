@@ -9,7 +9,7 @@ import { formatDateTime } from '../../../components/format';
 import { PageSpinner } from '../../../components/PageSpinner';
 import { useFeedback } from '../../metadata/components/useFeedback';
 import { ordersApi, ordersKeys } from '../api';
-import { datasetTitle, statusOf } from '../components/common';
+import { datasetTitle, useTermsLayout, statusOf } from '../components/common';
 import { LoadFailed } from './BasketPage';
 import '../components/print.css';
 
@@ -20,6 +20,7 @@ import '../components/print.css';
 export default function OfflineApplicationPage() {
   const { id = '' } = useParams();
   const { t } = useFeedback();
+  const termsLayout = useTermsLayout();
   const { data: order, isLoading, isError, refetch } = useQuery({ queryKey: ordersKeys.one(id), queryFn: () => ordersApi.one(id) });
   useEffect(() => {
     document.title = `${t('ordersUi.offline.title')} - ${t(`site.${siteVariant()}.title`)}`;
@@ -50,6 +51,7 @@ export default function OfflineApplicationPage() {
         bordered
         size="small"
         column={1}
+        {...termsLayout}
         items={[
           { key: 'realName', label: t('ordersUi.form.realName'), children: form.realName },
           { key: 'affiliation', label: t('ordersUi.form.affiliation'), children: form.affiliation },

@@ -8,7 +8,7 @@ import { formatDate, formatDateTime } from '../../../components/format';
 import { PageSpinner } from '../../../components/PageSpinner';
 import { useFeedback } from '../../metadata/components/useFeedback';
 import { ordersApi, ordersKeys } from '../api';
-import { datasetTitle, landingPath, PageTitle } from '../components/common';
+import { datasetTitle, useTermsLayout, landingPath, PageTitle } from '../components/common';
 import { LoadFailed } from './BasketPage';
 import '../components/print.css';
 
@@ -23,6 +23,7 @@ export const voucherCheckUrl = (code: string) => `${location.origin}${languagePr
 export default function VoucherDetailPage() {
   const { id = '' } = useParams();
   const { t } = useFeedback();
+  const termsLayout = useTermsLayout();
   const { data: voucher, isLoading, isError, refetch } = useQuery({ queryKey: ordersKeys.voucher(id), queryFn: () => ordersApi.voucher(id) });
   if (isLoading) return <PageSpinner />;
   if (isError || !voucher) return <LoadFailed onRetry={() => void refetch()} />;
@@ -78,6 +79,7 @@ export default function VoucherDetailPage() {
           bordered
           size="small"
           column={1}
+          {...termsLayout}
           items={[
             { key: 'applicant', label: t('ordersUi.voucher.applicant'), children: `${voucher.applicant} (${voucher.affiliation})` },
             { key: 'approvedBy', label: t('ordersUi.voucher.approvedBy'), children: voucher.approved_by },

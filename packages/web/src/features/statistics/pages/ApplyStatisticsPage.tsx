@@ -13,6 +13,8 @@ import { LoadFailed } from '../components';
 /** What each dataset counts, and each role over its datasets. */
 const DATASET_COUNTS = ['views', 'downloads', 'orders', 'waiting'] as const;
 const ROLE_COUNTS = ['datasets', ...DATASET_COUNTS] as const;
+/** The title column's least width: the table scrolls sideways only on a screen narrower than its columns need. */
+const TITLE_MIN_WIDTH = 280;
 
 /**
  * /metadata/apply-statistics: the caller's published datasets as data provider, author and assessor
@@ -87,8 +89,9 @@ export default function ApplyStatisticsPage() {
           loading={isFetching && !error}
           columns={columns}
           dataSource={data?.results ?? []}
-          // On a phone the one column wraps its titles; elsewhere the count columns may scroll.
-          scroll={isPhone ? undefined : { x: 'max-content' }}
+          // The title column wraps (a long title on one line pushed the last columns out of a 1280 px
+          // screen, issue 16); on a phone it is the one column.
+          scroll={isPhone ? undefined : { x: TITLE_MIN_WIDTH + columns.reduce((sum, column) => sum + (typeof column.width === 'number' ? column.width : 0), 0) }}
           locale={{ emptyText: t(`statistics.apply.empty.${query.role}`) }}
           pagination={tablePagination(data?.count, query, setQuery)}
         />
