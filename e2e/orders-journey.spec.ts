@@ -78,7 +78,8 @@ for (const language of ['en', 'zh-hans'] as Language[]) {
       const row = page.getByRole('row').filter({ hasText: record.title });
       await expect(row.getByText('Arctic University of Norway')).toBeVisible();
       await row.getByRole('button', { name: o.requests.actions[action] }).click();
-      const confirm = await settled(page.getByRole('dialog').filter({ hasText: like(o.requests.confirm[action], false) }));
+      // One request: English names it in the singular (i18next's `_one`), Chinese has one form.
+      const confirm = await settled(page.getByRole('dialog').filter({ hasText: like(language === 'en' ? o.requests.confirm[`${action}_one`] : o.requests.confirm[action], false) }));
       if (action === 'rejected') await confirm.getByLabel(o.requests.reason).fill('The data are reserved for the project team until the end of 2027.');
       await shot(page, `decide-${action}`);
       await confirm.getByRole('button', { name: o.requests.actions[action] }).click();

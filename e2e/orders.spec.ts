@@ -88,7 +88,8 @@ test.describe('orders: the owner decides a request', () => {
       await expect(row.getByRole('link', { name: record.title })).toBeVisible();
       await expect(row.getByText('Arctic University of Norway')).toBeVisible();
       await row.getByRole('button', { name: o.requests.actions.approved }).click();
-      const confirm = await settled(page.getByRole('dialog').filter({ hasText: like(o.requests.confirm.approved, false) }));
+      // One request: English names it in the singular (i18next's `_one`), Chinese has one form.
+      const confirm = await settled(page.getByRole('dialog').filter({ hasText: like(language === 'en' ? o.requests.confirm.approved_one : o.requests.confirm.approved, false) }));
       await confirm.getByRole('button', { name: o.requests.actions.approved }).click();
       await expect(page.getByRole('dialog').filter({ hasText: texts.orders.handled })).toBeVisible();
       await page.keyboard.press('Escape');

@@ -183,11 +183,11 @@ describe('author', () => {
 
   describe('asks for every required field of the author form, and creates nothing', () => {
     const cases: [field: string, en: string, zh: string][] = [
-      ['name', 'Please input Chinese name', '请输入中文名'],
-      ['name_en', 'Please enter the English name', '请输入英文名'],
-      ['email', 'Please Enter an Email', '请输入邮箱'],
-      ['affiliation', 'Please Enter an Affiliation', '请输入单位'],
-      ['affiliation_en', 'Please Enter an Affiliation of the English', '请输入英文单位'],
+      ['name', 'Please enter the Chinese name.', '请输入中文名'],
+      ['name_en', 'Please enter the English name.', '请输入英文名'],
+      ['email', 'Please enter the e-mail.', '请输入邮箱'],
+      ['affiliation', 'Please enter the affiliation.', '请输入单位'],
+      ['affiliation_en', 'Please enter the English affiliation.', '请输入英文单位'],
     ];
     for (const [field, en, zh] of cases) {
       it(field, async () => {
@@ -232,7 +232,7 @@ describe('author', () => {
 
   it('refuses to rename an author linked to a record, but renames an unlinked one', async () => {
     const { author } = await addAuthor(portal, owner.token, draft.id);
-    expectRefusal(await put(owner.token, 'author', author.id, { name: '改名' }), 400, 'Can not change resource provider name, you can only select a resource provider', 'name');
+    expectRefusal(await put(owner.token, 'author', author.id, { name: '改名' }), 400, 'The name of a data resource provider others use cannot be changed; choose an existing provider instead.', 'name');
     const chinese = await call(portal, 'PUT', resourceUrl('author', author.id), owner.token, { body: { name: '改名' } });
     expect(chinese.json().name).toEqual(['不能修改资源提供者姓名，只能选择已有的资源提供者']);
     expect(expectStatus(await get(owner.token, resourceUrl('author', author.id)), 200).name).toBe(author.name);
@@ -374,7 +374,7 @@ describe('author-i18n', () => {
     const author = await postResource(portal, owner.token, 'author', authorForm());
     expectRefusal(await post(owner.token, 'author-i18n', { author: author.id, language: 'en', name: 'Again' }), 400, 'This author already has a translation in that language.', 'non_field_errors');
     expect(await countRows(portal, 'author_i18n', { author_id: author.id })).toBe(1);
-    expectRefusal(await post(owner.token, 'author-i18n', { author: author.id, language: 'zh-hans' }), 400, 'Please enter the English name', 'name');
+    expectRefusal(await post(owner.token, 'author-i18n', { author: author.id, language: 'zh-hans' }), 400, 'Please enter the English name.', 'name');
     expectRefusal(await post(owner.token, 'author-i18n', { author: 'nobody', language: 'zh-hans', name: 'x' }), 400, 'Please name the author.', 'author');
   });
 
@@ -416,7 +416,7 @@ describe('meta-author', () => {
     const record = await createRecord(portal, owner.token);
     const author = await postResource(portal, owner.token, 'author', authorForm());
     await link(owner.token, record.id, author.id);
-    expectRefusal(await link(owner.token, record.id, author.id), 400, 'The data resource provider associated with the metadata already exists', 'non_field_errors');
+    expectRefusal(await link(owner.token, record.id, author.id), 400, 'This metadata already has this data resource provider.', 'non_field_errors');
     const chinese = await call(portal, 'POST', resourceUrl('meta-author'), owner.token, {
       body: { metadata: record.id, author: author.id, role: 'resourceProvider', event_date: '2024-05-01' },
     });
@@ -426,9 +426,9 @@ describe('meta-author', () => {
 
   it('asks for the type and the event date of the author form', async () => {
     const author = await postResource(portal, owner.token, 'author', authorForm());
-    expectRefusal(await post(owner.token, 'meta-author', { metadata: draft.id, author: author.id, event_date: '2024-05-01' }), 400, 'Please Chose a Type', 'role');
-    expectRefusal(await link(owner.token, draft.id, author.id, { role: 'boss' }), 400, 'Please Chose a Type', 'role');
-    expectRefusal(await post(owner.token, 'meta-author', { metadata: draft.id, author: author.id, role: 'owner' }), 400, 'Please Enter the Event Date', 'event_date');
+    expectRefusal(await post(owner.token, 'meta-author', { metadata: draft.id, author: author.id, event_date: '2024-05-01' }), 400, 'Please choose a role.', 'role');
+    expectRefusal(await link(owner.token, draft.id, author.id, { role: 'boss' }), 400, 'Please choose a role.', 'role');
+    expectRefusal(await post(owner.token, 'meta-author', { metadata: draft.id, author: author.id, role: 'owner' }), 400, 'Please enter the event date.', 'event_date');
     expectRefusal(await link(owner.token, draft.id, author.id, { event_date: '2024-02-30' }), 400, 'Please enter a date as YYYY-MM-DD.', 'event_date');
     expectRefusal(await link(owner.token, draft.id, 'no-such-author'), 400, 'Please name the author.', 'author');
   });
@@ -472,8 +472,8 @@ describe('literature, citation and literature-meta', () => {
   it("refuses to cite the same literature twice with the spec's text, writing nothing", async () => {
     const record = await createRecord(portal, owner.token);
     const entry = await postResource(portal, owner.token, 'literature', { ...literature(), metadata: record.id });
-    expectRefusal(await post(owner.token, 'citation', { metadata: record.id, literature: entry.id }, true), 400, 'Metadata references are unique', 'non_field_errors');
-    expectRefusal(await post(owner.token, 'literature-meta', { metadata: record.id, literature: entry.id }), 400, 'Metadata references are unique', 'non_field_errors');
+    expectRefusal(await post(owner.token, 'citation', { metadata: record.id, literature: entry.id }, true), 400, 'This metadata already cites this reference.', 'non_field_errors');
+    expectRefusal(await post(owner.token, 'literature-meta', { metadata: record.id, literature: entry.id }), 400, 'This metadata already cites this reference.', 'non_field_errors');
     expect(await countRows(portal, 'citations', { metadata_id: record.id })).toBe(1);
   });
 
@@ -590,7 +590,7 @@ describe('keyword', () => {
 
   it('checks the keyword form', async () => {
     const before = await countRows(portal, 'keywords');
-    expectRefusal(await post(owner.token, 'keyword', { name: ' ', type: 'place', translation: 'Ice' }), 400, 'Please enter the keywords', 'name');
+    expectRefusal(await post(owner.token, 'keyword', { name: ' ', type: 'place', translation: 'Ice' }), 400, 'Please enter the keyword.', 'name');
     expectRefusal(await post(owner.token, 'keyword', { name: '冰', translation: 'Ice' }), 400, 'Please choose the keyword type.', 'type');
     expectRefusal(await post(null, 'keyword', { name: '冰', type: 'place', translation: 'Ice' }), 401, LOGIN);
     const chinese = await call(portal, 'POST', resourceUrl('keyword'), owner.token, { body: { name: '', type: 'place', translation: 'Ice' } });
@@ -682,7 +682,7 @@ describe('keyword-standard, meta-keyword-standard and meta-discipline', () => {
     expectRefusal(await post(null, 'keyword-standard', { name: '水文' }), 401, LOGIN);
     expectRefusal(await post(owner.token, 'keyword-standard', { name: '水文' }), 403, FORBIDDEN);
     expectRefusal(await post(staff.token, 'keyword-standard', { name: '水文', parent: 'missing' }), 400, 'Please choose a keyword standard.', 'parent');
-    expectRefusal(await post(staff.token, 'keyword-standard', { code: 'C' }), 400, 'Please enter the keywords', 'name');
+    expectRefusal(await post(staff.token, 'keyword-standard', { code: 'C' }), 400, 'Please enter the keyword.', 'name');
   });
 
   it('serves the tree to anybody: roots with parent_null, children by parent (pageSize 100)', async () => {

@@ -44,8 +44,8 @@ const NOT_FOUND_EN = 'The requested resource was not found.';
 const READ_ONLY_EN = 'The metadata is in review and cannot be changed. Return it to draft first.';
 const READ_ONLY_ZH = '元数据正在审核中，不能修改。请先退回草稿。';
 
-const KEYWORDS_ZH = '至少添加 3 个关键词，且学科、地点、时间、主题四种类型都要有';
-const KEYWORDS_EN = 'At least 3 keywords must be added, with every type among them (discipline, place, temporal, theme)';
+const KEYWORDS_ZH = '“关键词”总数至少 3 个，学科、地点、时间、主题每种类型至少 1 个，且每个都有翻译';
+const KEYWORDS_EN = '“Keywords”: at least 3 in all, with at least one of each type (Discipline, Place, Temporal, Theme), each with its translation';
 
 /** Takes a keyword off a record. */
 async function unlink(recordId: string, keywordId: string) {
@@ -93,69 +93,69 @@ describe('GET /metadata/metadata-submit/', () => {
     expect(expectStatus(await checkSubmit(portal, owner.token, record.id), 200)).toEqual(failing(reasons, 'zh-hans'));
     const english = expectStatus(await checkSubmit(portal, owner.token, record.id, EN), 200);
     expect(english).toEqual(failing(reasons, 'en'));
-    expect(english.msg).toContain('The data resource provider must be filled in (at least one)');
-    expect(english.msg).not.toContain('Every author must have an English translation');
-    expect(english.msg).toContain('The abstract must be at least 200 characters long');
+    expect(english.msg).toContain('At least one entry under “Data Resource Providers” is required');
+    expect(english.msg).not.toContain('Every data resource provider and author needs an “English translation”');
+    expect(english.msg).toContain('“Abstract” needs at least 200 characters (and at most 20,000)');
   });
 
   describe('names exactly the one item a complete record lacks', () => {
     const breakers: [name: string, reason: SubmissionReason, zh: string, en: string, breakIt: (record: CompleteRecord) => Promise<void>][] = [
-      ['no title', 'title', '标题为必填项（建议超过 10 个字）', 'Title is required (more than 10 words are recommended)', async (r) => {
+      ['no title', 'title', '“标题”为必填项（最多 500 个字符，建议多于 10 个字）', '“Title” is required (at most 500 characters; more than 10 words are recommended)', async (r) => {
         await patchRecord(portal, owner.token, r.id, { title: '   ' });
       }],
-      ['no English title', 'titleEn', '英文标题为必填项', 'English title is required', async (r) => {
+      ['no English title', 'titleEn', '“英文标题”为必填项（最多 500 个字符）', '“English title” is required (at most 500 characters)', async (r) => {
         expectStatus(await call(portal, 'PATCH', resourceUrl('metadata-i18n', r.englishId), owner.token, { body: { title: '' } }), 200);
       }],
-      ['an abstract of 199 characters', 'abstract', '摘要不少于 200 个字符', 'The abstract must be at least 200 characters long', async (r) => {
+      ['an abstract of 199 characters', 'abstract', '“摘要”至少 200 个字符（最多 20000 个字符）', '“Abstract” needs at least 200 characters (and at most 20,000)', async (r) => {
         await patchRecord(portal, owner.token, r.id, { description: `${abstractOf(199)}    ` });
       }],
-      ['no English abstract', 'abstractEn', '英文摘要为必填项', 'English abstract is required', async (r) => {
+      ['no English abstract', 'abstractEn', '“英文摘要”为必填项（最多 20000 个字符）', '“English abstract” is required (at most 20,000 characters)', async (r) => {
         expectStatus(await call(portal, 'PATCH', resourceUrl('metadata-i18n', r.englishId), owner.token, { body: { description: ' ' } }), 200);
       }],
-      ['no file size', 'fileSize', '文件大小为必填项，且必须为数字', 'File size is required and must be a number', async (r) => {
+      ['no file size', 'fileSize', '“文件大小（MB）”为必填项，须为大于 0 的数字', '“File size (MB)” is required: a number greater than 0', async (r) => {
         await patchRecord(portal, owner.token, r.id, { file_size: '' });
       }],
-      ['a file size of 0', 'fileSize', '文件大小为必填项，且必须为数字', 'File size is required and must be a number', async (r) => {
+      ['a file size of 0', 'fileSize', '“文件大小（MB）”为必填项，须为大于 0 的数字', '“File size (MB)” is required: a number greater than 0', async (r) => {
         await patchRecord(portal, owner.token, r.id, { file_size: 0 });
       }],
-      ['no end of the time range and no time description', 'time', '时间范围或时间描述为必填项', 'Time range or time description is required', async (r) => {
+      ['no end of the time range and no time description', 'time', '须填写“时间范围起”和“时间范围止”，或填写“时间描述”', '“Time coverage start” and “Time coverage end”, or a “Time description”, are required', async (r) => {
         await patchRecord(portal, owner.token, r.id, { time_end: '' });
       }],
-      ['no naming and use method', 'usageMethod', '数据文件命名及使用方法为必填项', 'Data file naming and use method is required', async (r) => {
+      ['no naming and use method', 'usageMethod', '“数据文件命名规则及使用方法”为必填项', '“Naming convention and use of the data files” is required', async (r) => {
         await patchRecord(portal, owner.token, r.id, { usage_method: '' });
       }],
-      ['no east longitude', 'spatial', '空间范围为必填项', 'Spatial range is required', async (r) => {
+      ['no east longitude', 'spatial', '“东经”“西经”“南纬”“北纬”均为必填项', '“East longitude”, “West longitude”, “South latitude” and “North latitude” are required', async (r) => {
         await patchRecord(portal, owner.token, r.id, { east: null });
       }],
-      ['fund 5 without its subtopic number', 'subtopic', '资助项目为三极平台或青藏高原中心时，必须填写子课题编号', 'A sub-topic number is required for the Three Poles platform or the Tibetan Plateau centres funding', async (r) => {
+      ['fund 5 without its subtopic number', 'subtopic', '资助项目含“三极平台”时须填写“子课题编号（三极）”，含“第三极（青藏高原）中心”时须填写“子课题编号（第三极）”', 'With the funding project “Three Poles platform”, “Sub-topic number (Three Poles)” is required; with “Third Pole (Tibetan Plateau) centres”, “Sub-topic number (Third Pole)”', async (r) => {
         await patchRecord(portal, owner.token, r.id, { subtopic_three_pole: '' });
       }],
-      ['fund 6 without its subtopic number', 'subtopic', '资助项目为三极平台或青藏高原中心时，必须填写子课题编号', 'A sub-topic number is required for the Three Poles platform or the Tibetan Plateau centres funding', async (r) => {
+      ['fund 6 without its subtopic number', 'subtopic', '资助项目含“三极平台”时须填写“子课题编号（三极）”，含“第三极（青藏高原）中心”时须填写“子课题编号（第三极）”', 'With the funding project “Three Poles platform”, “Sub-topic number (Three Poles)” is required; with “Third Pole (Tibetan Plateau) centres”, “Sub-topic number (Third Pole)”', async (r) => {
         await postResource(portal, owner.token, 'meta-fund', { metadata: r.id, fund: '6' });
       }],
       ['no temporal keyword', 'keywords', KEYWORDS_ZH, KEYWORDS_EN, async (r) => {
         for (const keyword of r.keywords.temporal) await unlink(r.id, keyword.id);
       }],
-      ['no thumbnail', 'thumbnail', '缩略图为必填项', 'Thumbnail is required', async (r) => {
+      ['no thumbnail', 'thumbnail', '“缩略图”为必填项', 'A “Thumbnail” is required', async (r) => {
         await portal.database.db.deleteFrom('meta_media').where('id', '=', r.thumbnailId).execute();
       }],
-      ['no data file', 'dataFile', '至少上传一个数据文件', 'At least one data file is required', async (r) => {
+      ['no data file', 'dataFile', '须在“数据文件”中上传至少一个文件', 'At least one file under “Data Files” is required', async (r) => {
         await portal.database.db.deleteFrom('meta_file').where('id', '=', r.dataFileId).execute();
       }],
-      ['no publishing platform', 'platform', '必须选择发布平台', 'A publishing platform must be chosen', async (r) => {
+      ['no publishing platform', 'platform', '须选择“发布平台”', 'A “Publishing platform” must be chosen', async (r) => {
         await patchRecord(portal, owner.token, r.id, { platform: '' });
       }],
-      ['an author without English translation', 'authorEnglish', '每位作者都必须有英文翻译', 'Every author must have an English translation', async (r) => {
+      ['an author without English translation', 'authorEnglish', '每位数据资源提供者和作者都须有“英文翻译”', 'Every data resource provider and author needs an “English translation”', async (r) => {
         const versions = expectStatus(await call(portal, 'GET', `${resourceUrl('author-i18n')}?author__id=${r.provider.author.id}`, owner.token), 200);
         const english = versions.results.find((v: { language: string }) => v.language === 'en');
         expect((await call(portal, 'DELETE', resourceUrl('author-i18n', english.id), owner.token)).statusCode).toBe(204);
       }],
-      ['a second author whose English name is empty', 'authorEnglish', '每位作者都必须有英文翻译', 'Every author must have an English translation', async (r) => {
+      ['a second author whose English name is empty', 'authorEnglish', '每位数据资源提供者和作者都须有“英文翻译”', 'Every data resource provider and author needs an “English translation”', async (r) => {
         const { author } = await addAuthor(portal, owner.token, r.id, { role: 'processor' });
         const english = author.translations.find((v: { language: string }) => v.language === 'en');
         expect((await call(portal, 'DELETE', resourceUrl('author-i18n', english.id), owner.token)).statusCode).toBe(204);
       }],
-      ['no data resource provider', 'provider', '必须填写数据资源提供者（至少一个）', 'The data resource provider must be filled in (at least one)', async (r) => {
+      ['no data resource provider', 'provider', '须在“数据资源提供者”中添加至少一个条目', 'At least one entry under “Data Resource Providers” is required', async (r) => {
         expect((await call(portal, 'DELETE', resourceUrl('meta-author', r.provider.link.id), owner.token)).statusCode).toBe(204);
       }],
     ];
@@ -202,9 +202,9 @@ describe('GET /metadata/metadata-submit/', () => {
     expect(expectStatus(await checkSubmit(portal, owner.token, record.id, EN), 200)).toEqual({
       status: 'false',
       reasons: ['provider'],
-      msg: ['The data resource provider must be filled in (at least one)'],
+      msg: ['At least one entry under “Data Resource Providers” is required'],
     });
-    expect(expectStatus(await checkSubmit(portal, owner.token, record.id), 200).msg).toEqual(['必须填写数据资源提供者（至少一个）']);
+    expect(expectStatus(await checkSubmit(portal, owner.token, record.id), 200).msg).toEqual(['须在“数据资源提供者”中添加至少一个条目']);
   });
 
   it('accepts a time description instead of the time range', async () => {
@@ -276,7 +276,7 @@ describe('POST /metadata/metadata-submit/', () => {
     expect(english.json()).toEqual({
       status: 'false',
       reasons: ['usageMethod', 'platform'],
-      msg: ['Data file naming and use method is required', 'A publishing platform must be chosen'],
+      msg: ['“Naming convention and use of the data files” is required', 'A “Publishing platform” must be chosen'],
     });
     expect(await storedStatus(portal, record.id)).toBe('draft');
     expect((await getRecord(portal, owner.token, record.id)).submitted_at).toBeNull();

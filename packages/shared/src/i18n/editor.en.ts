@@ -29,13 +29,19 @@ export const editorEn = {
     leave: 'Leave',
     stay: 'Stay',
   },
+  discard: {
+    title: 'Discard what you typed?',
+    content: '“{{name}}” holds text that is not saved. It is lost if you close it now.',
+    discard: 'Discard',
+    keep: 'Keep editing',
+  },
   readOnly: {
     published: 'This metadata is published. It can no longer be changed here.',
     inReview: 'This metadata is in review and cannot be changed. Return it to draft to edit it.',
     other: 'This metadata is {{status}} and cannot be changed.',
   },
   add: 'Add',
-  addedSuccess: 'add successfully',
+  addedSuccess: 'Added.',
   cancel: 'Cancel',
   close: 'Close',
   delete: 'Delete',
@@ -144,8 +150,8 @@ export const editorEn = {
   },
   reference: {
     add: 'Add reference',
-    added: 'Add reference information successfully',
-    modified: 'Modified reference information successfully',
+    added: 'Reference added.',
+    modified: 'Reference changed.',
     title: 'Title',
     titleEn: 'English title',
     type: 'Type',
@@ -176,6 +182,7 @@ export const editorEn = {
   translation: {
     intro: 'The version of this metadata in {{language}}.',
     missing: 'This metadata has no version in the other language.',
+    autosaveHint: 'What you type here is saved automatically.',
   },
   files: {
     drop: 'Click or drag files here to upload',
@@ -185,7 +192,10 @@ export const editorEn = {
     name: 'File name',
     size: 'Size',
     uploadedAt: 'Uploaded',
-    deleted: 'delete successfully',
+    deleted: 'Deleted.',
+    notUploaded_one: 'One file was not uploaded:',
+    notUploaded: '{{count}} files were not uploaded:',
+    refusedFile: '{{name}}: {{reason}}',
   },
   list: {
     draftTitle: 'My drafts',

@@ -31,6 +31,12 @@ export const editorZhHans: Messages['editor'] = {
     leave: '离开',
     stay: '留下',
   },
+  discard: {
+    title: '放弃已输入的内容？',
+    content: '“{{name}}”中有尚未保存的内容，现在关闭将会丢失。',
+    discard: '放弃',
+    keep: '继续编辑',
+  },
   readOnly: {
     published: '该元数据已发布，不能再在此修改。',
     inReview: '该元数据正在审核中，不能修改。如需编辑，请先退回草稿。',
@@ -146,8 +152,8 @@ export const editorZhHans: Messages['editor'] = {
   },
   reference: {
     add: '添加参考文献',
-    added: '添加参考文献信息成功',
-    modified: '修改参考文献信息成功',
+    added: '已添加参考文献。',
+    modified: '已修改参考文献。',
     title: '题名',
     titleEn: '英文题名',
     type: '类型',
@@ -178,6 +184,7 @@ export const editorZhHans: Messages['editor'] = {
   translation: {
     intro: '此元数据的{{language}}版本。',
     missing: '此元数据没有另一种语言的版本。',
+    autosaveHint: '在此输入的内容会自动保存。',
   },
   files: {
     drop: '点击或将文件拖到此处上传',
@@ -188,6 +195,10 @@ export const editorZhHans: Messages['editor'] = {
     size: '大小',
     uploadedAt: '上传时间',
     deleted: '删除成功',
+    // Chinese has one form: i18next never picks `_one` here; it mirrors the English key.
+    notUploaded_one: '有 1 个文件未上传：',
+    notUploaded: '有 {{count}} 个文件未上传：',
+    refusedFile: '{{name}}：{{reason}}',
   },
   list: {
     draftTitle: '我的草稿',

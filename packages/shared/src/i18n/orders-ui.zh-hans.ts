@@ -59,6 +59,8 @@ export const ordersUiZhHans: typeof ordersUiEn = {
     successText: '您申请的数据均为在线开放获取，现在即可下载。',
     toDownload: '前往下载页面',
     waitingTitle: '申请已提交',
+    // Chinese has one form: i18next never picks `_one` here; it mirrors the English key.
+    waitingText_one: '您的申请正在等待数据中心或数据提供者审核，审核后您会收到邮件。',
     waitingText: '{{count}} 个申请正在等待数据中心或数据提供者审核，审核后您会收到邮件。',
     toOrders: '查看订单历史',
   },
@@ -90,13 +92,19 @@ export const ordersUiZhHans: typeof ordersUiEn = {
     reasonOptional: '给申请人的说明（可选）',
     actions: { approved: '通过', rejected: '拒绝', returned: '退回补充信息' },
     confirm: {
+      approved_one: '通过此申请',
       approved: '通过 {{count}} 个申请',
+      rejected_one: '拒绝此申请',
       rejected: '拒绝 {{count}} 个申请',
+      returned_one: '退回此申请，请申请人补充信息',
       returned: '退回 {{count}} 个申请，请申请人补充信息',
     },
     done: {
+      approved_one: '已通过此申请，申请人现在可以下载数据。',
       approved: '已通过 {{count}} 个申请，申请人现在可以下载数据。',
+      rejected_one: '已拒绝此申请。',
       rejected: '已拒绝 {{count}} 个申请。',
+      returned_one: '已将此申请退回申请人补充信息。',
       returned: '已将 {{count}} 个申请退回申请人补充信息。',
     },
   },
