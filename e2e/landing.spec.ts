@@ -72,6 +72,14 @@ async function seed(): Promise<Seeded> {
     201,
   );
   await expectJson(await providerApi.post('/api/metadata/fund/', { data: { metadata: id, name: '南极冰架研究项目', name_en: 'Antarctic Ice Shelf Project', serial_number: 'XDA20100300' } }), 201);
+  // A manager on the Author Information tab (issue 16): a contributor, whom no citation names.
+  const manager = await expectJson(
+    await providerApi.post('/api/metadata/author/', {
+      data: { name: '王芳', name_en: 'Wang Fang', email: `wang-${run}@example.org`, affiliation: '国家青藏高原科学数据中心', affiliation_en: 'National Tibetan Plateau Data Center' },
+    }),
+    201,
+  );
+  await expectJson(await providerApi.post('/api/metadata/meta-author/', { data: { metadata: id, author: manager.id, role: 'manager', event_date: '2024-05-01' } }), 201);
   expect((await expectJson(await providerApi.post('/metadata/metadata-submit/', { data: { id } }))).status).toBe('true');
   await expectJson(await staffApi.patch(`/api/metadata/review-status/${id}/set_review_status/`, { data: { review_status: 'publish_without_review' } }));
 
@@ -122,12 +130,17 @@ for (const language of LANGUAGES) {
         await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible(AFTER_LOAD);
         await expect(page).toHaveTitle(new RegExp(`^${title.replace(/[.*+?^$()|[\]\\]/g, '\\$&')} - `));
 
-        // Authors in the page's language, with their roles and affiliations.
+        // Authors in the page's language, with their roles and affiliations: the creators the citation names.
         const authors = page.getByRole('region', { name: l.sections.authors });
         await expect(authors.getByRole('listitem')).toHaveText([
           english
             ? `Zhang Bingchuan${texts.landing.options.authorRole.resourceProvider}Institute of Tibetan Plateau Research, CAS`
             : `张冰川${texts.landing.options.authorRole.resourceProvider}中国科学院青藏高原研究所`,
+        ]);
+        // The other people under their roles: the manager is a contributor.
+        const contributors = page.getByRole('region', { name: l.sections.contributors });
+        await expect(contributors.getByRole('listitem')).toHaveText([
+          english ? `Wang Fang${l.options.authorRole.manager}National Tibetan Plateau Data Center` : `王芳${l.options.authorRole.manager}国家青藏高原科学数据中心`,
         ]);
         // Keywords by type, in the page's language.
         const keywords = page.getByRole('region', { name: l.sections.keywords });
