@@ -117,6 +117,14 @@ describe('changeSchema', () => {
       password2: 'validation.password2.mismatch',
     });
   });
+
+  it('takes one of the site\'s languages as the mail language, and nothing else', () => {
+    expect(changeSchema.parse({ mail_language: 'en' })).toEqual({ mail_language: 'en' });
+    for (const value of ['fr', 'EN', '', 'zh']) {
+      expect(issues(changeSchema.safeParse({ mail_language: value }))).toEqual({ mail_language: 'validation.mail_language.invalid' });
+    }
+    expect(hasMessage('validation.mail_language.invalid')).toBe(true);
+  });
 });
 
 describe('userSchema', () => {
@@ -137,6 +145,7 @@ describe('userSchema', () => {
       date_joined: '2026-01-01T00:00:00.000Z',
       last_login: null,
       profile: { real_name: 'U' },
+      mail_language: 'en',
       password_hash: '$argon2id$...',
     });
     expect(user).not.toHaveProperty('password_hash');
