@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { METADATA_STATUSES, PROJECTIONS, type SubmissionReason } from '@portal/shared';
 import { APPLICATION_USER_TYPES, authorSortSchema, metadataCreateSchema, metadataUpdateSchema } from '@portal/shared/contracts/metadata';
@@ -15,6 +15,7 @@ import {
 } from '@portal/shared/contracts/metadata-replies';
 import { pageOf } from '@portal/shared/contracts/page';
 import { pagingQuery, toPage } from '../../http/paging.js';
+import { compiledSerializerCompiler } from '../../plugins/compiled-serializer.js';
 import type { ReviewService } from '../review/review.service.js';
 import type { SearchService } from '../search/search.service.js';
 import type { MetadataService } from './metadata.service.js';
@@ -36,7 +37,8 @@ export async function metadataRoutes(
 ) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // Replies through their zod schemas compiled once (plugins/compiled-serializer.ts), not parsed each time.
+  app.setSerializerCompiler(compiledSerializerCompiler);
 
   const resources = new ResourceService(metadata.repo.loose, metadata.access);
 
