@@ -1,7 +1,7 @@
 import { addUsage } from '../orders/usage.js';
 import { catalogueChanged } from './catalogue-changes.js';
 import { sql, type RawBuilder, type Selectable } from 'kysely';
-import { type BBox, type Language, type SearchQuery } from '@portal/shared';
+import { CREATOR_ROLES, type BBox, type Language, type SearchQuery } from '@portal/shared';
 import type { Db, Dialect } from '../../db/index.js';
 import type { SearchEntryTable } from '../../db/schema.js';
 import { COLUMN_FACETS, FacetCache, type FacetCountRow } from './facet-cache.js';
@@ -247,7 +247,10 @@ export class SearchRepo {
     };
   }
 
-  /** What the result list shows beside the entry: abstracts, authors, DOI and thumbnail of these records. */
+  /**
+   * What the result list shows beside the entry: abstracts, authors (the creators a citation names,
+   * shared rules/creators.ts, in the record's author order), DOI and thumbnail of these records.
+   */
   async details(ids: string[]) {
     if (!ids.length) return { records: [], translations: [], authors: [], thumbnails: [] };
     const [records, translations, authors, thumbnails] = await Promise.all([
@@ -259,7 +262,9 @@ export class SearchRepo {
         .leftJoin('author_i18n', 'author_i18n.author_id', 'authors.id')
         .select(['meta_author.metadata_id', 'meta_author.sort', 'authors.name', 'author_i18n.language as other_language', 'author_i18n.name as other_name'])
         .where('meta_author.metadata_id', 'in', ids)
+        .where('meta_author.role', 'in', [...CREATOR_ROLES])
         .orderBy('meta_author.sort')
+        .orderBy('meta_author.id')
         .execute(),
       this.db.selectFrom('meta_media').select(['id', 'metadata_id']).where('metadata_id', 'in', ids).where('type', '=', 'thumbnail').execute(),
     ]);
