@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import type { Language } from '@portal/shared';
-import { createUser, expect, logIn, prefixOf, test, textsOf, timePattern, uniqueName, withDb } from './fixtures';
+import type { Locator } from '@playwright/test';
+import { createUser, expect, logIn, prefixOf, settled, test, textsOf, timePattern, uniqueName, withDb } from './fixtures';
 
 const LANGUAGES: Language[] = ['zh-hans', 'en'];
 
@@ -15,6 +16,34 @@ async function newRecord(page: Page, language: Language, recordLanguage: Languag
   await expect(page).toHaveURL(/#\/metadata\/edit\/[\w-]+$/);
   await expect(page.getByLabel(e.fields.title, { exact: true })).toBeVisible();
   return new URL(page.url()).hash.split('/').at(-1)!;
+}
+
+/** The page is no wider than the screen, and the dialog's buttons and fields lie inside it. */
+async function expectFits(page: Page, dialog: Locator) {
+  await settled(dialog);
+  const { scrollWidth, innerWidth, wide } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+    // What reaches past the screen's edge, named for the failure message.
+    wide: [...document.querySelectorAll('body *')]
+      .filter((element) => {
+        if (element.getBoundingClientRect().right <= window.innerWidth + 0.5) return false;
+        // Inside a box that clips or scrolls it (the tab bar), it does not widen the page.
+        for (let parent = element.parentElement; parent && parent !== document.body; parent = parent.parentElement) {
+          if (getComputedStyle(parent).overflowX !== 'visible') return false;
+        }
+        return true;
+      })
+      .slice(0, 5)
+      .map((element) => `${element.tagName.toLowerCase()}.${element.className} ${Math.round(element.getBoundingClientRect().right)}`),
+  }));
+  expect(scrollWidth, wide.join('; ')).toBeLessThanOrEqual(innerWidth);
+  for (const control of await dialog.locator('button, input, .ant-select').all()) {
+    const box = await control.boundingBox();
+    if (!box) continue;
+    expect(box.x, await control.evaluate((element) => element.outerHTML.slice(0, 80))).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(innerWidth);
+  }
 }
 
 /** Sets a record's status as the (not yet built) review would. */
@@ -113,6 +142,55 @@ for (const language of LANGUAGES) {
       await expect(page.getByText(texts.metadata.keyword.exists)).toHaveCount(1);
       await expect(page.locator('.ant-form-item').filter({ hasText: texts.metadata.keyword.exists }).locator('.ant-form-item-label label')).toContainText(e.keyword.name);
       await expect(page.getByText(/\bname:/)).toHaveCount(0);
+    });
+
+    test('on a phone every dialog fits the screen, and Add clicked twice adds one provider', async ({ page }) => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await newRecord(page, language);
+      /** Opens a dialog by its button and checks it fits; returns it. */
+      const open = async (opener: string) => {
+        await page.getByRole('button', { name: opener, exact: true }).click();
+        const dialog = page.getByRole('dialog').filter({ hasText: opener });
+        await expectFits(page, dialog);
+        return dialog;
+      };
+      /** A tab chosen; on a phone the bar may still be sliding from the last choice, so the click is tried again until it holds. */
+      const openTab = async (name: string) => {
+        const tab = page.getByRole('tab', { name, exact: true });
+        await expect(async () => {
+          await tab.click();
+          await expect(tab).toHaveAttribute('aria-selected', 'true', { timeout: 1000 });
+        }).toPass();
+      };
+      const close = async (dialog: Locator) => {
+        await dialog.getByRole('button', { name: e.cancel }).click();
+        await expect(dialog).toBeHidden();
+      };
+      // The tabs in their order: on a phone the bar scrolls to the one chosen, and those behind it leave the screen.
+      await close(await open(e.fundNew));
+
+      await openTab(e.tabs.providers);
+      const provider = e.author.createNew.replace('{{what}}', e.author.provider);
+      const dialog = await open(provider);
+      // Add double-clicked: the button waits for the first answer, and one provider is added.
+      const name = uniqueName(english ? 'Glacier Institute ' : '冰川研究所');
+      await dialog.getByLabel(e.author.name, { exact: true }).fill(name);
+      await dialog.getByLabel(e.author.nameEn, { exact: true }).fill(`${name} (en)`);
+      await dialog.getByLabel(e.author.affiliation, { exact: true }).fill(english ? 'Lanzhou University' : '兰州大学');
+      await dialog.getByLabel(e.author.affiliationEn, { exact: true }).fill('Lanzhou University');
+      await dialog.getByLabel(e.author.email).fill(`${uniqueName('provider')}@example.org`);
+      await dialog.getByRole('button', { name: e.add }).dblclick();
+      await expect(dialog).toBeHidden();
+      await expect(page.getByRole('row').filter({ hasText: name })).toHaveCount(1);
+      // The second click never reached the server (which would refuse it, with this message).
+      await expect(page.getByText(texts.metadata.repeatedCreate)).toHaveCount(0);
+      expect(withDb((db) => (db.prepare('select count(*) as n from authors where name = ?').get(name) as { n: number }).n)).toBe(1);
+      await close(await open(e.author.pickExisting.replace('{{what}}', e.author.provider)));
+
+      await openTab(e.tabs.authors);
+      await close(await open(e.author.createNew.replace('{{what}}', e.author.author)));
+      await openTab(e.tabs.reference);
+      await close(await open(e.reference.add));
     });
 
     test('the projection list holds real projections only', async ({ page }) => {

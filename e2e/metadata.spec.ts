@@ -229,23 +229,37 @@ for (const language of LANGUAGES) {
       const translatedTitle = english ? `冻土温度观测${uniqueName('')}` : `Permafrost temperature ${uniqueName('')}`;
       const titleLabel = `${e.fields.title} (${texts.metadata.options.language[other]})`;
       await page.getByRole('tab', { name: e.tabs.translations }).click();
-      await page.getByLabel(titleLabel, { exact: true }).fill(translatedTitle);
-      await page.getByRole('button', { name: e.save, exact: true }).click();
-      // The newest toast: the reference's translation said the same a moment ago.
-      await expect(page.getByText(texts.metadata.saved).last()).toBeVisible();
+      const translatedField = page.getByLabel(titleLabel, { exact: true });
+      // Past its limit a title is kept as typed, counted, and refused at the field (never cut).
+      await translatedField.fill('x'.repeat(501));
+      await expect(page.getByText('501 / 500')).toBeVisible();
+      await expect(page.getByText(texts.metadata.validation.tooLong)).toBeVisible();
+      await expect(translatedField).toHaveValue('x'.repeat(501));
+      // Typed and reloaded at once, without Save: the browser asks first, and the page's closing
+      // sends it (issue 16: it was lost without a word).
+      await translatedField.fill(translatedTitle);
+      const asked: string[] = [];
+      page.once('dialog', (dialog) => {
+        asked.push(dialog.type());
+        void dialog.accept();
+      });
       await page.reload();
+      expect(asked).toEqual(['beforeunload']);
       if (!english) await expect(page.getByLabel(e.fields.titleEn, { exact: true })).toHaveValue(translatedTitle);
       await page.getByRole('tab', { name: e.tabs.translations }).click();
       await expect(page.getByLabel(titleLabel, { exact: true })).toHaveValue(translatedTitle);
 
-      // A data file, uploaded and deleted.
+      // Six data files chosen at once: five are uploaded, the sixth is named at the drop zone with why.
       await page.getByRole('tab', { name: e.tabs.files, exact: true }).click();
-      await chooseFile(page, () => page.getByText(e.files.drop).click(), {
-        name: 'permafrost_2019.csv',
-        mimeType: 'text/csv',
-        buffer: Buffer.from('borehole,depth_m,temperature_c\nqtp-1,10,-1.2\n'),
-      });
-      await expect(page.getByRole('link', { name: 'permafrost_2019.csv' })).toBeVisible();
+      const csv = (name: string) => ({ name, mimeType: 'text/csv', buffer: Buffer.from('borehole,depth_m,temperature_c\nqtp-1,10,-1.2\n') });
+      const chooser = page.waitForEvent('filechooser');
+      await page.getByText(e.files.drop).click();
+      await (await chooser).setFiles(['permafrost_2019.csv', 'permafrost_2020.csv', 'permafrost_2021.csv', 'permafrost_2022.csv', 'permafrost_2023.csv', 'permafrost_2024.csv'].map(csv));
+      const refused = page.getByRole('alert').filter({ hasText: e.files.notUploaded_one });
+      await expect(refused).toContainText('permafrost_2024.csv');
+      await expect(refused).toContainText(texts.metadata.files.tooMany.replace('{{max}}', '5'));
+      for (const year of [2019, 2020, 2021, 2022, 2023]) await expect(page.getByRole('link', { name: `permafrost_${year}.csv` })).toBeVisible();
+      await expect(page.getByRole('link', { name: 'permafrost_2024.csv' })).toHaveCount(0);
       await page.getByRole('button', { name: `${e.delete} permafrost_2019.csv` }).click();
       await page.getByRole('button', { name: e.yes, exact: true }).click();
       await expect(page.getByText(e.files.deleted)).toBeVisible();

@@ -26,3 +26,25 @@ export function confirmPasswordRules(t: TFunction, passwordField = 'password'): 
     }),
   ];
 }
+
+/** The most characters a text schema takes (through optional, default and pipe), if it says. */
+export function maxLengthOf(schema: ZodType | undefined): number | undefined {
+  let current: unknown = schema;
+  for (let depth = 0; current && depth < 6; depth++) {
+    const node = current as { maxLength?: number | null; unwrap?: () => unknown; def?: { in?: unknown; innerType?: unknown } };
+    if (typeof node.maxLength === 'number') return node.maxLength;
+    current = typeof node.unwrap === 'function' ? node.unwrap() : (node.def?.in ?? node.def?.innerType);
+  }
+  return undefined;
+}
+
+/**
+ * An Ant Design input's `count` for a limited text field: "n / max", which turns red past the
+ * limit while the text stays as typed (the field's rule or the server refuses it with a message;
+ * `maxLength` would cut it silently). A long text shows it always, a short one from 80 % of its limit.
+ */
+export function lengthCount(schema: ZodType | undefined, always = false) {
+  const max = maxLengthOf(schema);
+  if (!max) return undefined;
+  return { max, show: always ? true : ({ count }: { count: number }) => (count >= max * 0.8 ? `${count} / ${max}` : null) };
+}

@@ -5,9 +5,12 @@ import { useRef, useState } from 'react';
 import { AUTHOR_ROLES, PROVIDER_ROLE } from '@portal/shared';
 import { authorCreateSchema, authorI18nCreateSchema, metaAuthorCreateSchema } from '@portal/shared/contracts/metadata';
 import { formatDate } from '../../../components/format';
-import { zodRule } from '../../../components/zod-rule';
+import { useBusy } from '../../../components/useBusy';
+import { lengthCount, zodRule } from '../../../components/zod-rule';
 import { likeAuthor, resource, type Author, type EditorTabProps, type MetaAuthor } from '../api';
+import type { EditorSession } from './editorSession';
 import { useFeedback } from './useFeedback';
+import { useTypedInput } from './useTypedInput';
 import { useLinkRows } from './useLinkRows';
 
 const OTHER_ROLES = AUTHOR_ROLES.filter((role) => role !== PROVIDER_ROLE);
@@ -38,7 +41,7 @@ interface AuthorForm {
  * Data Resource Providers (role resourceProvider) and Author Information (the other roles):
  * meta-author rows, an existing author picked or a new one created, listed, ordered, removed.
  */
-export function AuthorsTab({ record, readOnly, providers }: EditorTabProps & { providers: boolean }) {
+export function AuthorsTab({ record, readOnly, providers, session }: EditorTabProps & { providers: boolean; session?: EditorSession }) {
   const { run, message, t } = useFeedback();
   const queryClient = useQueryClient();
   const key = ['metadata', 'meta-author', record.id, providers];
@@ -56,6 +59,12 @@ export function AuthorsTab({ record, readOnly, providers }: EditorTabProps & { p
   const [found, setFound] = useState<Author[]>([]);
   const [searching, setSearching] = useState('');
   const searched = useRef('');
+  /** Each dialog's button waits for its save: a double click adds one row. */
+  const adding = useBusy();
+  const what = providers ? t('editor.author.provider') : t('editor.author.author');
+  const closeNew = useTypedInput({ session, form: newForm, active: mode === 'new', title: t('editor.author.createNew', { what }), onClose: () => setMode(null) });
+  const closePick = useTypedInput({ session, form: pickForm, active: mode === 'existing', title: t('editor.author.pickExisting', { what }), onClose: () => setMode(null) });
+  const closeEnglish = useTypedInput({ session, form: englishForm, active: englishFor !== null, title: t('editor.author.addEnglish'), onClose: () => setEnglishFor(null) });
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['metadata', 'meta-author', record.id] });
   const nextSort = () => (rows.length ? Math.max(...rows.map((row) => row.sort)) + 1 : 0);
@@ -167,13 +176,15 @@ export function AuthorsTab({ record, readOnly, providers }: EditorTabProps & { p
       <Input type="date" />
     </Form.Item>
   );
-  const what = providers ? t('editor.author.provider') : t('editor.author.author');
+  const count = (name: keyof typeof authorCreateSchema.shape) => lengthCount(authorCreateSchema.shape[name]);
+  /** Two columns from a tablet up; one on a phone, where half a dialog is too narrow for a name. */
+  const half = { xs: 24, sm: 12 } as const;
 
   return (
     <>
       <Typography.Paragraph type="secondary">{providers ? t('editor.author.providersIntro') : t('editor.author.authorsIntro')}</Typography.Paragraph>
       {!readOnly && (
-        <Space style={{ marginBottom: 16 }}>
+        <Space wrap style={{ marginBottom: 16 }}>
           <Button type="primary" onClick={() => setMode('new')}>
             {t('editor.author.createNew', { what })}
           </Button>
@@ -187,52 +198,53 @@ export function AuthorsTab({ record, readOnly, providers }: EditorTabProps & { p
           >{t('editor.author.pickExisting', { what })}</Button>
         </Space>
       )}
-      <Table<MetaAuthor> rowKey="id" loading={isLoading} columns={columns} dataSource={rows} pagination={false} locale={{ emptyText: t('editor.none') }} />
+      <Table<MetaAuthor> rowKey="id" scroll={{ x: 'max-content' }} loading={isLoading} columns={columns} dataSource={rows} pagination={false} locale={{ emptyText: t('editor.none') }} />
 
       <Modal
         open={mode === 'new'}
         title={t('editor.author.createNew', { what })}
         width={720}
-        onCancel={() => setMode(null)}
-        onOk={() => newForm.submit()}
+        onCancel={closeNew}
+        onOk={() => void adding.submit(newForm, create)}
+        confirmLoading={adding.busy}
         okText={t('editor.add')}
         cancelText={t('editor.cancel')}
         destroyOnHidden
       >
-        <Form<AuthorForm> form={newForm} name={providers ? 'provider' : 'author'} layout="vertical" onFinish={create} initialValues={{ event_date: today() }}>
+        <Form<AuthorForm> form={newForm} name={providers ? 'provider' : 'author'} layout="vertical" onFinish={(values) => void adding.run(() => create(values))} initialValues={{ event_date: today() }}>
           <Row gutter={16}>
-            <Col span={12}>
+            <Col {...half}>
               <Form.Item name="name" label={t('editor.author.name')} rules={[zodRule(authorCreateSchema.shape.name, t)]}>
-                <Input />
+                <Input count={count('name')} />
               </Form.Item>
             </Col>
-            <Col span={12}>
+            <Col {...half}>
               <Form.Item name="name_en" label={t('editor.author.nameEn')} rules={[zodRule(authorCreateSchema.shape.name_en, t)]}>
-                <Input />
+                <Input count={count('name_en')} />
               </Form.Item>
             </Col>
-            <Col span={12}>
+            <Col {...half}>
               <Form.Item name="affiliation" label={t('editor.author.affiliation')} rules={[zodRule(authorCreateSchema.shape.affiliation, t)]}>
-                <Input />
+                <Input count={count('affiliation')} />
               </Form.Item>
             </Col>
-            <Col span={12}>
+            <Col {...half}>
               <Form.Item name="affiliation_en" label={t('editor.author.affiliationEn')} rules={[zodRule(authorCreateSchema.shape.affiliation_en, t)]}>
-                <Input />
+                <Input count={count('affiliation_en')} />
               </Form.Item>
             </Col>
-            <Col span={12}>
+            <Col {...half}>
               <Form.Item name="email" label={t('editor.author.email')} rules={[zodRule(authorCreateSchema.shape.email, t)]}>
-                <Input />
+                <Input count={count('email')} />
               </Form.Item>
             </Col>
-            <Col span={12}>
-              <Form.Item name="phone" label={t('editor.author.phone')}>
-                <Input />
+            <Col {...half}>
+              <Form.Item name="phone" label={t('editor.author.phone')} rules={[zodRule(authorCreateSchema.shape.phone, t)]}>
+                <Input count={count('phone')} />
               </Form.Item>
             </Col>
-            <Col span={12}>{roleItem}</Col>
-            <Col span={12}>{dateItem}</Col>
+            <Col {...half}>{roleItem}</Col>
+            <Col {...half}>{dateItem}</Col>
           </Row>
         </Form>
       </Modal>
@@ -240,13 +252,14 @@ export function AuthorsTab({ record, readOnly, providers }: EditorTabProps & { p
       <Modal
         open={mode === 'existing'}
         title={t('editor.author.pickExisting', { what })}
-        onCancel={() => setMode(null)}
-        onOk={() => pickForm.submit()}
+        onCancel={closePick}
+        onOk={() => void adding.submit(pickForm, pick)}
+        confirmLoading={adding.busy}
         okText={t('editor.add')}
         cancelText={t('editor.cancel')}
         destroyOnHidden
       >
-        <Form form={pickForm} name={providers ? 'pickProvider' : 'pickAuthor'} layout="vertical" onFinish={pick} initialValues={{ event_date: today() }}>
+        <Form form={pickForm} name={providers ? 'pickProvider' : 'pickAuthor'} layout="vertical" onFinish={(values) => void adding.run(() => pick(values))} initialValues={{ event_date: today() }}>
           <Form.Item name="author" label={t('editor.author.search')} rules={[{ required: true, message: t('metadata.validation.author') }]}>
             <Select
               showSearch
@@ -264,18 +277,19 @@ export function AuthorsTab({ record, readOnly, providers }: EditorTabProps & { p
       <Modal
         open={englishFor !== null}
         title={t('editor.author.addEnglish')}
-        onCancel={() => setEnglishFor(null)}
-        onOk={() => englishForm.submit()}
+        onCancel={closeEnglish}
+        onOk={() => void adding.submit(englishForm, addEnglish)}
+        confirmLoading={adding.busy}
         okText={t('editor.add')}
         cancelText={t('editor.cancel')}
         destroyOnHidden
       >
-        <Form form={englishForm} name="authorEnglish" layout="vertical" onFinish={addEnglish}>
+        <Form form={englishForm} name="authorEnglish" layout="vertical" onFinish={(values) => void adding.run(() => addEnglish(values))}>
           <Form.Item name="name" label={t('editor.author.nameEn')} rules={[zodRule(authorI18nCreateSchema.shape.name, t)]}>
-            <Input />
+            <Input count={lengthCount(authorI18nCreateSchema.shape.name)} />
           </Form.Item>
-          <Form.Item name="affiliation" label={t('editor.author.affiliationEn')}>
-            <Input />
+          <Form.Item name="affiliation" label={t('editor.author.affiliationEn')} rules={[zodRule(authorI18nCreateSchema.shape.affiliation, t)]}>
+            <Input count={lengthCount(authorI18nCreateSchema.shape.affiliation)} />
           </Form.Item>
         </Form>
       </Modal>

@@ -1,4 +1,4 @@
-import { Button, Popconfirm, Space, Table, Typography, Upload, type TableColumnsType } from 'antd';
+import { Alert, Button, Popconfirm, Space, Table, Typography, Upload, type TableColumnsType } from 'antd';
 import { InboxOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
@@ -52,16 +52,25 @@ export function FilesTab({ record, readOnly, kind }: EditorTabProps & { kind: ke
   const [uploading, setUploading] = useState(0);
   /** Files accepted in this selection, counted against the limit before the list catches up. */
   const pending = useRef(0);
+  /**
+   * Files of a selection or drop that were not uploaded, with why: shown at the drop zone until the
+   * next selection (a sixth file of a drop of six was dropped with no more than a passing toast).
+   */
+  const [refused, setRefused] = useState<{ name: string; reason: string }[]>([]);
+  /** The selection the refusals belong to: a new one starts a new list. */
+  const selection = useRef<readonly File[] | null>(null);
 
-  const check = (file: File) => {
-    if (file.size > def.maxBytes) {
-      message.error(t('metadata.files.tooBig', { limit: formatSize(def.maxBytes) }));
-      return false;
+  const check = (file: File, chosen: readonly File[]) => {
+    if (selection.current !== chosen) {
+      selection.current = chosen;
+      setRefused([]);
     }
-    if (files.length + pending.current >= def.max) {
-      message.error(t(def.tooMany, { max: def.max }));
+    const refuse = (reason: string) => {
+      setRefused((list) => [...list, { name: file.name, reason }]);
       return false;
-    }
+    };
+    if (file.size > def.maxBytes) return refuse(t('metadata.files.tooBig', { limit: formatSize(def.maxBytes) }));
+    if (files.length + pending.current >= def.max) return refuse(t(def.tooMany, { max: def.max }));
     pending.current += 1;
     return true;
   };
@@ -118,7 +127,7 @@ export function FilesTab({ record, readOnly, kind }: EditorTabProps & { kind: ke
           multiple={kind === 'data'}
           showUploadList={false}
           disabled={uploading > 0}
-          beforeUpload={(file) => (check(file) ? true : Upload.LIST_IGNORE)}
+          beforeUpload={(file, chosen) => (check(file, chosen) ? true : Upload.LIST_IGNORE)}
           customRequest={({ file }) => void upload(file as File)}
         >
           <p className="ant-upload-drag-icon">
@@ -127,6 +136,23 @@ export function FilesTab({ record, readOnly, kind }: EditorTabProps & { kind: ke
           <p className="ant-upload-text">{t('editor.files.drop')}</p>
           <p className="ant-upload-hint">{t(def.hint, { max: def.max, size: formatSize(def.maxBytes) })}</p>
         </Upload.Dragger>
+      )}
+      {!readOnly && refused.length > 0 && (
+        <Alert
+          type="error"
+          showIcon
+          role="alert"
+          title={t('editor.files.notUploaded', { count: refused.length })}
+          description={
+            <ul style={{ margin: 0, paddingInlineStart: 20 }}>
+              {refused.map((file) => (
+                <li key={`${file.name}:${file.reason}`}>{t('editor.files.refusedFile', { name: file.name, reason: file.reason })}</li>
+              ))}
+            </ul>
+          }
+          closable={{ closeIcon: true, 'aria-label': t('editor.close') }}
+          onClose={() => setRefused([])}
+        />
       )}
       {kind === 'data' && !readOnly && <Typography.Text type="secondary">{t('editor.files.compress')}</Typography.Text>}
       <Table<StoredFile> rowKey="id" scroll={{ x: 'max-content' }} loading={isLoading || uploading > 0} columns={columns} dataSource={files} pagination={false} locale={{ emptyText: t('editor.none') }} />

@@ -4,9 +4,12 @@ import { useState, type Key, type ReactNode } from 'react';
 import { KEYWORD_TYPES, METADATA_LIMITS, type KeywordType, type Language } from '@portal/shared';
 import { keywordCreateSchema } from '@portal/shared/contracts/metadata';
 import { pageLanguage } from '../../../app/i18n';
-import { zodRule } from '../../../components/zod-rule';
+import { useBusy } from '../../../components/useBusy';
+import { lengthCount, zodRule } from '../../../components/zod-rule';
 import { resource, unlinkKeyword, type EditorTabProps, type Keyword, type KeywordStandard, type MetaKeywordStandard } from '../api';
+import type { EditorSession } from './editorSession';
 import { useFeedback } from './useFeedback';
+import { useTypedInput } from './useTypedInput';
 
 type KeywordForm = { type: KeywordType; name: string; translation: string };
 
@@ -28,7 +31,7 @@ function requiredMark(label: ReactNode, { required }: { required: boolean }) {
 }
 
 /** Keywords of the four types, each with its translation; keyword standards as a tree when the centre keeps any. */
-export function KeywordsTab({ record, readOnly }: EditorTabProps) {
+export function KeywordsTab({ record, readOnly, session }: EditorTabProps & { session?: EditorSession }) {
   const { run, message, t } = useFeedback();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<KeywordForm>();
@@ -40,6 +43,10 @@ export function KeywordsTab({ record, readOnly }: EditorTabProps) {
   const keywords = data?.results ?? [];
   const other: Language = record.language === 'en' ? 'zh-hans' : 'en';
   const refresh = () => queryClient.invalidateQueries({ queryKey: key });
+  /** Add waits for its save: a double click adds the keyword once. */
+  const adding = useBusy();
+  // A keyword typed and not added yet: leaving the editor asks first.
+  useTypedInput({ session, form, active: !readOnly, title: t('editor.keyword.add'), fields: ['name', 'translation'] });
 
   const add = async (values: KeywordForm) => {
     const done = await run(
@@ -63,7 +70,7 @@ export function KeywordsTab({ record, readOnly }: EditorTabProps) {
     <>
       <Typography.Paragraph type="secondary">{t('editor.keyword.intro', { min: METADATA_LIMITS.keywordsMin })}</Typography.Paragraph>
       {!readOnly && (
-        <Form<KeywordForm> form={form} name="keyword" layout="vertical" onFinish={add} initialValues={{ type: KEYWORD_TYPES[0] }} requiredMark={requiredMark}>
+        <Form<KeywordForm> form={form} name="keyword" layout="vertical" onFinish={(values) => void adding.run(() => add(values))} initialValues={{ type: KEYWORD_TYPES[0] }} requiredMark={requiredMark}>
           <Form.Item name="type" label={t('editor.keyword.type')} rules={[zodRule(keywordCreateSchema.shape.type, t)]}>
             <Radio.Group options={KEYWORD_TYPES.map((value) => ({ value, label: t(`metadata.options.keywordType.${value}`) }))} />
           </Form.Item>
@@ -75,21 +82,21 @@ export function KeywordsTab({ record, readOnly }: EditorTabProps) {
                 validateFirst
                 rules={[{ required: true, whitespace: true, message: t('metadata.keyword.required') }, zodRule(keywordCreateSchema.shape.name, t)]}
               >
-                <Input />
+                <Input count={lengthCount(keywordCreateSchema.shape.name)} />
               </Form.Item>
             </Col>
             <Col xs={24} md={10}>
               <Form.Item
                 name="translation"
                 label={t('editor.keyword.translation', { language: t(`metadata.options.language.${other}`) })}
-                rules={[{ required: true, whitespace: true, message: t('metadata.keyword.translationRequired') }]}
+                rules={[{ required: true, whitespace: true, message: t('metadata.keyword.translationRequired') }, zodRule(keywordCreateSchema.shape.translation, t)]}
               >
-                <Input />
+                <Input count={lengthCount(keywordCreateSchema.shape.translation)} />
               </Form.Item>
             </Col>
             <Col xs={24} md={4}>
               <Form.Item label=" ">
-                <Button type="primary" htmlType="submit">
+                <Button type="primary" htmlType="submit" loading={adding.busy}>
                   {t('editor.keyword.add')}
                 </Button>
               </Form.Item>

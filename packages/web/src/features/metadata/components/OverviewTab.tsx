@@ -20,8 +20,9 @@ import {
 import { fundCreateSchema, metadataI18nFields } from '@portal/shared/contracts/metadata';
 import { pageLanguage } from '../../../app/i18n';
 import { PageSpinner } from '../../../components/PageSpinner';
-import { zodRule } from '../../../components/zod-rule';
-import { fieldErrorsOf, formErrorText } from '../../../api/form';
+import { useBusy } from '../../../components/useBusy';
+import { lengthCount, zodRule } from '../../../components/zod-rule';
+import { formErrorText } from '../../../api/form';
 import {
   ApiError,
   base,
@@ -37,7 +38,9 @@ import {
   type Page,
   type Translation,
 } from '../api';
+import { AUTOSAVE_DELAY_MS, patchValid, readUnsaved as readKept, SaveBar, same, writeUnsaved as writeKept, type SaveState } from './autosave';
 import { useFreshTranslations, type EditorSession } from './editorSession';
+import { useTypedInput } from './useTypedInput';
 import { useFeedback } from './useFeedback';
 
 /** The record's own fields the Overview edits (PUT /api/metadata/metadata/{id}/). */
@@ -129,7 +132,6 @@ const NUMBER_FIELDS = new Set<string>(['file_size', 'east', 'south', 'west', 'no
 /** Fields shown as a Select: a stored '' shows the placeholder. */
 const SELECT_FIELDS = new Set<string>(['projection', 'license', 'temporal_resolution']);
 
-const AUTOSAVE_DELAY_MS = 1500;
 const shape = metadataUpdateSchema.shape;
 
 type RecordField = (typeof RECORD_FIELDS)[number];
@@ -223,35 +225,11 @@ function RecordDocument({ record, english }: { record: MetadataRecord; english: 
 /** Fields shown across the whole width of the document view. */
 const LONG_FIELDS = new Set<string>(['title', 'en_title', 'description', 'en_description', 'data_source', 'use_term', 'usage_method', 'citation', 'time_description', 'protection_description', 'dist_address']);
 
-/** What the status line says about the Overview's changes. */
-type SaveState =
-  | { kind: 'none' | 'pending' | 'saving' }
-  | { kind: 'saved'; at: Date }
-  | { kind: 'partial'; at: Date | null; fields: string[] }
-  | { kind: 'failed'; reason: string };
-
-const hhmm = (date: Date) => `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
-const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 /** Where the values of fields that could not be saved wait, across a reload, until they are fixed. */
 const unsavedKey = (id: string) => `portal.editor.unsaved.${id}`;
 
-function readUnsaved(id: string): Record<string, unknown> {
-  try {
-    const value = JSON.parse(localStorage.getItem(unsavedKey(id)) ?? '{}') as unknown;
-    return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
-
-function writeUnsaved(id: string, values: Record<string, unknown>) {
-  try {
-    if (Object.keys(values).length) localStorage.setItem(unsavedKey(id), JSON.stringify(values));
-    else localStorage.removeItem(unsavedKey(id));
-  } catch {
-    // Storage full or refused: the fields stay marked on the page.
-  }
-}
+const readUnsaved = (id: string) => readKept(unsavedKey(id));
+const writeUnsaved = (id: string, values: Record<string, unknown>) => writeKept(unsavedKey(id), values);
 
 /** The catalogue key of a field's first problem by the server's own schema, or undefined when it is valid. */
 function problemOf(key: string, value: unknown): string | undefined {
@@ -316,21 +294,8 @@ function OverviewForm({ record, readOnly, session, english }: OverviewProps & { 
   };
 
   /** Sends `body` with PATCH; fields the server refuses are taken out and the rest sent again once. */
-  const patch = async (send: (body: Record<string, unknown>) => Promise<unknown>, body: Record<string, unknown>, refused: Map<string, string>, rename = (name: string) => name) => {
-    let rest = body;
-    for (let attempt = 0; Object.keys(rest).length; attempt += 1) {
-      try {
-        await send(rest);
-        for (const [key, value] of Object.entries(rest)) stored.current[rename(key)] = value;
-        return;
-      } catch (error) {
-        const fields = error instanceof ApiError && error.status === 400 ? fieldErrorsOf(error.reply).filter(([name]) => name in rest) : [];
-        if (attempt > 0 || !fields.length) throw error;
-        for (const [name, text] of fields) refused.set(rename(name), text);
-        rest = Object.fromEntries(Object.entries(rest).filter(([name]) => !fields.some(([field]) => field === name)));
-      }
-    }
-  };
+  const patch = (send: (body: Record<string, unknown>) => Promise<unknown>, body: Record<string, unknown>, refused: Map<string, string>, rename?: (name: string) => string) =>
+    patchValid(send, body, refused, stored.current, rename);
 
   const save = (auto: boolean) =>
     session.enqueue(async () => {
@@ -410,11 +375,11 @@ function OverviewForm({ record, readOnly, session, english }: OverviewProps & { 
       unsaved: () => handlers.current.unsaved(),
       discard: () => handlers.current.discard(),
     };
-    session.overview = overview;
+    session.autosave = overview;
     return () => {
       // Leaving the tab keeps what was typed: the pending autosave is queued now.
       overview.saveNow();
-      if (session.overview === overview) session.overview = null;
+      if (session.autosave === overview) session.autosave = null;
     };
   }, [session]);
 
@@ -466,33 +431,7 @@ function OverviewForm({ record, readOnly, session, english }: OverviewProps & { 
     await save(false);
   };
 
-  const stateText = (() => {
-    const names = (fields: string[]) => fields.map(label).join(t('editor.listSeparator'));
-    switch (state.kind) {
-      case 'saved':
-        return t('editor.saveState.saved', { time: hhmm(state.at) });
-      case 'partial':
-        return state.at
-          ? t('editor.saveState.partial', { time: hhmm(state.at), fields: names(state.fields) })
-          : t('editor.saveState.failed', { reason: names(state.fields) });
-      case 'failed':
-        return t('editor.saveState.failed', { reason: state.reason });
-      default:
-        return t(`editor.saveState.${state.kind}`);
-    }
-  })();
-
-  /** Save and the save state, kept in sight at the top of the editor as it scrolls (on a phone too). */
-  const saveBar = !readOnly && (
-    <Space wrap style={{ position: 'sticky', top: 0, zIndex: 3, background: '#fff', padding: '8px 0', width: '100%' }}>
-      <Button type="primary" onClick={() => void handleFinish()}>
-        {t('editor.save')}
-      </Button>
-      <Typography.Text type={state.kind === 'failed' || state.kind === 'partial' ? 'danger' : 'secondary'} aria-live="polite" data-testid="save-state">
-        {stateText}
-      </Typography.Text>
-    </Space>
-  );
+  const saveBar = !readOnly && <SaveBar state={state} onSave={() => void handleFinish()} label={label} />;
 
   const initialValues: OverviewValues = {
     // A stored '' in a Select shows its placeholder, not an empty choice.
@@ -502,9 +441,14 @@ function OverviewForm({ record, readOnly, session, english }: OverviewProps & { 
   };
 
   const options = (values: readonly string[], prefix: string) => values.map((value) => ({ value, label: t(`${prefix}${value}`) }));
+  // Limited fields count their characters; past the limit the text stays and the field says why.
   const text = (name: string, label: string, rows = 0) => (
     <Form.Item name={name} label={t(label)} required={REQUIRED.has(name)}>
-      {rows ? <Input.TextArea autoSize={{ minRows: rows, maxRows: 12 }} /> : <Input />}
+      {rows ? (
+        <Input.TextArea autoSize={{ minRows: rows, maxRows: 12 }} count={lengthCount(shape[name as RecordField], true)} />
+      ) : (
+        <Input count={lengthCount(shape[name as RecordField])} />
+      )}
     </Form.Item>
   );
   // Typed text, not a clamping number box: 200 east stays 200 and is refused at the field with the
@@ -529,11 +473,11 @@ function OverviewForm({ record, readOnly, session, english }: OverviewProps & { 
       {saveBar}
       <Divider titlePlacement="start">{t('editor.sections.basic')}</Divider>
       <Form.Item name="title" label={t('editor.fields.title')} required rules={[zodRule(shape.title, t)]} extra={t('editor.fields.titleHint')}>
-        <Input />
+        <Input count={lengthCount(shape.title)} />
       </Form.Item>
       {english && (
         <Form.Item name="en_title" label={t('editor.fields.titleEn')} required>
-          <Input />
+          <Input count={lengthCount(metadataI18nFields.title)} />
         </Form.Item>
       )}
       <Form.Item
@@ -542,11 +486,11 @@ function OverviewForm({ record, readOnly, session, english }: OverviewProps & { 
         required
         extra={t('editor.fields.wordCount', { count: countWords(description ?? ''), chars: descriptionLength(description ?? '') })}
       >
-        <Input.TextArea autoSize={{ minRows: 4, maxRows: 16 }} />
+        <Input.TextArea autoSize={{ minRows: 4, maxRows: 16 }} count={lengthCount(shape.description, true)} />
       </Form.Item>
       {english && (
         <Form.Item name="en_description" label={t('editor.fields.descriptionEn')} required>
-          <Input.TextArea autoSize={{ minRows: 4, maxRows: 16 }} />
+          <Input.TextArea autoSize={{ minRows: 4, maxRows: 16 }} count={lengthCount(metadataI18nFields.description, true)} />
         </Form.Item>
       )}
       {text('data_source', 'editor.fields.dataSource', 2)}
@@ -644,7 +588,7 @@ function OverviewForm({ record, readOnly, session, english }: OverviewProps & { 
         </Col>
         <Col xs={24} md={6}>
           <Form.Item name="dist_email" label={t('editor.fields.dist_email')} rules={[zodRule(shape.dist_email, t)]}>
-            <Input />
+            <Input count={lengthCount(shape.dist_email)} />
           </Form.Item>
         </Col>
       </Row>
@@ -664,7 +608,7 @@ function OverviewForm({ record, readOnly, session, english }: OverviewProps & { 
       </Form.Item>
 
       <Divider titlePlacement="start">{t('editor.sections.funding')}</Divider>
-      <FundsField record={record} readOnly={readOnly} />
+      <FundsField record={record} readOnly={readOnly} session={session} />
       {record.fund.includes(FUND_THREE_POLE) && text('subtopic_three_pole', 'editor.fields.subtopicThreePole')}
       {record.fund.includes(FUND_THIRD_POLE) && text('subtopic_third_pole', 'editor.fields.subtopicThirdPole')}
 
@@ -683,11 +627,14 @@ function ProjectionField({ label, placeholder }: { label: string; placeholder: s
 }
 
 /** Up to 3 funding projects from fund/, linked through meta-fund/; a new one can be created here. */
-function FundsField({ record, readOnly }: EditorTabProps) {
+function FundsField({ record, readOnly, session }: EditorTabProps & { session: EditorSession }) {
   const { run, message, t } = useFeedback();
   const queryClient = useQueryClient();
   const [creating, setCreating] = useState(false);
   const [fundForm] = Form.useForm<{ name: string; name_en: string }>();
+  /** Add waits for its save: a double click creates the project once. */
+  const adding = useBusy();
+  const closeFund = useTypedInput({ session, form: fundForm, active: creating, title: t('editor.fundNew'), onClose: () => setCreating(false) });
   const { data: funds } = useQuery({ queryKey: ['metadata', 'funds'], queryFn: () => resource.list<Fund>('fund', { pageSize: 1000 }) });
   const { data: links } = useQuery({
     queryKey: ['metadata', 'meta-fund', record.id],
@@ -738,13 +685,22 @@ function FundsField({ record, readOnly }: EditorTabProps) {
           {!readOnly && record.fund.length < METADATA_LIMITS.fundsMax && <Button onClick={() => setCreating(true)}>{t('editor.fundNew')}</Button>}
         </Space.Compact>
       </Form.Item>
-      <Modal open={creating} title={t('editor.fundNew')} onCancel={() => setCreating(false)} onOk={() => fundForm.submit()} okText={t('editor.add')} cancelText={t('editor.cancel')} destroyOnHidden>
-        <Form form={fundForm} name="fund" layout="vertical" onFinish={create}>
+      <Modal
+        open={creating}
+        title={t('editor.fundNew')}
+        onCancel={closeFund}
+        onOk={() => void adding.submit(fundForm, create)}
+        confirmLoading={adding.busy}
+        okText={t('editor.add')}
+        cancelText={t('editor.cancel')}
+        destroyOnHidden
+      >
+        <Form form={fundForm} name="fund" layout="vertical" onFinish={(values) => void adding.run(() => create(values))}>
           <Form.Item name="name" label={t('editor.fundName')} rules={[zodRule(fundCreateSchema.shape.name, t)]}>
-            <Input />
+            <Input count={lengthCount(fundCreateSchema.shape.name)} />
           </Form.Item>
           <Form.Item name="name_en" label={t('editor.fundNameEn')} rules={[zodRule(fundCreateSchema.shape.name_en, t)]}>
-            <Input />
+            <Input count={lengthCount(fundCreateSchema.shape.name_en)} />
           </Form.Item>
         </Form>
       </Modal>

@@ -4,16 +4,19 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { LITERATURE_TYPES, type Language } from '@portal/shared';
 import { literatureFields, literatureI18nCreateSchema } from '@portal/shared/contracts/metadata';
-import { zodRule } from '../../../components/zod-rule';
+import { useBusy } from '../../../components/useBusy';
+import { lengthCount, zodRule } from '../../../components/zod-rule';
 import { resource, type Citation, type EditorTabProps, type Literature } from '../api';
+import type { EditorSession } from './editorSession';
 import { useFeedback } from './useFeedback';
+import { useTypedInput } from './useTypedInput';
 import { useLinkRows } from './useLinkRows';
 
 type LiteratureForm = Pick<Literature, 'title' | 'title_en' | 'type' | 'year' | 'publisher' | 'link' | 'doi'>;
 type TranslationForm = { title: string; publisher?: string; abstract?: string };
 
 /** Reference: literature cited by the record (literature/ with `metadata`, citation/), translated, ordered, removed. */
-export function ReferenceTab({ record, readOnly }: EditorTabProps) {
+export function ReferenceTab({ record, readOnly, session }: EditorTabProps & { session?: EditorSession }) {
   const { run, message, t } = useFeedback();
   const queryClient = useQueryClient();
   const key = ['metadata', 'citation', record.id];
@@ -25,6 +28,12 @@ export function ReferenceTab({ record, readOnly }: EditorTabProps) {
   const [translationForm] = Form.useForm<TranslationForm>();
   const other: Language = record.language === 'en' ? 'zh-hans' : 'en';
   const refresh = () => queryClient.invalidateQueries({ queryKey: key });
+  /** Each dialog's button waits for its save: a double click adds one entry. */
+  const saving = useBusy();
+  const editTitle = editing === 'new' ? t('editor.reference.add') : t('editor.edit');
+  const closeEdit = useTypedInput({ session, form, active: editing !== null, title: editTitle, onClose: () => setEditing(null) });
+  const translateTitle = t('editor.reference.translateTitle', { language: t(`metadata.options.language.${other}`) });
+  const closeTranslation = useTypedInput({ session, form: translationForm, active: translating !== null, title: translateTitle, onClose: () => setTranslating(null) });
   const nextSort = () => (rows.length ? Math.max(...rows.map((row) => Number(row.sort) || 0)) + 1 : 0);
 
   const save = async (values: LiteratureForm) => {
@@ -103,13 +112,14 @@ export function ReferenceTab({ record, readOnly }: EditorTabProps) {
           {t('editor.reference.add')}
         </Button>
       )}
-      <Table<Citation> rowKey="id" loading={isLoading} columns={columns} dataSource={rows} pagination={false} locale={{ emptyText: t('editor.none') }} />
+      <Table<Citation> rowKey="id" scroll={{ x: 'max-content' }} loading={isLoading} columns={columns} dataSource={rows} pagination={false} locale={{ emptyText: t('editor.none') }} />
       <Modal
         open={editing !== null}
-        title={editing === 'new' ? t('editor.reference.add') : t('editor.edit')}
+        title={editTitle}
         width={720}
-        onCancel={() => setEditing(null)}
-        onOk={() => form.submit()}
+        onCancel={closeEdit}
+        onOk={() => void saving.submit(form, save)}
+        confirmLoading={saving.busy}
         okText={t('editor.saveShort')}
         cancelText={t('editor.cancel')}
         destroyOnHidden
@@ -118,39 +128,39 @@ export function ReferenceTab({ record, readOnly }: EditorTabProps) {
           form={form}
           name="literature"
           layout="vertical"
-          onFinish={save}
+          onFinish={(values) => void saving.run(() => save(values))}
           initialValues={editing && editing !== 'new' ? editing : { type: 'citation' }}
         >
           <Form.Item name="title" label={t('editor.reference.title')} rules={[zodRule(literatureFields.title, t)]}>
-            <Input />
+            <Input count={lengthCount(literatureFields.title)} />
           </Form.Item>
-          <Form.Item name="title_en" label={t('editor.reference.titleEn')}>
-            <Input />
+          <Form.Item name="title_en" label={t('editor.reference.titleEn')} rules={[zodRule(literatureFields.title_en, t)]}>
+            <Input count={lengthCount(literatureFields.title_en)} />
           </Form.Item>
           <Row gutter={16}>
-            <Col span={12}>
+            <Col xs={24} sm={12}>
               <Form.Item name="type" label={t('editor.reference.type')} rules={[zodRule(literatureFields.type, t)]}>
                 <Select options={LITERATURE_TYPES.map((value) => ({ value, label: t(`metadata.options.literatureType.${value}`) }))} />
               </Form.Item>
             </Col>
-            <Col span={12}>
+            <Col xs={24} sm={12}>
               <Form.Item name="year" label={t('editor.reference.year')} rules={[zodRule(literatureFields.year, t)]}>
                 <Input inputMode="numeric" />
               </Form.Item>
             </Col>
           </Row>
-          <Form.Item name="publisher" label={t('editor.reference.publisher')}>
-            <Input />
+          <Form.Item name="publisher" label={t('editor.reference.publisher')} rules={[zodRule(literatureFields.publisher, t)]}>
+            <Input count={lengthCount(literatureFields.publisher)} />
           </Form.Item>
           <Row gutter={16}>
-            <Col span={12}>
+            <Col xs={24} sm={12}>
               <Form.Item name="link" label={t('editor.reference.link')} rules={[zodRule(literatureFields.link, t)]}>
-                <Input />
+                <Input count={lengthCount(literatureFields.link)} />
               </Form.Item>
             </Col>
-            <Col span={12}>
-              <Form.Item name="doi" label="DOI">
-                <Input />
+            <Col xs={24} sm={12}>
+              <Form.Item name="doi" label="DOI" rules={[zodRule(literatureFields.doi, t)]}>
+                <Input count={lengthCount(literatureFields.doi)} />
               </Form.Item>
             </Col>
           </Row>
@@ -158,22 +168,23 @@ export function ReferenceTab({ record, readOnly }: EditorTabProps) {
       </Modal>
       <Modal
         open={translating !== null}
-        title={t('editor.reference.translateTitle', { language: t(`metadata.options.language.${other}`) })}
-        onCancel={() => setTranslating(null)}
-        onOk={() => translationForm.submit()}
+        title={translateTitle}
+        onCancel={closeTranslation}
+        onOk={() => void saving.submit(translationForm, translate)}
+        confirmLoading={saving.busy}
         okText={t('editor.saveShort')}
         cancelText={t('editor.cancel')}
         destroyOnHidden
       >
-        <Form<TranslationForm> form={translationForm} name="literatureTranslation" layout="vertical" onFinish={translate} initialValues={existing ?? {}}>
+        <Form<TranslationForm> form={translationForm} name="literatureTranslation" layout="vertical" onFinish={(values) => void saving.run(() => translate(values))} initialValues={existing ?? {}}>
           <Form.Item name="title" label={t('editor.reference.title')} rules={[zodRule(literatureI18nCreateSchema.shape.title, t)]}>
-            <Input />
+            <Input count={lengthCount(literatureI18nCreateSchema.shape.title)} />
           </Form.Item>
-          <Form.Item name="publisher" label={t('editor.reference.publisher')}>
-            <Input />
+          <Form.Item name="publisher" label={t('editor.reference.publisher')} rules={[zodRule(literatureI18nCreateSchema.shape.publisher, t)]}>
+            <Input count={lengthCount(literatureI18nCreateSchema.shape.publisher)} />
           </Form.Item>
-          <Form.Item name="abstract" label={t('editor.reference.abstract')}>
-            <Input.TextArea autoSize={{ minRows: 3 }} />
+          <Form.Item name="abstract" label={t('editor.reference.abstract')} rules={[zodRule(literatureI18nCreateSchema.shape.abstract, t)]}>
+            <Input.TextArea autoSize={{ minRows: 3, maxRows: 12 }} count={lengthCount(literatureI18nCreateSchema.shape.abstract, true)} />
           </Form.Item>
         </Form>
       </Modal>

@@ -2,46 +2,63 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { metadataApi, translationsKey, type Translation } from '../api';
 
+/** A form of the editor that saves as it is typed in (the Overview, the Translations). */
+export interface AutosavingForm {
+  /** Saves the changes the autosave timer is still holding back, now. */
+  saveNow(): void;
+  /** The page is going away: sends the unsaved changes with `keepalive` requests. */
+  saveOnUnload(): void;
+  /** The labels of the fields not stored now ([] when unknown which); null when everything is stored. */
+  unsaved(): string[] | null;
+  /** Forgets the values kept for fields that could not be saved (the user chose to leave them). */
+  discard(): void;
+}
+
+/** A dialog holding typing that nothing saves until its button is pressed: named by its title while it does. */
+export interface OpenDialog {
+  unsaved(): string[] | null;
+}
+
 /**
- * What the tabs of one open editor share: the Overview's writes run one after another in `queue`,
- * and whatever reads, submits or leaves first waits for them (`flush`), so that it never sees or
- * overwrites what the Overview is still saving.
+ * What the tabs of one open editor share: the autosaving form's writes run one after another in
+ * `queue`, and whatever reads, submits or leaves first waits for them (`flush`), so that it never
+ * sees or overwrites what is still being saved. Leaving asks first while `unsaved()` names something.
  */
 export interface EditorSession {
   /** Runs `work` after every write queued before it; a failed write does not stop the later ones. */
   enqueue<T>(work: () => Promise<T>): Promise<T>;
-  /** Starts the Overview's pending autosave now and waits until every queued write has finished. */
+  /** Starts the autosaving form's pending save now and waits until every queued write has finished. */
   flush(): Promise<void>;
-  /** Set by the Overview while it is shown. */
-  overview: {
-    /** Saves the changes the autosave timer is still holding back, now. */
-    saveNow(): void;
-    /** The page is going away: sends the unsaved changes with `keepalive` requests. */
-    saveOnUnload(): void;
-    /** The labels of the fields not stored now ([] when unknown which); null when everything is stored. */
-    unsaved(): string[] | null;
-    /** Forgets the values kept for fields that could not be saved (the user chose to leave them). */
-    discard(): void;
-  } | null;
+  /** Set by the Overview or the Translations while it is shown (the tabs are never shown together). */
+  autosave: AutosavingForm | null;
+  /** Dialogs open now with something typed in them. */
+  dialogs: Set<OpenDialog>;
+  /** What is not stored now, named ([] when unknown which); null when everything is. */
+  unsaved(): string[] | null;
 }
 
 export function createEditorSession(): EditorSession {
   let queue: Promise<unknown> = Promise.resolve();
   const session: EditorSession = {
-    overview: null,
+    autosave: null,
+    dialogs: new Set(),
     enqueue<T>(work: () => Promise<T>) {
       const next = queue.then(work);
       queue = next.catch(() => undefined);
       return next;
     },
     async flush() {
-      session.overview?.saveNow();
+      session.autosave?.saveNow();
       // A write queued while waiting is waited for too.
       let current: Promise<unknown>;
       do {
         current = queue;
         await current;
       } while (current !== queue);
+    },
+    unsaved() {
+      const parts = [session.autosave?.unsaved() ?? null, ...[...session.dialogs].map((dialog) => dialog.unsaved())].filter((part): part is string[] => part !== null);
+      return parts.length ? parts.flat() : null;
     },
   };
   return session;

@@ -73,16 +73,17 @@ export default function EditPage() {
     };
   }, [id, session, queryClient]);
 
-  // Closing or reloading the page: the browser asks first while something is not stored; the
+  // Closing or reloading the page: the browser asks first while something is not stored (a field
+  // refused, a save on its way, a dialog with something typed in it); the autosaved form's
   // unsaved changes then go out with keepalive requests (values that cannot be saved wait in this
   // browser); nothing is deleted, since the server's answer on emptiness could not be waited for.
   useEffect(() => {
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
-      if (!session.overview?.unsaved()) return;
+      if (!session.unsaved()) return;
       event.preventDefault();
       event.returnValue = '';
     };
-    const onPageHide = () => session.overview?.saveOnUnload();
+    const onPageHide = () => session.autosave?.saveOnUnload();
     window.addEventListener('beforeunload', onBeforeUnload);
     window.addEventListener('pagehide', onPageHide);
     return () => {
@@ -93,7 +94,7 @@ export default function EditPage() {
 
   // Leaving the editor in the app: what can be saved is saved first; if something still is not
   // stored (a field the server refuses, no connection), the user is asked.
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => currentLocation.pathname !== nextLocation.pathname && !!session.overview?.unsaved());
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => currentLocation.pathname !== nextLocation.pathname && !!session.unsaved());
   const blocked = useRef(blocker);
   blocked.current = blocker;
   useEffect(() => {
@@ -102,7 +103,7 @@ export default function EditPage() {
     let live = true;
     void session.flush().then(() => {
       if (!live) return;
-      const fields = session.overview?.unsaved();
+      const fields = session.unsaved();
       if (!fields) return blocker.proceed();
       modal.confirm({
         title: t('editor.leave.title'),
@@ -111,7 +112,7 @@ export default function EditPage() {
         okButtonProps: { danger: true },
         cancelText: t('editor.leave.stay'),
         onOk: () => {
-          session.overview?.discard();
+          session.autosave?.discard();
           blocker.proceed();
         },
         onCancel: () => blocker.reset(),
@@ -135,10 +136,10 @@ export default function EditPage() {
   const props = { record, readOnly };
   const items = [
     { key: 'overview', label: t('editor.tabs.overview'), children: <OverviewTab {...props} session={session} /> },
-    { key: 'providers', label: t('editor.tabs.providers'), children: <AuthorsTab {...props} providers /> },
-    { key: 'authors', label: t('editor.tabs.authors'), children: <AuthorsTab {...props} providers={false} /> },
-    { key: 'reference', label: t('editor.tabs.reference'), children: <ReferenceTab {...props} /> },
-    { key: 'keywords', label: t('editor.tabs.keywords'), children: <KeywordsTab {...props} /> },
+    { key: 'providers', label: t('editor.tabs.providers'), children: <AuthorsTab {...props} session={session} providers /> },
+    { key: 'authors', label: t('editor.tabs.authors'), children: <AuthorsTab {...props} session={session} providers={false} /> },
+    { key: 'reference', label: t('editor.tabs.reference'), children: <ReferenceTab {...props} session={session} /> },
+    { key: 'keywords', label: t('editor.tabs.keywords'), children: <KeywordsTab {...props} session={session} /> },
     { key: 'thumbnail', label: t('editor.tabs.thumbnail'), children: <ThumbnailTab {...props} /> },
     { key: 'translations', label: t('editor.tabs.translations'), children: <TranslationsTab {...props} session={session} /> },
     { key: 'files', label: t('editor.tabs.files'), children: <FilesTab {...props} kind="data" /> },
