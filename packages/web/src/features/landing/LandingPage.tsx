@@ -24,6 +24,11 @@ const ExtentMap = lazy(() => loadChunk(() => import('./ExtentMap')));
 const htmlLang = (language: Language) => (language === 'en' ? 'en' : 'zh-CN');
 
 /**
+ * The sections below are exported for the expert's review page (features/review), which draws the
+ * record as submitted as this page draws it; nothing of the personal centre is imported here.
+ */
+
+/**
  * A dataset's landing page `/{lang}/data/{id}/` (issue 9): what a scientist needs to judge the data,
  * from the public calls of a published record. A record never published is not found; an
  * unpublished one (NotPublished) shows its tombstone. The server has already answered the address
@@ -157,7 +162,7 @@ function requiredCitation(record: MetadataRecord, language: Language): string {
   return inLanguage(record, 'citation', language);
 }
 
-function Section({ id, title, className, children }: { id: string; title: string; className?: string; children: ReactNode }) {
+export function Section({ id, title, className, children }: { id: string; title: string; className?: string; children: ReactNode }) {
   return (
     <section className={className ? `lp-section ${className}` : 'lp-section'} aria-labelledby={id}>
       <h2 id={id}>{title}</h2>
@@ -167,7 +172,7 @@ function Section({ id, title, className, children }: { id: string; title: string
 }
 
 /** Terms and values; a term without a value is left out. */
-function Terms({ items }: { items: [string, ReactNode][] }) {
+export function Terms({ items }: { items: [string, ReactNode][] }) {
   const shown = items.filter(([, value]) => value !== '' && value !== null && value !== undefined && value !== false);
   if (!shown.length) return null;
   return (
@@ -277,7 +282,7 @@ function Contact({ record }: { record: MetadataRecord }) {
  * "Authors" the creators every citation names (shared rules/creators.ts), the data centre when no
  * one has a creator role; under "Contributors" everyone else.
  */
-function People({ links }: { links: MetaAuthor[] | undefined }) {
+export function People({ links }: { links: MetaAuthor[] | undefined }) {
   const { t } = useTranslation();
   const credits = links && creditsOf(links.filter((link) => link.author_detail), (link) => link.author_id, (link) => link.role);
   return (
@@ -325,7 +330,7 @@ function PersonList({ credits, ordered = false }: { credits: Credit<MetaAuthor>[
   );
 }
 
-function Keywords({ links }: { links: MetaKeyword[] | undefined }) {
+export function Keywords({ links }: { links: MetaKeyword[] | undefined }) {
   const { t } = useTranslation();
   const nameOf = (link: MetaKeyword) => {
     const keyword = link.keyword_detail!;
@@ -365,7 +370,7 @@ function timeCoverage(t: (key: string, options?: Record<string, string>) => stri
   return end ? t('landing.coverage.timeUntil', { end }) : '';
 }
 
-function Coverage({ record }: { record: MetadataRecord }) {
+export function Coverage({ record }: { record: MetadataRecord }) {
   const { t } = useTranslation();
   const mapId = useId();
   const box = hasBox(record) ? { west: record.west!, south: record.south!, east: record.east!, north: record.north! } : null;
@@ -395,7 +400,7 @@ function Coverage({ record }: { record: MetadataRecord }) {
   );
 }
 
-function Details({ record }: { record: MetadataRecord }) {
+export function Details({ record }: { record: MetadataRecord }) {
   const { t } = useTranslation();
   const items: [string, ReactNode][] = [
     [t('landing.details.temporalResolution'), record.temporal_resolution && t(`landing.options.temporalResolution.${record.temporal_resolution}`)],
@@ -414,7 +419,7 @@ function Details({ record }: { record: MetadataRecord }) {
   );
 }
 
-function Documents({ files }: { files: { id: string; name: string; size: number }[] | undefined }) {
+export function Documents({ files }: { files: { id: string; name: string; size: number }[] | undefined }) {
   const { t } = useTranslation();
   return (
     <Listed items={files} empty={t('landing.documents.none')}>
@@ -435,7 +440,7 @@ function Documents({ files }: { files: { id: string; name: string; size: number 
   );
 }
 
-function Literature({ citations }: { citations: import('@portal/shared').Citation[] | undefined }) {
+export function Literature({ citations }: { citations: import('@portal/shared').Citation[] | undefined }) {
   const { t } = useTranslation();
   return (
     <Listed items={citations?.filter((citation) => citation.literature_detail)} empty={t('landing.literature.none')}>
@@ -466,7 +471,7 @@ function Literature({ citations }: { citations: import('@portal/shared').Citatio
   );
 }
 
-function Funding({ funds }: { funds: import('@portal/shared').MetaFund[] | undefined }) {
+export function Funding({ funds }: { funds: import('@portal/shared').MetaFund[] | undefined }) {
   const { t } = useTranslation();
   return (
     <Listed items={funds?.filter((fund) => fund.fund_detail)} empty={t('landing.funding.none')}>

@@ -6,6 +6,7 @@ import type {
   reviewHistorySchema,
   reviewPageSchema,
   reviewSchema,
+  reviewSnapshotReplySchema,
   reviewStateSchema,
   setReviewStatusSchema,
   topicReviewSchema,
@@ -16,6 +17,7 @@ import { ok } from '../metadata/api';
 /** The review calls of spec section 7 the personal centre makes; every shape inferred from the shared contracts. */
 
 export type Review = z.infer<typeof reviewSchema>;
+export type ReviewSnapshotReply = z.infer<typeof reviewSnapshotReplySchema>;
 export type ReviewPage = z.infer<typeof reviewPageSchema>;
 export type ReviewState = z.infer<typeof reviewStateSchema>;
 export type DeskPage = z.infer<typeof reviewDeskPageSchema>;
@@ -41,6 +43,8 @@ export const reviewApi = {
   history: async (q: ListQuery) => ok<ReviewPage>(await api.get('/api/metadata/review/', query(q))),
   /** Opening a review: the first opening moves the record to "under review". */
   open: async (id: string) => ok<Review>(await api.get(`/api/metadata/review/${id}/`)),
+  /** The record as submitted for the review's round and the round before (issue 16). */
+  snapshot: async (id: string) => ok<ReviewSnapshotReply>(await api.get(`/api/metadata/review/${id}/snapshot/`)),
   answer: async (id: string, body: ReviewAnswer) => ok<Review>(await api.put(`/api/metadata/review/${id}/`, body)),
   decline: async (id: string, content: string) => ok<Review>(await api.postJson(`/api/metadata/review/${id}/decline/`, { content })),
   /** A project leader's queue (`reviewed`: the records they have reviewed). */
@@ -66,6 +70,7 @@ export const reviewKeys = {
   invited: (q: ListQuery) => ['review', 'invited', q] as const,
   history: (q: ListQuery) => ['review', 'history', q] as const,
   review: (id: string) => ['review', 'one', id] as const,
+  snapshot: (id: string) => ['review', 'snapshot', id] as const,
   topic: (q: ListQuery & { reviewed?: boolean }) => ['review', 'topic', q] as const,
   desk: (q: ListQuery & { status?: string; preReview?: boolean }) => ['review', 'desk', q] as const,
   state: (metadata: string) => ['review', 'state', metadata] as const,

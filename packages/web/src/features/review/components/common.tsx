@@ -40,10 +40,11 @@ export function DeadlineText({ deadline }: { deadline: string }) {
 }
 
 /**
- * The record as its reviewer reads it: the editor's read-only document, then its data files and
- * documents with their download links (the server lets a reviewer read them while they may).
+ * The record as its reviewer reads it: the editor's read-only document (or `document`, the record
+ * as submitted where the page has it), then its data files and documents with their download
+ * links (the server lets a reviewer read them while they may).
  */
-export function RecordReader({ id }: { id: string }) {
+export function RecordReader({ id, document }: { id: string; document?: ReactNode }) {
   const { t } = useTranslation();
   const [session] = useState(createEditorSession);
   const { data: record, error, isLoading } = useQuery({ queryKey: recordKey(id), queryFn: () => metadataApi.get(id) });
@@ -52,9 +53,11 @@ export function RecordReader({ id }: { id: string }) {
     return <Alert type="warning" showIcon title={error instanceof ApiError && error.message ? error.message : t('review.ui.advice.recordHidden')} />;
   return (
     <Space orientation="vertical" size="middle" style={{ width: '100%' }} data-testid="review-record">
-      <Card size="small" title={t('review.ui.advice.document')}>
-        <OverviewTab record={record} readOnly session={session} />
-      </Card>
+      {document ?? (
+        <Card size="small" title={t('review.ui.advice.document')}>
+          <OverviewTab record={record} readOnly session={session} />
+        </Card>
+      )}
       <Card size="small" title={t('review.ui.advice.files')}>
         <FilesTab record={record} readOnly kind="data" />
       </Card>
@@ -72,13 +75,13 @@ export const PageTitle = ({ children }: { children: string }) => <h1 style={{ ma
  * A reviewer's page: the record as a document beside the answer (desktop, the answer kept in view
  * while the record scrolls), the record below the answer on a phone.
  */
-export function ReviewLayout({ title, recordId, answer }: { title: ReactNode; recordId: string; answer: ReactNode }) {
+export function ReviewLayout({ title, recordId, answer, document }: { title: ReactNode; recordId: string; answer: ReactNode; document?: ReactNode }) {
   const isPhone = useIsPhone();
   return (
     <Card size={isPhone ? 'small' : 'default'} title={<Space wrap style={{ paddingBlock: 8 }}>{title}</Space>}>
       <Row gutter={[24, 16]}>
         <Col xs={{ span: 24, order: 2 }} lg={{ span: 14, order: 1 }}>
-          <RecordReader id={recordId} />
+          <RecordReader id={recordId} document={document} />
         </Col>
         <Col xs={{ span: 24, order: 1 }} lg={{ span: 10, order: 2 }}>
           <div style={isPhone ? undefined : { position: 'sticky', top: 16 }}>{answer}</div>

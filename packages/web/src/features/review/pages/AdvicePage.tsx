@@ -9,6 +9,7 @@ import { ApiError } from '../../metadata/api';
 import { useFeedback } from '../../metadata/components/useFeedback';
 import { reviewApi, reviewKeys, type Review, type ReviewAnswer } from '../api';
 import { DeadlineText, LabelTag, PageTitle, ReviewLayout, isOverdue, titleOf } from '../components/common';
+import { SubmittedRecord } from '../components/SubmittedRecord';
 
 /**
  * /review/advice/:id: the expert's review. Opening it is what moves the record to "under review".
@@ -22,7 +23,9 @@ export default function AdvicePage() {
     queryFn: () => reviewApi.open(id),
     refetchOnWindowFocus: false,
   });
-  if (isLoading) return <PageSpinner />;
+  // The record as submitted for this round (and the one before): none for a round from before they were kept.
+  const snapshot = useQuery({ queryKey: reviewKeys.snapshot(id), queryFn: () => reviewApi.snapshot(id), retry: false, enabled: !!review && !error });
+  if (isLoading || snapshot.isLoading) return <PageSpinner />;
   if (error || !review) {
     const text = error instanceof ApiError && error.message ? error.message : t('errors.formGeneric');
     return <Result status={error instanceof ApiError && error.status === 403 ? '403' : 'warning'} title={text} />;
@@ -38,6 +41,7 @@ export default function AdvicePage() {
         </>
       }
       answer={<AnswerPanel review={review} />}
+      document={snapshot.data?.current ? <SubmittedRecord current={snapshot.data.current} previous={snapshot.data.previous} /> : undefined}
     />
   );
 }
