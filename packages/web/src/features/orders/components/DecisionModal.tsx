@@ -77,7 +77,7 @@ export function DecisionModal({ pending, onClose }: { pending: PendingDecision |
             { max: ORDER_LIMITS.decisionReasonMax, message: t('orders.validation.reasonLong') },
           ]}
         >
-          <Input.TextArea autoSize={{ minRows: 3, maxRows: 10 }} showCount maxLength={ORDER_LIMITS.decisionReasonMax} />
+          <Input.TextArea autoSize={{ minRows: 3, maxRows: 10 }} count={{ show: true, max: ORDER_LIMITS.decisionReasonMax }} />
         </Form.Item>
       </Form>
     </Modal>

@@ -177,7 +177,7 @@ function ApplicationFormFields({
         <Select showSearch allowClear optionFilterProp="label" options={countries} placeholder={t('ordersUi.form.countryPlaceholder')} />
       </Form.Item>
       <Form.Item name="reason" label={labels.reason} required rules={[zodRule(applicationFormSchema.shape.reason, t)]} extra={t('ordersUi.form.reasonHelp')}>
-        <Input.TextArea autoSize={{ minRows: 4, maxRows: 12 }} maxLength={ORDER_LIMITS.reasonMax} />
+        <Input.TextArea autoSize={{ minRows: 4, maxRows: 12 }} count={{ show: true, max: ORDER_LIMITS.reasonMax }} />
       </Form.Item>
       <Space wrap>
         <Button type="primary" htmlType="submit" loading={busy}>

@@ -144,7 +144,7 @@ function AnswerForm({ review, onDone, onCancel }: { review: Review; onDone: () =
             { max: REVIEW_COMMENT_MAX, message: t('review.validation.commentTooLong') },
           ]}
         >
-          <Input.TextArea autoSize={{ minRows: 6, maxRows: 20 }} showCount maxLength={REVIEW_COMMENT_MAX} />
+          <Input.TextArea autoSize={{ minRows: 6, maxRows: 20 }} count={{ show: true, max: REVIEW_COMMENT_MAX }} />
         </Form.Item>
         <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
           {t('review.ui.advice.commentHelp')}

@@ -78,7 +78,7 @@ function LeaderForm({ id }: { id: string }) {
             { max: REVIEW_COMMENT_MAX, message: t('review.validation.commentTooLong') },
           ]}
         >
-          <Input.TextArea autoSize={{ minRows: 4, maxRows: 16 }} showCount maxLength={REVIEW_COMMENT_MAX} />
+          <Input.TextArea autoSize={{ minRows: 4, maxRows: 16 }} count={{ show: true, max: REVIEW_COMMENT_MAX }} />
         </Form.Item>
         <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
           {t('review.ui.project.commentRequired')}
