@@ -128,6 +128,45 @@ for (const language of LANGUAGES) {
       await expect(page.getByRole('radiogroup', { name: texts.fields.mail_language }).getByRole('radio', { name: texts.settings.mailLanguages[language] })).toBeChecked();
     });
 
+    for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+      test(`registering at ${viewport.width} px: the captcha is shown whole, a wrong code is said at its field`, async ({ page }) => {
+        await page.setViewportSize(viewport);
+        await page.goto(`${prefix}/personal/#/register`);
+        await expect(page.getByRole('heading', { name: texts.account.registerTitle })).toBeVisible();
+        const image = page.getByAltText(texts.account.captchaAlt);
+        await expect(image).toBeVisible();
+        // Shown at the size it is drawn (it was squeezed from 40 to 32 px and its glyphs cut), inside the screen.
+        await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+        const size = await image.evaluate((img: HTMLImageElement) => ({ natural: [img.naturalWidth, img.naturalHeight], shown: [img.clientWidth, img.clientHeight] }));
+        expect(size.shown).toEqual(size.natural);
+        const box = (await image.boundingBox())!;
+        expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+
+        const username = uniqueName('cap');
+        await page.getByLabel(texts.fields.username).fill(username);
+        await page.getByLabel(texts.fields.realname).fill(language === 'en' ? 'Ada Glacier' : '李冰川');
+        await page.getByLabel(texts.fields.email).fill(`${username}@example.org`);
+        await page.getByLabel(texts.fields.password, { exact: true }).fill('permafrost-2026');
+        await page.getByLabel(texts.fields.password2).fill('permafrost-2026');
+        await page.getByLabel(texts.fields.affiliation).fill('Institute of Tibetan Plateau Research');
+        await page.getByLabel(texts.fields.address).fill('16 Lincui Road, Beijing');
+        await page.getByLabel(texts.fields.captcha).fill('zzzz');
+        await page.getByRole('checkbox', { name: texts.account.agreementText }).check();
+        const first = await image.getAttribute('src');
+        await page.getByRole('button', { name: texts.account.registerButton }).click();
+        // The server's word is under the code's field, and stays there with the new image (not a toast that goes).
+        const field = page.locator('.ant-form-item').filter({ has: page.getByLabel(texts.fields.captcha) });
+        await expect(field.locator('.ant-form-item-explain-error')).toHaveText(texts.account.captchaError);
+        await expect(image).not.toHaveAttribute('src', first!);
+        await expect(page.locator('.ant-message').getByText(texts.account.captchaError)).toHaveCount(0);
+        await page.waitForTimeout(3_500);
+        await expect(field.locator('.ant-form-item-explain-error')).toHaveText(texts.account.captchaError);
+        await expect(page.getByLabel(texts.fields.captcha)).toHaveValue('');
+        await expect(page.getByLabel(texts.fields.captcha)).toBeInViewport();
+      });
+    }
+
     test('a project member sees my projects and not my data', async ({ page }) => {
       const member = createUser({ project: 1, realname: language === 'en' ? 'Project Lead' : '项目负责人' });
       await logIn(page, language, member.username, member.password);

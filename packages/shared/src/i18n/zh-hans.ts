@@ -97,7 +97,7 @@ export const zhHans: Messages = {
     agreementBody:
       '通过本门户获取的数据用于科学研究和教育。请按各数据集的要求引用数据，在发表成果时致谢数据中心，未经许可不得向第三方转让数据。您的个人信息仅用于管理账号和数据订单。',
     captchaError: '验证码错误！',
-    captchaRefresh: '换一个验证码',
+    captchaRefresh: '换一张图片',
     captchaAlt: '验证码图片',
     duplicate: '用户名或邮箱已存在！',
     activated: '账号已激活，请登录。',

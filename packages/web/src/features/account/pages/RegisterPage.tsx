@@ -80,7 +80,7 @@ export default function RegisterPage() {
               width={CAPTCHA_IMAGE.width}
               height={CAPTCHA_IMAGE.height}
               onClick={() => refreshCaptcha()}
-              style={{ flex: 'none', cursor: 'pointer', border: '1px solid #d9d9d9', borderRadius: 6 }}
+              style={{ flex: 'none', boxSizing: 'content-box', cursor: 'pointer', border: '1px solid #d9d9d9', borderRadius: 6 }}
             />
             <Tooltip title={t('account.captchaRefresh')}>
               <Button icon={<ReloadOutlined />} aria-label={t('account.captchaRefresh')} onClick={() => refreshCaptcha()} />
