@@ -108,3 +108,92 @@ test.describe('orders: the owner decides a request', () => {
     });
   }
 });
+
+test.describe('orders: a request and a voucher read on any screen', () => {
+  for (const language of LANGUAGES) {
+    test(`a data request with a long e-mail and a link in its reason keeps its labels on one line on a phone (${language})`, async ({ browser }) => {
+      const texts = textsOf(language);
+      const o = texts.ordersUi;
+      const [staff, owner, applicant] = await createUsers({ staff: true, realname: 'Orders Desk' }, { realname: 'Orders Owner' }, { realname: 'Requesting Scientist' });
+      const record = await publishedRecord(owner, staff, 'offlineEmail');
+      const applicantApi = await apiSession(applicant.username, applicant.password);
+      const line = await (await applicantApi.post('/api/account/line_item/', { data: { metadata_id: record.id } })).json();
+      const placed = await applicantApi.post('/api/account/order/', {
+        data: {
+          realName: 'Requesting Scientist',
+          email: 'scientist.with.a.very.long.address@institute-of-tibetan-plateau-research.example.org',
+          phone: '+47 1234 5678',
+          zipcode: '9019',
+          affiliation: 'InstituteOfTibetanPlateauResearchChineseAcademyOfSciences',
+          address: 'Hansine Hansens veg 18, Tromsø',
+          country: 'NO',
+          reason: 'See https://example.org/projects/lake-ice-phenology/regional-climate-model-evaluation/2026/plan.pdf for the plan.',
+          line: [line.id],
+        },
+      });
+      expect(placed.status(), await placed.text()).toBe(201);
+      const orderId = (await placed.json()).order.orders[0].id as string;
+
+      const { context, page } = await signedInQuietly(browser, owner);
+      await page.setViewportSize(PHONE);
+      await page.goto(`${prefixOf(language)}/personal/#/application/${orderId}`);
+      await expect(page.getByRole('heading', { name: o.requests.detailTitle })).toBeVisible(AFTER_LOAD);
+      const labels = page.locator('.ant-descriptions-item-label');
+      await expect(labels.filter({ hasText: o.form.reason })).toBeVisible();
+      // Each label on one line (it was squeezed to a character a line beside the long values), the page no wider than the phone.
+      for (const label of await labels.all()) {
+        const lines = await label.evaluate((element) => {
+          const style = getComputedStyle(element);
+          const content = element.getBoundingClientRect().height - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+          return content / parseFloat(style.lineHeight);
+        });
+        expect(lines, await label.innerText()).toBeLessThan(2);
+      }
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+      await applicantApi.dispose();
+      await context.close();
+    });
+
+    test(`the voucher check has a form at /voucher/ that takes a code as people type it (${language})`, async ({ browser }) => {
+      const texts = textsOf(language);
+      const v = texts.voucherCheck;
+      const prefix = language === 'en' ? '/en' : '';
+      const [staff, owner, applicant] = await createUsers({ staff: true, realname: 'Orders Desk' }, { realname: 'Orders Owner' }, { realname: 'Voucher Holder' });
+      const record = await publishedRecord(owner, staff, 'online');
+      const applicantApi = await apiSession(applicant.username, applicant.password);
+      const placed = (await applyFor(applicantApi, record.id)) as unknown as { order: { orders: { voucher_code: string | null }[] } };
+      const code = placed.order.orders[0]!.voucher_code!;
+      expect(code).toMatch(/^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/);
+
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      for (const viewport of [{ width: 1280, height: 900 }, PHONE]) {
+        await page.setViewportSize(viewport);
+        await page.goto(`${prefix}/voucher/`);
+        await expect(page.getByRole('heading', { name: v.title })).toBeVisible(AFTER_LOAD);
+        // Nothing typed: said at the field.
+        await page.getByRole('button', { name: v.form.submit }).click();
+        await expect(page.getByRole('alert').filter({ hasText: v.form.required })).toBeVisible();
+        await expect(page.getByLabel(v.form.code)).toHaveAttribute('aria-invalid', 'true');
+        // In lower case and without its dashes, as read aloud and typed.
+        await page.getByLabel(v.form.code).fill(code.toLowerCase().replace(/-/g, ''));
+        await page.getByRole('button', { name: v.form.submit }).click();
+        await expect(page.getByText(v.valid.replace('{{code}}', code))).toBeVisible(AFTER_LOAD);
+        await expect(page.getByRole('link', { name: record.title })).toBeVisible();
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+        // Another code from the result; an unknown one offers the form again.
+        await page.getByRole('link', { name: v.form.another }).click();
+        await page.getByLabel(v.form.code).fill('ZZZZ-ZZZZ-ZZZZ');
+        await page.getByLabel(v.form.code).press('Enter');
+        await expect(page.getByText(v.notFound.replace('{{code}}', 'ZZZZ-ZZZZ-ZZZZ'))).toBeVisible(AFTER_LOAD);
+        await expect(page.getByLabel(v.form.code)).toHaveValue('ZZZZ-ZZZZ-ZZZZ');
+      }
+      // The address without its final slash leads there too.
+      const reply = await context.request.get(`${prefix}/voucher`, { maxRedirects: 0 });
+      expect(reply.status()).toBe(302);
+      expect(reply.headers().location).toBe(`${prefix}/voucher/`);
+      await applicantApi.dispose();
+      await context.close();
+    });
+  }
+});
