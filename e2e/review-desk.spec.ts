@@ -93,3 +93,39 @@ for (const language of LANGUAGES) {
     });
   });
 }
+
+/** The table shows all its columns without scrolling sideways: its last header cell ends inside it and the window. */
+async function expectTableFits(page: import('@playwright/test').Page) {
+  const table = page.locator('.ant-table').first();
+  await expect(table).toBeVisible();
+  const scroller = table.locator('.ant-table-content, .ant-table-body').first();
+  const { scrollWidth, clientWidth } = await scroller.evaluate((element) => ({ scrollWidth: element.scrollWidth, clientWidth: element.clientWidth }));
+  expect(scrollWidth, 'the table does not scroll sideways').toBeLessThanOrEqual(clientWidth + 1);
+  const last = await table.locator('thead th').last().boundingBox();
+  const box = (await scroller.boundingBox())!;
+  expect(last!.x + last!.width, 'the last column ends inside the table').toBeLessThanOrEqual(box.x + box.width + 1);
+  expect(last!.x + last!.width, 'the last column ends inside the window').toBeLessThanOrEqual(page.viewportSize()!.width);
+}
+
+for (const language of LANGUAGES) {
+  const texts = textsOf(language);
+  const d = texts.reviewDesk;
+  test(`the review desk shows every column of a long title's row at 1280 px (${language})`, async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const staff = createUser({ staff: true, realname: 'Desk Width' });
+    const provider = createUser({ realname: 'Long Title Provider' });
+    const stem = uniqueName('Glacier');
+    const title = `${stem} mass balance, surface velocity and debris cover of the glaciers of the Qilian Mountains and the Tianshan from field surveys and satellite images`;
+    await submitCompleteRecord(await apiSession(provider.username, provider.password), title, language);
+    await logIn(page, language, staff.username, staff.password);
+    await page.goto(`${prefixOf(language)}/admin/review`);
+    await page.getByRole('searchbox', { name: d.filters.search }).fill(stem);
+    await page.getByRole('searchbox', { name: d.filters.search }).press('Enter');
+    const row = page.getByRole('row').filter({ hasText: stem });
+    await expect(row).toHaveCount(1);
+    await expect(page.getByRole('columnheader', { name: d.columns.preReview })).toBeInViewport();
+    await expect(row.getByText(d.preReviewNotDone)).toBeInViewport();
+    await expectTableFits(page);
+  });
+}

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import type { Language } from '@portal/shared';
 import { AFTER_LOAD, createUsers, expect, prefixOf, signedInQuietly, test, textsOf, watchScripts } from './fixtures';
-import { apiSession, applyFor, expectJson, publishedRecord } from './records';
+import { apiSession, applyFor, completeRecord, expectJson, publishedRecord } from './records';
 
 const LANGUAGES: Language[] = ['zh-hans', 'en'];
 const PHONE = { width: 390, height: 844 };
@@ -176,6 +176,36 @@ test.describe('Apply Statistics', () => {
       await page.getByRole('row').filter({ hasText: record.title }).getByRole('link', { name: s.link }).click();
       await expect(page.getByRole('heading', { name: s.record.title })).toBeVisible(AFTER_LOAD);
       await expectTotals(page, { views: 1, downloads: 1, orders: 1 });
+      await context.close();
+    });
+  }
+});
+
+test.describe('Apply Statistics at 1280 px', () => {
+  for (const language of LANGUAGES) {
+    test(`a long title wraps and every count column stays in view (${language})`, async ({ browser }) => {
+      const s = textsOf(language).statistics;
+      const [staff, owner] = await createUsers({ staff: true, realname: 'Statistics Desk' }, { realname: 'Statistics Long Title' });
+      const ownerApi = await apiSession(owner.username, owner.password);
+      const staffApi = await apiSession(staff.username, staff.password);
+      const title = 'Mass balance, surface velocity and debris cover of the glaciers of the Qilian Mountains and the Tianshan from field surveys and satellite images';
+      const record = await completeRecord(ownerApi, title, 'en');
+      expect((await expectJson(await ownerApi.post('/metadata/metadata-submit/', { data: { id: record.id } }))).status).toBe('true');
+      await expectJson(
+        await staffApi.patch(`/api/metadata/review-status/${record.id}/set_review_status/`, { data: { review_status: 'publish_without_review', content: 'For a layout check.', from_status: 'submitted' } }),
+      );
+      const { context, page } = await signedInQuietly(browser, owner);
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.goto(`${prefixOf(language)}/personal/#/metadata/apply-statistics`);
+      await expect(page.getByRole('heading', { name: s.apply.title })).toBeVisible(AFTER_LOAD);
+      const row = page.getByRole('row').filter({ hasText: title.slice(0, 30) });
+      await expect(row.getByRole('link', { name: s.link })).toBeInViewport();
+      await expect(page.getByRole('columnheader', { name: s.apply.actions })).toBeInViewport();
+      const scroller = page.locator('.ant-table-content, .ant-table-body').first();
+      const { scrollWidth, clientWidth } = await scroller.evaluate((element) => ({ scrollWidth: element.scrollWidth, clientWidth: element.clientWidth }));
+      expect(scrollWidth, 'the table does not scroll sideways').toBeLessThanOrEqual(clientWidth + 1);
+      await ownerApi.dispose();
+      await staffApi.dispose();
       await context.close();
     });
   }
