@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Browser } from '@playwright/test';
 import type { Language } from '@portal/shared';
 import { answerReview, createUser, expect, prefixOf, signedIn, test, textsOf, uniqueName, withDb } from './fixtures';
+import { apiSession as tokenSession, completeRecord, expectJson } from './records';
 
 /**
  * The review screens of the personal centre: an invited expert finds an invitation, reads the record
@@ -124,6 +125,86 @@ for (const language of LANGUAGES) {
       await expect(done).toContainText(r.labels.pass_after_modification);
       await expertContext.close();
       await owner.context.close();
+      await desk.context.close();
+    });
+
+    test('an expert of round 2 reads the record as submitted, drawn as its landing page, and what changed since round 1', async ({ browser }) => {
+      test.setTimeout(240_000);
+      const tag = uniqueName('');
+      const creator = createUser({ realname: 'Creator Gao' });
+      const expert = createUser({ realname: `Expert Ma ${tag}` });
+      const staff = createUser({ realname: 'Staff Xu', staff: true });
+      const expertId = userId(expert.username);
+
+      // The creator's complete record (people, keywords, thumbnail, a data file) with a reference, submitted.
+      const title = english ? `Borehole temperature of the Qilian Mountains ${tag}` : `祁连山钻孔地温 ${tag}`;
+      const revised = english ? `Borehole temperature of the Qilian Mountains, 2010-2021 ${tag}` : `祁连山钻孔地温（2010-2021）${tag}`;
+      const reference = english ? `Permafrost warming in the Qilian Mountains ${tag}` : `祁连山多年冻土升温 ${tag}`;
+      const owner = await tokenSession(creator.username, creator.password);
+      const { id } = await completeRecord(owner, title, language);
+      await expectJson(await owner.post('/api/metadata/literature/', { data: { title: reference, type: 'citation', year: '2019', metadata: id } }), 201);
+      const submitted = async () => expect((await expectJson(await owner.post('/metadata/metadata-submit/', { data: { id } }))).status).toBe('true');
+      await submitted();
+
+      // Round 1: taken in, the expert invited; the expert asks for changes, the data centre sends it back.
+      const desk = await apiSession(browser, staff);
+      await desk.patch(`/api/metadata/review-status/${id}/set_review_status/`, { review_status: 'receive' });
+      await desk.post('/metadata/invite-experts/', { metadata: id, experts: [expertId], deadline: inDays(10), message: 'Round one.' });
+      const roundOf = (round: number) => withDb((db) => (db.prepare('select id from reviews where metadata_id = ? and round = ?').get(id, round) as { id: string }).id);
+      const reviewer = await tokenSession(expert.username, expert.password);
+      await expectJson(await reviewer.get(`/api/metadata/review/${roundOf(1)}/`));
+      await expectJson(await reviewer.put(`/api/metadata/review/${roundOf(1)}/`, { data: { review_status: 'review_after_modification', content: 'Give 2021 too.', signed: false } }));
+      await desk.patch(`/api/metadata/review-status/${id}/set_review_status/`, { review_status: 'return', content: 'Please answer the expert.' });
+
+      // The creator changes the title and the end of the time range, adds a keyword, submits again; round 2 begins.
+      await expectJson(await owner.patch(`/api/metadata/metadata/${id}/`, { data: { title: revised, time_end: '2021-12-31' } }));
+      const keyword = english ? `Qilian borehole ${tag}` : `祁连钻孔 ${tag}`;
+      await expectJson(await owner.post('/api/metadata/keyword/', { data: { name: keyword, type: 'place', language, metadata: id, translation: english ? '祁连钻孔' : 'Qilian borehole' } }), 201);
+      await submitted();
+      await desk.patch(`/api/metadata/review-status/${id}/set_review_status/`, { review_status: 'receive' });
+
+      const { context, page } = await signedIn(browser, language, expert);
+      await page.goto(`${prefix}/personal/#/review/advice/${roundOf(2)}`);
+      const record = page.getByTestId('submitted-record');
+      await expect(record).toBeVisible({ timeout: 30_000 });
+      await expect(record).toContainText(texts.review.ui.advice.submitted.replace('{{round}}', '2'));
+      // The whole record, as its landing page draws it: title, people with their roles, keywords, reference, thumbnail.
+      await expect(record.getByRole('heading', { name: revised })).toBeVisible();
+      const people = record.getByRole('region', { name: texts.landing.sections.authors });
+      await expect(people).toContainText(/张冰川|Zhang Bingchuan/);
+      await expect(people).toContainText(texts.landing.options.authorRole.resourceProvider);
+      const keywords = record.getByRole('region', { name: texts.landing.sections.keywords });
+      await expect(keywords).toContainText(keyword);
+      await expect(keywords).toContainText(texts.landing.options.keywordType.place);
+      await expect(record.getByRole('region', { name: texts.landing.sections.literature })).toContainText(reference);
+      const thumbnail = record.getByRole('img', { name: texts.landing.thumbnail });
+      await expect(thumbnail).toBeVisible();
+      await expect.poll(() => thumbnail.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBeGreaterThan(0);
+      // The data file still downloads beside it.
+      await expect(page.getByRole('link', { name: 'glacier_1990.csv' })).toBeVisible();
+
+      // What changed since round 1: the title and the end of the time range before and after, the keyword added.
+      const changes = page.getByTestId('record-changes');
+      await expect(changes).toContainText(texts.review.ui.changes.title.replace('{{round}}', '1'));
+      await expect(changes).toContainText(texts.editor.fields.title);
+      await expect(changes).toContainText(title);
+      await expect(changes).toContainText(revised);
+      await expect(changes).toContainText(texts.editor.fields.timeEnd);
+      await expect(changes).toContainText('2021-12-31');
+      await expect(changes).toContainText(texts.editor.tabs.keywords);
+      await expect(changes).toContainText(keyword);
+      await expect(changes).not.toContainText(texts.editor.fields.description);
+
+      // On a phone the same page fits: nothing wider than the screen, each label of the changes on one line.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      for (const label of await changes.locator('.ant-descriptions-item-label').all()) {
+        const lines = await label.evaluate((element) => element.getBoundingClientRect().height / parseFloat(getComputedStyle(element).lineHeight));
+        expect(lines, await label.innerText()).toBeLessThan(2);
+      }
+      await context.close();
+      await owner.dispose();
+      await reviewer.dispose();
       await desk.context.close();
     });
 
