@@ -246,7 +246,12 @@ for (const language of LANGUAGES) {
       await expect(review.getByRole('heading', { name: r.ui.advice.heading.replace('{{title}}', shownTitle) })).toBeVisible();
       // The tag beside the heading: this is a review after modification.
       await expect(review.getByText(r.ui.invited.afterModification, { exact: true })).toHaveCount(outcomeOfTagWords + 1);
-      await expect(review.getByTestId('record-document')).toContainText(changedAbstract);
+      // The record as resubmitted, and what changed since round 1: the abstract, before and after.
+      await expect(review.getByTestId('submitted-record')).toContainText(r.ui.advice.submitted.replace('{{round}}', '2'));
+      const changes = review.getByTestId('record-changes');
+      await expect(changes).toContainText(r.ui.changes.title.replace('{{round}}', '1'));
+      await expect(changes).toContainText(e.fields.description);
+      await expect(changes).toContainText(changedAbstract);
       await answerReview(review, language, { outcome: 'pass', comment: secondComment, signed: true });
     });
 
