@@ -41,8 +41,8 @@ describe('GET /api/metadata/review/{id}/snapshot/', () => {
 
   it('answers only the round\'s expert and staff: 401 signed out, 404 for anybody else', async () => {
     expect((await snapshotOf(firstRound, null)).statusCode).toBe(401);
-    for (const person of [cast.stranger, cast.expert2, cast.creator, cast.leader]) {
-      expect((await snapshotOf(firstRound, person.token)).statusCode, person.realname).toBe(404);
+    for (const [name, person] of Object.entries({ stranger: cast.stranger, otherExpert: cast.expert2, creator: cast.creator, leader: cast.leader })) {
+      expect((await snapshotOf(firstRound, person.token)).statusCode, name).toBe(404);
     }
     expect((await snapshotOf(firstRound, cast.staff.token)).statusCode).toBe(200);
   });
