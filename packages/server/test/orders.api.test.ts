@@ -99,7 +99,7 @@ describe('orders: basket, application, handling and the download rule', () => {
       expect(JSON.stringify(zh.json())).toMatch(/[\u4e00-\u9fff]/);
       const none = await apply(portal, applicant.token, []);
       expect(none.statusCode).toBe(400);
-      expect(JSON.stringify(none.json())).toContain('please select data');
+      expect(JSON.stringify(none.json())).toContain('Please select at least one dataset.');
       // Another user's line, or one not in any basket: nothing is written.
       const foreign = await apply(portal, cast.other.token, [line.id]);
       expect(foreign.statusCode).toBe(409);

@@ -32,7 +32,7 @@ export const ordersEn = {
   voucherNotFound: 'No voucher has this verification code.',
   validation: {
     id: 'Choose an order, a dataset or a file.',
-    selectData: 'please select data',
+    selectData: 'Please select at least one dataset.',
     selectOrders: 'Choose at least one order.',
     tooMany: 'Choose at most 200 at once.',
     decision: 'Choose approve, reject or return.',

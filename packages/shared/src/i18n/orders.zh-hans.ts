@@ -34,7 +34,7 @@ export const ordersZhHans: typeof ordersEn = {
   voucherNotFound: '没有与该验证码对应的下载凭证。',
   validation: {
     id: '请选择订单、数据或文件。',
-    selectData: '请选择数据',
+    selectData: '请至少选择一个数据集。',
     selectOrders: '请至少选择一个订单。',
     tooMany: '一次最多选择 200 项。',
     decision: '请选择通过、拒绝或退回。',
