@@ -131,15 +131,20 @@ async function addTheRest(id: string, ownerId: string) {
   const english = record.language === 'en';
   const [own, other] = english ? (['en', 'zh-hans'] as const) : (['zh-hans', 'en'] as const);
   const words = {
-    'zh-hans': { usage_method: '文件按年份命名。', citation: '张冰川等，2021。', time_description: '逐年。' },
-    en: { usage_method: 'Files are named by year.', citation: 'Zhang et al., 2021.', time_description: 'Yearly.' },
+    'zh-hans': { usage_method: '文件按年份命名。', citation: '张冰川等，2021。', time_description: '逐年。', use_term: '使用数据须引用 <数据集>。' },
+    en: { usage_method: 'Files are named by year.', citation: 'Zhang et al., 2021.', time_description: 'Yearly.', use_term: 'Users must cite the <dataset>.' },
+  };
+  // The distributor's organisation and address in the other language (the record's own are FULL_EXTRAS's).
+  const distributor = {
+    'zh-hans': { dist_unit: FULL_EXTRAS.distributor.unit, dist_address: FULL_EXTRAS.distributor.address },
+    en: { dist_unit: 'National Tibetan Plateau Data Center', dist_address: '16 Lincui Road, Chaoyang District, Beijing' },
   };
   await db
     .updateTable('metadata')
     .set({ ...words[own], dist_province: '北京' })
     .where('id', '=', id)
     .execute();
-  await db.updateTable('metadata_i18n').set(words[other]).where('metadata_id', '=', id).execute();
+  await db.updateTable('metadata_i18n').set({ ...words[other], ...distributor[other] }).where('metadata_id', '=', id).execute();
   const keywordId = randomUUID();
   const now = new Date().toISOString();
   await db.insertInto('keywords').values({ id: keywordId, name: english ? 'Holocene' : '全新世', type: 'temporal', language: own, created_by: ownerId, created_at: now }).execute();
@@ -230,6 +235,13 @@ describe(`the official schemas${WITHOUT}`, () => {
     const documents = Object.fromEntries(await Promise.all(withDoi.map(async (id) => [keyOf(id), await exported(id, 'datacite')] as const)));
     expectValid(documents, SCHEMAS.datacite45);
     expectValid(documents, SCHEMAS.datacite46);
+    // The terms of use: a rights statement in each language, after the licence.
+    const rights = [...documents.fullEn!.matchAll(/<rights( [^>]*)?>([^<]*)<\/rights>/g)].map((m) => [/xml:lang="([^"]+)"/.exec(m[1] ?? '')?.[1], m[2]]);
+    expect(rights).toEqual([
+      ['en', 'Creative Commons Attribution-NonCommercial-ShareAlike 4.0 International'],
+      ['en', 'Users must cite the &lt;dataset&gt;.'],
+      ['zh-Hans', '使用数据须引用 &lt;数据集&gt;。'],
+    ]);
   });
 
   it.skipIf(!HAVE_SCHEMAS)('every ISO 19139 export is valid against gmd.xsd', async () => {
@@ -245,6 +257,14 @@ describe(`the official schemas${WITHOUT}`, () => {
       expect(references.filter((reference) => !locales.includes(reference!)), key).toEqual([]);
       if (key.startsWith('full')) expect(references.length, key).toBeGreaterThan(5);
     }
+    // The Chinese record: the distributor's organisation and delivery point, and the terms of use, in both languages.
+    const zh = documents.fullZh!;
+    const translated = (property: string) => new RegExp(`<gmd:${property} xsi:type="gmd:PT_FreeText_PropertyType">\\s*<gco:CharacterString>([^<]*)</gco:CharacterString>[\\s\\S]*?<gmd:LocalisedCharacterString[^>]*>([^<]*)<`, 'g');
+    const pairs = (property: string) => [...zh.matchAll(translated(property))].map((m) => [m[1], m[2]]);
+    expect(pairs('organisationName')).toContainEqual(['国家青藏高原科学数据中心', 'National Tibetan Plateau Data Center']);
+    expect(pairs('deliveryPoint')).toContainEqual(['北京市朝阳区林萃路16号', '16 Lincui Road, Chaoyang District, Beijing']);
+    expect(pairs('useLimitation')).toEqual([['使用数据须引用 &lt;数据集&gt;。', 'Users must cite the &lt;dataset&gt;.']]);
+    expect(zh).toMatch(/<gmd:resourceConstraints>\s*<gmd:MD_Constraints>\s*<gmd:useLimitation/);
   });
 
   /** The metadata payload of a GetRecord reply, as a document of its own. */

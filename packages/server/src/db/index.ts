@@ -22,6 +22,7 @@ import * as orderOutbox from './migrations/0007-order-outbox.js';
 import * as cleanText from './migrations/0008-clean-text.js';
 import * as mailLanguage from './migrations/0009-mail-language.js';
 import * as reviewSnapshots from './migrations/0010-review-snapshots.js';
+import * as i18nDistributor from './migrations/0011-i18n-distributor.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '0008-clean-text': cleanText,
   '0009-mail-language': mailLanguage,
   '0010-review-snapshots': reviewSnapshots,
+  '0011-i18n-distributor': i18nDistributor,
 };
 
 class ListedMigrations implements MigrationProvider {

@@ -187,6 +187,9 @@ export interface MetadataI18nTable {
   usage_method: string;
   citation: string;
   time_description: string;
+  /** The distributor's organisation and address in this language (0011). */
+  dist_unit: string;
+  dist_address: string;
 }
 
 export interface AuthorTable extends Created {

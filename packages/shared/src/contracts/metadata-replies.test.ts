@@ -47,7 +47,7 @@ function presentedRecord() {
     embargo_until: null,
     fund: ['5'],
     translations: [
-      { id: 't1', metadata_id: 'r1', language: 'en', title: 'Glacier', description: '', data_source: '', use_term: '', usage_method: '', citation: '', time_description: '' },
+      { id: 't1', metadata_id: 'r1', language: 'en', title: 'Glacier', description: '', data_source: '', use_term: '', usage_method: '', citation: '', time_description: '', dist_unit: '', dist_address: '' },
     ],
     // The review's facts: stored on the row, answered by the review state only.
     topic_review_status: 'pass',

@@ -141,6 +141,8 @@ export const metadataI18nFields = {
   usage_method: text(METADATA_TEXT_LIMITS.long),
   citation: text(METADATA_TEXT_LIMITS.long),
   time_description: text(METADATA_TEXT_LIMITS.long),
+  dist_unit: shortText,
+  dist_address: text(METADATA_TEXT_LIMITS.title),
 };
 export const metadataI18nCreateSchema = z.object({
   metadata: z.string({ error: 'metadata.validation.metadata' }).min(1, 'metadata.validation.metadata'),

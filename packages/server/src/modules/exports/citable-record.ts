@@ -79,6 +79,8 @@ export interface CitableRecord {
   dataSource: Texts;
   /** The naming convention and use of the data files (DataCite TechnicalInfo). */
   usage: Texts;
+  /** The terms of use the provider sets (ISO 19139 useLimitation, DataCite rights). */
+  useTerm: Texts;
   /** The required-citation sentence the authors give. */
   citation: Texts;
   /** Everyone linked, once each, in the record's author order, with all their roles. */
@@ -113,7 +115,8 @@ export interface CitableRecord {
   publisher: Texts;
   /** The portal's address. */
   catalogueUrl: string;
-  distributor: { unit: string; country: string; province: string; city: string; address: string; phone: string; email: string };
+  /** The organisation and its address in both languages (the record's translation has them); the rest as given. */
+  distributor: { unit: Texts; country: string; province: string; city: string; address: Texts; phone: string; email: string };
   spatialResolution: string;
   temporalResolution: string;
   projection: string;
@@ -164,7 +167,7 @@ function boxOf(record: MetadataRow): Box | null {
 export function citableRecordOf(record: MetadataRow, attached: AttachedRows, site: SiteFacts): CitableRecord {
   const language: Language = record.language === 'en' ? 'en' : 'zh-hans';
   const translation = attached.translations.find((t) => t.language === otherLanguage(language));
-  const bilingual = (field: 'title' | 'description' | 'data_source' | 'usage_method' | 'citation' | 'time_description'): Texts => {
+  const bilingual = (field: 'title' | 'description' | 'data_source' | 'use_term' | 'usage_method' | 'citation' | 'time_description' | 'dist_unit' | 'dist_address'): Texts => {
     const texts: Texts = { 'zh-hans': '', en: '' };
     texts[language] = record[field].trim();
     texts[otherLanguage(language)] = (translation?.[field] ?? '').trim();
@@ -220,6 +223,7 @@ export function citableRecordOf(record: MetadataRow, attached: AttachedRows, sit
     abstract: bilingual('description'),
     dataSource: bilingual('data_source'),
     usage: bilingual('usage_method'),
+    useTerm: bilingual('use_term'),
     citation: bilingual('citation'),
     people: [...people.values()],
     creators: credits.creators.map(personOf),
@@ -240,11 +244,11 @@ export function citableRecordOf(record: MetadataRow, attached: AttachedRows, sit
     publisher: { 'zh-hans': translate('zh-hans', `site.${site.siteVariant}.title`), en: translate('en', `site.${site.siteVariant}.title`) },
     catalogueUrl: site.publicUrl,
     distributor: {
-      unit: record.dist_unit.trim(),
+      unit: bilingual('dist_unit'),
       country: record.dist_country.trim(),
       province: record.dist_province.trim(),
       city: record.dist_city.trim(),
-      address: record.dist_address.trim(),
+      address: bilingual('dist_address'),
       phone: record.dist_phone.trim(),
       email: record.dist_email.trim(),
     },

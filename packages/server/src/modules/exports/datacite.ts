@@ -38,7 +38,8 @@ import { nameParts } from './names.js';
  *   temporal), each type in the same order in both languages (the importer pairs them so).
  * - dates: Issued (publication), Updated, Available (end of the protection period, when there is
  *   one), Collected (the temporal coverage, RKMS-ISO8601 "start/end").
- * - rightsList: the CC 4.0 licence with its legal code URI and SPDX identifier.
+ * - rightsList: the CC 4.0 licence with its legal code URI and SPDX identifier, then the provider's
+ *   terms of use (use_term) as a rights statement in each language.
  * - geoLocations: the box; one across the 180th meridian as two boxes (DataCite boxes never cross it).
  * - fundingReferences: funderName the funding project's name (its funder is not recorded), awardNumber
  *   its serial number or, for the programme funds, the sub-topic number.
@@ -156,18 +157,23 @@ export function dataciteXml(record: CitableRecord): string {
     for (const type of record.files.mediaTypes) formats.ele('format').txt(type);
   }
 
-  if (record.license) {
-    const license = licenseFacts(record.license);
-    resource
-      .ele('rightsList')
-      .ele('rights', {
-        'xml:lang': 'en',
-        rightsURI: license.legalCode,
-        rightsIdentifier: license.spdx.toLowerCase(),
-        rightsIdentifierScheme: 'SPDX',
-        schemeURI: 'https://spdx.org/licenses/',
-      })
-      .txt(license.name);
+  const terms = inLanguages(record, record.useTerm);
+  if (record.license || terms.length) {
+    const rightsList = resource.ele('rightsList');
+    if (record.license) {
+      const license = licenseFacts(record.license);
+      rightsList
+        .ele('rights', {
+          'xml:lang': 'en',
+          rightsURI: license.legalCode,
+          rightsIdentifier: license.spdx.toLowerCase(),
+          rightsIdentifierScheme: 'SPDX',
+          schemeURI: 'https://spdx.org/licenses/',
+        })
+        .txt(license.name);
+    }
+    // The provider's terms of use, a rights statement in each language it has (after the licence, which the importer reads first).
+    for (const { language, text } of terms) rightsList.ele('rights', { 'xml:lang': LANGUAGE_TAGS[language] }).txt(text);
   }
 
   const descriptions = [

@@ -19,7 +19,8 @@ import {
  * - fileIdentifier the record's id; language and characterSet of the record's own language; the
  *   other language is a gmd:locale (PT_Locale) and every text a PT_FreeText with both, so a client
  *   that reads only gco:CharacterString gets the record's language.
- * - hierarchyLevel dataset; contact: the record's distributor (the data centre), then the metadata
+ * - hierarchyLevel dataset; contact: the record's distributor (the data centre; its organisation and
+ *   delivery point in both languages), then the metadata
  *   authors (role author: they wrote the metadata); distributor: the data centre; dateStamp the last
  *   update.
  * - MD_DataIdentification: citation (title, publication and revision dates, the DOI as identifier,
@@ -27,7 +28,8 @@ import {
  *   people, once per CI_RoleCode of their roles (ROLE_CODES); with no creator, the data centre as
  *   originator), abstract, keywords by their type
  *   (MD_KeywordTypeCode has the portal's four: discipline, place, temporal, theme), the licence and
- *   the sharing policy as MD_LegalConstraints, language, extent: EX_GeographicBoundingBox (two across the 180th meridian)
+ *   the sharing policy as MD_LegalConstraints, the provider's terms of use as an MD_Constraints
+ *   useLimitation, language, extent: EX_GeographicBoundingBox (two across the 180th meridian)
  *   and EX_TemporalExtent with a gml:TimePeriod.
  * - distributionInfo: the landing page (and the DOI) as online resources.
  * GML is 3.2.1 (namespace http://www.opengis.net/gml/3.2), as current GeoNetwork and CSW 2.0.2 ISO
@@ -135,11 +137,12 @@ function citedParties(record: CitableRecord): { person: CitablePerson; roleCode:
 function distributorParty(parent: XMLBuilder, record: CitableRecord, property: string, role: string) {
   const { distributor } = record;
   const responsible = parent.ele(`gmd:${property}`).ele('gmd:CI_ResponsibleParty');
-  text(responsible, 'organisationName', distributor.unit || textIn(record.publisher, record.language));
+  if (distributor.unit['zh-hans'] || distributor.unit.en) freeText(responsible, record, 'organisationName', distributor.unit);
+  else text(responsible, 'organisationName', textIn(record.publisher, record.language));
   const contact = responsible.ele('gmd:contactInfo').ele('gmd:CI_Contact');
   if (distributor.phone) text(contact.ele('gmd:phone').ele('gmd:CI_Telephone'), 'voice', distributor.phone);
   const address = contact.ele('gmd:address').ele('gmd:CI_Address');
-  if (distributor.address) text(address, 'deliveryPoint', distributor.address);
+  if (distributor.address['zh-hans'] || distributor.address.en) freeText(address, record, 'deliveryPoint', distributor.address);
   if (distributor.city) text(address, 'city', distributor.city);
   if (distributor.province) text(address, 'administrativeArea', distributor.province);
   if (distributor.country) text(address, 'country', distributor.country);
@@ -219,6 +222,10 @@ export function iso19139Xml(record: CitableRecord): string {
     if (license) codeValue(constraints, 'useConstraints', 'MD_RestrictionCode', 'license');
     if (license) text(constraints, 'otherConstraints', license.deed);
     if (sharing.en) freeText(constraints, record, 'otherConstraints', sharing);
+  }
+  if (record.useTerm['zh-hans'] || record.useTerm.en) {
+    // The provider's terms of use: a limitation of use, in both languages.
+    freeText(identification.ele('gmd:resourceConstraints').ele('gmd:MD_Constraints'), record, 'useLimitation', record.useTerm);
   }
   languageCode(identification, 'language', record.language);
   utf8(identification, 'characterSet');

@@ -198,7 +198,7 @@ export function dcatDataset(record: CitableRecord) {
     'dct:publisher': { '@type': 'foaf:Agent', 'foaf:name': tagged(record.publisher), 'foaf:homepage': { '@id': record.catalogueUrl } },
     'dcat:contactPoint': {
       '@type': 'vcard:Organization',
-      'vcard:fn': distributor.unit || record.publisher[record.language],
+      'vcard:fn': textIn(distributor.unit, record.language) || record.publisher[record.language],
       ...(distributor.email ? { 'vcard:hasEmail': { '@id': `mailto:${distributor.email}` } } : {}),
       ...(distributor.phone ? { 'vcard:hasTelephone': { '@id': `tel:${distributor.phone.replace(/[^\d+]/g, '')}` } } : {}),
       'vcard:hasURL': { '@id': record.catalogueUrl },
