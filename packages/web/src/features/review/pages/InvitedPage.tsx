@@ -2,7 +2,8 @@ import { Button, Card, Input, List, Modal, Space, Tag, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { DEFAULT_PAGE_SIZE } from '@portal/shared';
+import { DEFAULT_PAGE_SIZE, reviewDeclineSchema } from '@portal/shared';
+import { lengthCount } from '../../../components/zod-rule';
 import { useFeedback } from '../../metadata/components/useFeedback';
 import { reviewApi, reviewKeys, type ListQuery, type Review } from '../api';
 import { pagination } from '../components/DeskList';
@@ -81,7 +82,7 @@ export default function InvitedPage() {
           aria-label={t('review.ui.invited.declineReason')}
           placeholder={t('review.ui.invited.declineReason')}
           value={reason}
-          maxLength={20000}
+          count={lengthCount(reviewDeclineSchema.shape.content, true)}
           autoSize={{ minRows: 3, maxRows: 8 }}
           onChange={(event) => setReason(event.target.value)}
         />
