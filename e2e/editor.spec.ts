@@ -233,6 +233,34 @@ for (const language of LANGUAGES) {
       await expect(page.getByRole('button', { name: e.returnDraft })).toBeVisible();
     });
 
+    test('the Translations tab says which fields have no translation yet, and keeps the distributor\'s (issue 16)', async ({ page }) => {
+      const other: Language = english ? 'zh-hans' : 'en';
+      const otherName = texts.metadata.options.language[other];
+      const id = await newRecord(page, language);
+      await page.getByLabel(e.fields.title, { exact: true }).fill(`${english ? 'Lake ice' : '湖冰'} ${uniqueName('')}`);
+      await expect(page.getByTestId('save-state')).toHaveText(timePattern(e.saveState.saved));
+      withDb((db) => db.prepare('update metadata set dist_unit = ? where id = ?').run(english ? 'Data Center' : '数据中心', id));
+      await page.reload();
+      await page.getByRole('tab', { name: e.tabs.translations }).click();
+      const hint = e.translation.untranslated.replace('{{language}}', otherName).replace('{{own}}', texts.metadata.options.language[language]);
+      await expect(page.getByTestId('untranslated-title')).toHaveText(hint);
+      await expect(page.getByTestId('untranslated-dist_unit')).toHaveText(hint);
+      // The record has no abstract of its own: nothing to say.
+      await expect(page.getByTestId('untranslated-description')).toHaveCount(0);
+      const unit = page.getByLabel(`${e.translation.distUnit} (${otherName})`);
+      await unit.fill(english ? '数据中心' : 'Data Center');
+      await expect(page.getByTestId('untranslated-dist_unit')).toHaveCount(0);
+      await expect(page.getByTestId('untranslated-title')).toBeVisible();
+      await expect(page.getByTestId('save-state')).toHaveText(timePattern(e.saveState.saved));
+      await page.reload();
+      await page.getByRole('tab', { name: e.tabs.translations }).click();
+      await expect(page.getByLabel(`${e.translation.distUnit} (${otherName})`)).toHaveValue(english ? '数据中心' : 'Data Center');
+      await page.getByLabel(`${e.translation.distAddress} (${otherName})`).fill(english ? '林萃路16号' : '16 Lincui Road');
+      await expect(page.getByTestId('save-state')).toHaveText(timePattern(e.saveState.saved));
+      const stored = withDb((db) => db.prepare('select dist_unit, dist_address from metadata_i18n where metadata_id = ?').get(id));
+      expect(stored).toEqual(english ? { dist_unit: '数据中心', dist_address: '林萃路16号' } : { dist_unit: 'Data Center', dist_address: '16 Lincui Road' });
+    });
+
     test('the drafts list shows the title in the language of the page', async ({ page }) => {
       // A record written in the other language, with a title in the page's language.
       const recordLanguage: Language = english ? 'zh-hans' : 'en';

@@ -42,7 +42,14 @@ async function seed(): Promise<Seeded> {
   };
   const { id } = await completeRecord(providerApi, polar.en, 'en', {
     box: { west: -180, south: -90, east: 180, north: -65 },
-    translation: { title: polar.zh, description: polar.abstractZh, use_term: '使用本数据时请引用本数据集。', usage_method: '每年一个文件：glacier_YYYY.nc' },
+    translation: {
+      title: polar.zh,
+      description: polar.abstractZh,
+      use_term: '使用本数据时请引用本数据集。',
+      usage_method: '每年一个文件：glacier_YYYY.nc',
+      dist_unit: '国家青藏高原科学数据中心',
+      dist_address: '朝阳区林萃路16号',
+    },
     keywords: [{ name: theme.en, type: 'theme', language: 'en', translation: theme.zh }],
   });
   await expectJson(
@@ -151,7 +158,12 @@ for (const language of LANGUAGES) {
         // Licence and DOI as links.
         await expect(page.getByRole('link', { name: l.options.license['BY-NC-SA'] })).toHaveAttribute('href', 'https://creativecommons.org/licenses/by-nc-sa/4.0/');
         await expect(page.getByRole('link', { name: `https://doi.org/10.11888/Glacio.tpdc.${seeded.run}` })).toBeVisible();
-        await expect(page.getByRole('region', { name: l.sections.contact })).toContainText('National Tibetan Plateau Data Center');
+        // The distributor's organisation and address in the page's language (issue 16: the English ones showed on both pages).
+        const contact = page.getByRole('region', { name: l.sections.contact });
+        await expect(contact).toContainText(english ? 'National Tibetan Plateau Data Center' : '国家青藏高原科学数据中心');
+        await expect(contact).toContainText(english ? '16 Lincui Road, Chaoyang District' : '朝阳区林萃路16号');
+        await expect(contact).not.toContainText(english ? '国家青藏高原科学数据中心' : 'National Tibetan Plateau Data Center');
+        await expect(contact).not.toContainText(english ? '林萃路' : 'Lincui Road');
         // What the provider wrote in both languages shows in the page's (issue 16: one language showed on both pages).
         await expect(page.getByRole('region', { name: l.sections.access })).toContainText(english ? 'Cite this dataset when you use it.' : '使用本数据时请引用本数据集。');
         await expect(page.getByRole('region', { name: l.sections.details })).toContainText(english ? 'One file a year: glacier_YYYY.nc' : '每年一个文件：glacier_YYYY.nc');

@@ -183,6 +183,9 @@ export const editorEn = {
     intro: 'The version of this metadata in {{language}}.',
     missing: 'This metadata has no version in the other language.',
     autosaveHint: 'What you type here is saved automatically.',
+    distUnit: "Distributor's organisation",
+    distAddress: "Distributor's address",
+    untranslated: 'Not translated yet: pages in {{language}} show the {{own}} text for it.',
   },
   files: {
     drop: 'Click or drag files here to upload',

@@ -185,6 +185,9 @@ export const editorZhHans: Messages['editor'] = {
     intro: '此元数据的{{language}}版本。',
     missing: '此元数据没有另一种语言的版本。',
     autosaveHint: '在此输入的内容会自动保存。',
+    distUnit: '分发单位',
+    distAddress: '分发地址',
+    untranslated: '尚未翻译：{{language}}页面将显示{{own}}原文。',
   },
   files: {
     drop: '点击或将文件拖到此处上传',

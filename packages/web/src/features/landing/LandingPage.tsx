@@ -145,7 +145,7 @@ function Landing({ record }: { record: MetadataRecord }) {
   );
 }
 
-type TranslatedField = 'data_source' | 'use_term' | 'usage_method' | 'citation' | 'time_description';
+type TranslatedField = 'data_source' | 'use_term' | 'usage_method' | 'citation' | 'time_description' | 'dist_unit' | 'dist_address';
 
 /**
  * A text of the record in the page's language: the record's own in its language, the translation
@@ -261,11 +261,12 @@ function Access({ record }: { record: MetadataRecord }) {
 /** The distributor as the record's distribution fields publish it (never an author's own e-mail or phone). */
 function Contact({ record }: { record: MetadataRecord }) {
   const { t } = useTranslation();
-  const place = [record.dist_address, record.dist_city, record.dist_province, record.dist_country].filter(Boolean);
+  // The organisation and the street address in the page's language when the provider translated them.
+  const place = [inLanguage(record, 'dist_address'), record.dist_city, record.dist_province, record.dist_country].filter(Boolean);
   // Chinese addresses run from the country down, English ones from the street up.
   const address = pageLanguage === 'en' ? place.join(', ') : [...place].reverse().join(' ');
   const items: [string, ReactNode][] = [
-    [t('landing.contact.organisation'), record.dist_unit],
+    [t('landing.contact.organisation'), inLanguage(record, 'dist_unit')],
     [t('landing.contact.address'), address],
     [t('landing.contact.email'), record.dist_email && <a href={`mailto:${record.dist_email}`}>{record.dist_email}</a>],
   ];

@@ -10,7 +10,7 @@ import { AUTOSAVE_DELAY_MS, patchValid, readUnsaved, SaveBar, same, writeUnsaved
 import { useFreshTranslations, type EditorSession } from './editorSession';
 import { useFeedback } from './useFeedback';
 
-const FIELDS = ['title', 'description', 'data_source', 'use_term', 'usage_method', 'citation', 'time_description'] as const;
+const FIELDS = ['title', 'description', 'data_source', 'use_term', 'usage_method', 'citation', 'time_description', 'dist_unit', 'dist_address'] as const;
 type Field = (typeof FIELDS)[number];
 type TranslationValues = Partial<Record<Field, string>>;
 const LABELS: Record<Field, string> = {
@@ -21,6 +21,8 @@ const LABELS: Record<Field, string> = {
   usage_method: 'editor.fields.usageMethod',
   citation: 'editor.fields.citation',
   time_description: 'editor.fields.timeDescription',
+  dist_unit: 'editor.translation.distUnit',
+  dist_address: 'editor.translation.distAddress',
 };
 
 /** Where this version's values that could not be saved wait across a reload (the Overview's own are apart). */
@@ -53,6 +55,7 @@ function TranslationForm({ record, readOnly, version, session }: EditorTabProps 
   const { message, t } = useFeedback();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<TranslationValues>();
+  const watched = Form.useWatch([], form) as TranslationValues | undefined;
   const language = t(`metadata.options.language.${version.language}`);
   const label = (key: string) => `${t(LABELS[key as Field] ?? key)} (${language})`;
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -199,14 +202,17 @@ function TranslationForm({ record, readOnly, version, session }: EditorTabProps 
   };
 
   const initialValues = Object.fromEntries(FIELDS.map((key) => [key, version[key] ?? ''])) as TranslationValues;
+  // A field left empty here while the record has its own text: pages in this language show that text.
+  const own = t(`metadata.options.language.${record.language}`);
+  const untranslated = (key: Field) => !readOnly && !(watched?.[key] ?? initialValues[key] ?? '').trim() && Boolean(String(record[key] ?? '').trim());
   return (
     <Form<TranslationValues> form={form} name="translation" layout="vertical" disabled={readOnly} initialValues={initialValues} onValuesChange={handleValuesChange} onFinish={handleSave}>
       <Alert type="info" showIcon title={t('editor.translation.intro', { language })} style={{ marginBottom: 16 }} />
       {!readOnly && <Typography.Paragraph type="secondary">{t('editor.translation.autosaveHint')}</Typography.Paragraph>}
       {!readOnly && <SaveBar state={state} onSave={handleSave} label={label} />}
       {FIELDS.map((key) => (
-        <Form.Item key={key} name={key} label={label(key)}>
-          {key === 'title' ? (
+        <Form.Item key={key} name={key} label={label(key)} extra={untranslated(key) ? <span data-testid={`untranslated-${key}`}>{t('editor.translation.untranslated', { language, own })}</span> : undefined}>
+          {key === 'title' || key === 'dist_unit' ? (
             <Input count={lengthCount(metadataI18nFields[key])} />
           ) : (
             <Input.TextArea autoSize={{ minRows: key === 'description' ? 4 : 2, maxRows: 12 }} count={lengthCount(metadataI18nFields[key], true)} />
