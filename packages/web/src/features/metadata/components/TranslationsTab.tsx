@@ -12,6 +12,8 @@ import { useFeedback } from './useFeedback';
 
 const FIELDS = ['title', 'description', 'data_source', 'use_term', 'usage_method', 'citation', 'time_description', 'dist_unit', 'dist_address'] as const;
 type Field = (typeof FIELDS)[number];
+/** The short fields, on one line (their count inside); the others are text areas. */
+const ONE_LINE = new Set<Field>(['title', 'dist_unit']);
 type TranslationValues = Partial<Record<Field, string>>;
 const LABELS: Record<Field, string> = {
   title: 'editor.fields.title',
@@ -210,15 +212,24 @@ function TranslationForm({ record, readOnly, version, session }: EditorTabProps 
       <Alert type="info" showIcon title={t('editor.translation.intro', { language })} style={{ marginBottom: 16 }} />
       {!readOnly && <Typography.Paragraph type="secondary">{t('editor.translation.autosaveHint')}</Typography.Paragraph>}
       {!readOnly && <SaveBar state={state} onSave={handleSave} label={label} />}
-      {FIELDS.map((key) => (
-        <Form.Item key={key} name={key} label={label(key)} extra={untranslated(key) ? <span data-testid={`untranslated-${key}`}>{t('editor.translation.untranslated', { language, own })}</span> : undefined}>
-          {key === 'title' || key === 'dist_unit' ? (
-            <Input count={lengthCount(metadataI18nFields[key])} />
-          ) : (
-            <Input.TextArea autoSize={{ minRows: key === 'description' ? 4 : 2, maxRows: 12 }} count={lengthCount(metadataI18nFields[key], true)} />
-          )}
-        </Form.Item>
-      ))}
+      {FIELDS.map((key) => {
+        const oneLine = ONE_LINE.has(key);
+        // A text area's count sits at the right under it: the hint keeps clear of it.
+        const hint = untranslated(key) ? (
+          <span data-testid={`untranslated-${key}`} style={{ display: 'block', paddingInlineEnd: oneLine ? 0 : '6em' }}>
+            {t('editor.translation.untranslated', { language, own })}
+          </span>
+        ) : undefined;
+        return (
+          <Form.Item key={key} name={key} label={label(key)} extra={hint}>
+            {oneLine ? (
+              <Input count={lengthCount(metadataI18nFields[key])} />
+            ) : (
+              <Input.TextArea autoSize={{ minRows: key === 'description' ? 4 : 2, maxRows: 12 }} count={lengthCount(metadataI18nFields[key], true)} />
+            )}
+          </Form.Item>
+        );
+      })}
     </Form>
   );
 }
