@@ -10,6 +10,7 @@ import {
   form,
   FORM,
   linkIn,
+  login,
   postRegistration,
   readOutbox,
   type TestAccount,
@@ -75,6 +76,8 @@ afterAll(async () => {
 
 describe('mail by SMTP (SMTP_URL)', () => {
   it('delivers the forgot-password mail with its link to the SMTP server, not to the outbox', async () => {
+    // The account's mail language is English: its last sign-in was on an English page.
+    await login(portal.app, account.username, account.password, EN);
     const response = await portal.app.inject({
       method: 'POST',
       url: '/account/forgot/',
