@@ -3,7 +3,7 @@ import fastifyFormbody from '@fastify/formbody';
 import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 'fastify';
 import { DEFAULT_LANGUAGE, languageFromHeader, translate } from '@portal/shared';
-import { EMAIL, type Config } from './config.js';
+import type { Config } from './config.js';
 import { migrateToLatest, openDatabase, type DbHandle } from './db/index.js';
 import { storedSecret } from './db/server-secret.js';
 import { cleanupJobs, runCleanupJobs, scheduleCleanupJobs } from './jobs.js';
@@ -166,9 +166,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     tokenKey: tokenKey(config.secretKey ?? (await storedSecret(database.db))),
   });
   await app.register(oaiRoutes, { oai, rateLimit: config.rateLimits.oai });
-  if (!EMAIL.test(config.adminEmail)) {
-    app.log.warn(`OAI-PMH Identify names ${config.adminEmail} (MAIL_FROM's address), which harvesters refuse: set ADMIN_EMAIL`);
-  }
   // Orders (issue 10): one rule decides who downloads a record's files, on every download path.
   const orders = new OrdersService(database.db, metadataAccess, mailer, {
     publicUrl: config.publicUrl,

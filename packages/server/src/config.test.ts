@@ -23,11 +23,21 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://localhost/db' })).toThrow(ConfigError);
   });
 
-  it('reads the OAI-PMH settings: admin address (else the sender), page size, secret', () => {
-    expect(loadConfig({}).adminEmail).toBe('noreply@localhost');
+  it('reads the OAI-PMH settings: admin address (else the sender, else one at the public host), page size, secret', () => {
+    // The defaults' sender, noreply@localhost, fails OAI-PMH's emailType (no dot in its domain).
+    expect(loadConfig({}).adminEmail).toBe('noreply@localhost.localdomain');
+    expect(loadConfig({ PUBLIC_URL: 'https://data.tpdc.ac.cn/' }).adminEmail).toBe('noreply@data.tpdc.ac.cn');
+    expect(loadConfig({ PUBLIC_URL: 'http://10.0.0.5:8000' }).adminEmail).toBe('noreply@[10.0.0.5]');
+    expect(loadConfig({ PUBLIC_URL: 'http://[::1]:8000' }).adminEmail).toBe('noreply@localhost.localdomain');
     expect(loadConfig({ MAIL_FROM: 'Data Centre <data@tpdc.example.org>' }).adminEmail).toBe('data@tpdc.example.org');
     expect(loadConfig({ ADMIN_EMAIL: 'oai@tpdc.example.org' }).adminEmail).toBe('oai@tpdc.example.org');
-    expect(() => loadConfig({ ADMIN_EMAIL: 'oai@localhost' })).toThrow(ConfigError);
+    for (const address of ['oai@localhost', 'oai', 'oai @tpdc.example.org']) {
+      expect(() => loadConfig({ ADMIN_EMAIL: address }), address).toThrow(/ADMIN_EMAIL must be an e-mail address with a dot in its domain/);
+    }
+    // Every default the function gives is valid by the OAI-PMH schema's pattern.
+    for (const env of [{}, { PUBLIC_URL: 'http://portal' }, { PUBLIC_URL: 'http://10.0.0.5' }, { PUBLIC_URL: 'http://[::1]' }]) {
+      expect(loadConfig(env).adminEmail).toMatch(/^\S+@(\S+\.)+\S+$/);
+    }
     expect(loadConfig({}).oaiPageSize).toBe(100);
     expect(loadConfig({ OAI_PAGE_SIZE: '25' }).oaiPageSize).toBe(25);
     expect(() => loadConfig({ OAI_PAGE_SIZE: '0' })).toThrow(ConfigError);

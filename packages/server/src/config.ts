@@ -27,7 +27,10 @@ export interface Config {
    * tokens' HMAC key); undefined: the random one the database keeps (`server_secrets`).
    */
   secretKey: string | undefined;
-  /** The address harvesters write to (OAI-PMH Identify's adminEmail): `ADMIN_EMAIL`, else MAIL_FROM's. */
+  /**
+   * The address harvesters write to (OAI-PMH Identify's adminEmail, always a valid one): `ADMIN_EMAIL`,
+   * else MAIL_FROM's when valid, else `noreply@` PUBLIC_URL's host (`adminEmailOf`).
+   */
   adminEmail: string;
   /** Records (or headers, or sets) per OAI-PMH list reply before a resumption token. */
   oaiPageSize: number;
@@ -77,6 +80,31 @@ export class ConfigError extends Error {}
 export const EMAIL = /^\S+@(\S+\.)+\S+$/;
 
 /**
+ * The address OAI-PMH's Identify gives harvesters, valid by its schema's emailType: `ADMIN_EMAIL`
+ * (refused when invalid), else MAIL_FROM's address when valid, else `noreply@` the public address's
+ * host: an IPv4 address in brackets, a host without a dot (`localhost`) as `<host>.localdomain`.
+ */
+export function adminEmailOf(adminEmail: string | undefined, mailFrom: string, publicUrl: string): string {
+  if (adminEmail) {
+    if (!EMAIL.test(adminEmail)) {
+      throw new ConfigError(`ADMIN_EMAIL must be an e-mail address with a dot in its domain (OAI-PMH harvesters refuse others), not ${adminEmail}`);
+    }
+    return adminEmail;
+  }
+  const sender = (/<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom).trim();
+  if (EMAIL.test(sender)) return sender;
+  let host: string;
+  try {
+    host = new URL(publicUrl).hostname;
+  } catch {
+    throw new ConfigError(`PUBLIC_URL is not an address: ${publicUrl}`);
+  }
+  if (/^\d+\.\d+\.\d+\.\d+$/.test(host)) return `noreply@[${host}]`;
+  if (!host.includes('.') || host.startsWith('[')) return `noreply@${host.startsWith('[') ? 'localhost' : host}.localdomain`;
+  return `noreply@${host}`;
+}
+
+/**
  * Trusting every hop would let a client choose its own address (X-Forwarded-For) and with it its
  * rate-limit key: only a count of hops or the proxies' own addresses are accepted.
  */
@@ -121,8 +149,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('DATABASE_URL must be a postgres:// URL; leave it unset for the embedded SQLite database');
   }
   const mailFrom = env.MAIL_FROM ?? 'Three Poles Data Portal <noreply@localhost>';
-  const adminEmail = env.ADMIN_EMAIL || (/<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom).trim();
-  if (env.ADMIN_EMAIL && !EMAIL.test(env.ADMIN_EMAIL)) throw new ConfigError(`ADMIN_EMAIL must be an e-mail address, not ${env.ADMIN_EMAIL}`);
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const adminEmail = adminEmailOf(env.ADMIN_EMAIL || undefined, mailFrom, publicUrl);
   const secretKey = env.SECRET_KEY || undefined;
   if (secretKey && secretKey.length < 32) throw new ConfigError('SECRET_KEY must be at least 32 characters long (e.g. `openssl rand -hex 32`)');
   return {
@@ -130,7 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST ?? 'localhost',
     dataDir: path.resolve(env.DATA_DIR ?? path.join(repoRoot, 'var')),
     databaseUrl,
-    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicUrl,
     siteVariant,
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom,
