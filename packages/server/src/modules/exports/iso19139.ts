@@ -12,6 +12,7 @@ import {
   type CitableRecord,
   type Texts,
 } from './citable-record.js';
+import { topicCategoriesOf } from './topic-categories.js';
 
 /**
  * ISO 19115 metadata in the ISO/TS 19139 XML encoding (gmd:MD_Metadata), as GeoNetwork and CSW
@@ -26,11 +27,19 @@ import {
  * - MD_DataIdentification: citation (title, publication and revision dates, the DOI as identifier,
  *   citedResponsibleParty: the creators (shared rules/creators.ts) in their order, then the other
  *   people, once per CI_RoleCode of their roles (ROLE_CODES); with no creator, the data centre as
- *   originator), abstract, keywords by their type
+ *   originator), abstract, pointOfContact: the data centre (distributor), then each creator again
+ *   with role originator (OWSLib and GeoNetwork take a dataset's creators from the identification's
+ *   originator contacts, not from the citation; with no creator, the data centre), keywords by their type
  *   (MD_KeywordTypeCode has the portal's four: discipline, place, temporal, theme), the licence and
  *   the sharing policy as MD_LegalConstraints, the provider's terms of use as an MD_Constraints
- *   useLimitation, language, extent: EX_GeographicBoundingBox (two across the 180th meridian)
- *   and EX_TemporalExtent with a gml:TimePeriod.
+ *   useLimitation, language, topicCategory (mandatory for a dataset: from the discipline and theme
+ *   keywords by the table of topic-categories.ts, geoscientificInformation when none matches),
+ *   extent: its description the time in words (the record's time description, both languages), an
+ *   EX_GeographicBoundingBox, or two across the 180th meridian (west > east): first the part from
+ *   the west side to 180, then the part from -180 to the east side, so that a client that reads the
+ *   first box only gets the western part with the box's own west side; and an EX_TemporalExtent with
+ *   a gml:TimePeriod: a range without an end is open (endPosition indeterminatePosition="now": the
+ *   data continue), one without a start has an unknown beginning (indeterminatePosition="unknown").
  * - distributionInfo: the landing page (and the DOI) as online resources.
  * GML is 3.2.1 (namespace http://www.opengis.net/gml/3.2), as current GeoNetwork and CSW 2.0.2 ISO
  * profile servers write it.
@@ -118,7 +127,7 @@ function utf8(parent: XMLBuilder, property: string) {
   codeValue(parent, property, 'MD_CharacterSetCode', 'utf8');
 }
 
-function party(parent: XMLBuilder, record: CitableRecord, property: string, person: CitablePerson, roleCode: string) {
+function party(parent: XMLBuilder, record: CitableRecord, property: string, person: CitablePerson, roleCode: string): void {
   const responsible = parent.ele(`gmd:${property}`).ele('gmd:CI_ResponsibleParty');
   freeText(responsible, record, 'individualName', person.name);
   if (person.affiliation['zh-hans'] || person.affiliation.en) freeText(responsible, record, 'organisationName', person.affiliation);
@@ -149,6 +158,13 @@ function distributorParty(parent: XMLBuilder, record: CitableRecord, property: s
   if (distributor.email) text(address, 'electronicMailAddress', distributor.email);
   onlineResource(contact.ele('gmd:onlineResource'), record.catalogueUrl, 'WWW:LINK');
   codeValue(responsible, 'role', 'CI_RoleCode', role);
+}
+
+/** The data centre as the data's originator: the author every format names when the record has no creator. */
+function centreAsOriginator(parent: XMLBuilder, record: CitableRecord, property: string): void {
+  const centre = parent.ele(`gmd:${property}`).ele('gmd:CI_ResponsibleParty');
+  freeText(centre, record, 'organisationName', record.publisher);
+  codeValue(centre, 'role', 'CI_RoleCode', 'originator');
 }
 
 function onlineResource(parent: XMLBuilder, url: string, protocol: string, name?: string) {
@@ -195,16 +211,14 @@ export function iso19139Xml(record: CitableRecord): string {
   const identifier = citation.ele('gmd:identifier').ele('gmd:MD_Identifier');
   text(identifier, 'code', record.doi ? doiUrl(record.doi) : record.url[record.language]);
   for (const { person, roleCode } of citedParties(record)) party(citation, record, 'citedResponsibleParty', person, roleCode);
-  if (!record.creators.length) {
-    // No creator: the data centre is cited as the author, as in every other format.
-    const centre = citation.ele('gmd:citedResponsibleParty').ele('gmd:CI_ResponsibleParty');
-    text(centre, 'organisationName', textIn(record.publisher, record.language));
-    codeValue(centre, 'role', 'CI_RoleCode', 'originator');
-  }
+  // No creator: the data centre is cited as the author, as in every other format.
+  if (!record.creators.length) centreAsOriginator(citation, record, 'citedResponsibleParty');
   if (record.citation[record.language] || record.citation[other]) freeText(citation, record, 'otherCitationDetails', record.citation);
 
   freeText(identification, record, 'abstract', record.abstract);
   distributorParty(identification, record, 'pointOfContact', 'distributor');
+  for (const person of record.creators) party(identification, record, 'pointOfContact', person, 'originator');
+  if (!record.creators.length) centreAsOriginator(identification, record, 'pointOfContact');
   for (const type of ['theme', 'place', 'discipline', 'temporal'] as const) {
     const keywords = record.keywords.filter((k) => k.type === type);
     if (!keywords.length) continue;
@@ -229,9 +243,12 @@ export function iso19139Xml(record: CitableRecord): string {
   }
   languageCode(identification, 'language', record.language);
   utf8(identification, 'characterSet');
+  for (const category of topicCategoriesOf(record)) identification.ele('gmd:topicCategory').ele('gmd:MD_TopicCategoryCode').txt(category);
 
-  if (record.box || record.temporal.start || record.temporal.end) {
+  const timeWords = record.temporal.description;
+  if (record.box || record.temporal.start || record.temporal.end || timeWords.en || timeWords['zh-hans']) {
     const extent = identification.ele('gmd:extent').ele('gmd:EX_Extent');
+    if (timeWords.en || timeWords['zh-hans']) freeText(extent, record, 'description', timeWords);
     for (const part of record.box ? splitAtAntimeridian(record.box) : []) {
       const box = extent.ele('gmd:geographicElement').ele('gmd:EX_GeographicBoundingBox');
       box.ele('gmd:westBoundLongitude').ele('gco:Decimal').txt(decimal(part.west));
@@ -241,8 +258,10 @@ export function iso19139Xml(record: CitableRecord): string {
     }
     if (record.temporal.start || record.temporal.end) {
       const period = extent.ele('gmd:temporalElement').ele('gmd:EX_TemporalExtent').ele('gmd:extent').ele('gml:TimePeriod', { 'gml:id': temporalExtentId(record) });
-      period.ele('gml:beginPosition').txt(record.temporal.start || record.temporal.end);
-      period.ele('gml:endPosition').txt(record.temporal.end || record.temporal.start);
+      if (record.temporal.start) period.ele('gml:beginPosition').txt(record.temporal.start);
+      else period.ele('gml:beginPosition', { indeterminatePosition: 'unknown' });
+      if (record.temporal.end) period.ele('gml:endPosition').txt(record.temporal.end);
+      else period.ele('gml:endPosition', { indeterminatePosition: 'now' });
     }
   }
 
