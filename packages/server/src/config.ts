@@ -36,6 +36,23 @@ export interface Config {
   oaiPageSize: number;
   /** Days an approved data order stays valid (`ORDER_VALID_DAYS`). */
   orderValidDays: number;
+  /** The DataCite repository account that registers the DOIs the data centre assigns; undefined: none configured. */
+  datacite: DataciteConfig | undefined;
+}
+
+/** `DATACITE_*` (README.md, DOI registration). */
+export interface DataciteConfig {
+  /** The REST API's base address: https://api.datacite.org, or https://api.test.datacite.org for DataCite's test system. */
+  api: string;
+  /** The repository's DOI prefix, `10.` and 4 to 9 digits. */
+  prefix: string;
+  /** The repository account (e.g. `TPDC.PORTAL`) and its password: HTTP basic authentication. */
+  user: string;
+  password: string;
+  /** A new DOI: `{prefix}` and `{number}` (the next number of the portal's sequence) filled in. */
+  doiPattern: string;
+  /** How long one call to DataCite may take before it counts as failed (and is retried). */
+  timeoutMs: number;
 }
 
 /** What one account may create; staff are exempt (see docs/ARCHITECTURE.md). */
@@ -137,6 +154,24 @@ function positiveInteger(env: NodeJS.ProcessEnv, variable: string, fallback: num
   return Number(value);
 }
 
+/** The DataCite account, when DATACITE_PREFIX, DATACITE_USER and DATACITE_PASSWORD are all set; some of them alone is an error. */
+function parseDatacite(env: NodeJS.ProcessEnv): DataciteConfig | undefined {
+  const names = ['DATACITE_PREFIX', 'DATACITE_USER', 'DATACITE_PASSWORD'] as const;
+  const given = names.filter((name) => env[name]);
+  if (!given.length) return undefined;
+  if (given.length < names.length) throw new ConfigError(`DOI registration needs ${names.join(', ')}; ${names.filter((name) => !env[name]).join(', ')} missing`);
+  const prefix = env.DATACITE_PREFIX!.trim();
+  if (!/^10\.\d{4,9}$/.test(prefix)) throw new ConfigError(`DATACITE_PREFIX must be a DOI prefix such as 10.12345, not ${prefix}`);
+  const api = (env.DATACITE_API || 'https://api.datacite.org').replace(/\/+$/, '');
+  if (!/^https?:\/\/[^\s/]+/.test(api)) throw new ConfigError(`DATACITE_API must be an http(s) address, not ${api}`);
+  const doiPattern = (env.DATACITE_DOI_PATTERN || '{prefix}/tpdc.{number}').trim();
+  const filled = doiPattern.replaceAll('{prefix}', prefix);
+  if (!doiPattern.includes('{number}') || !filled.startsWith(`${prefix}/`) || /\s/.test(filled) || filled.replaceAll('{number}', '').length <= prefix.length + 1) {
+    throw new ConfigError(`DATACITE_DOI_PATTERN must start with the prefix (${prefix}/ or {prefix}/) and contain {number}, not ${doiPattern}`);
+  }
+  return { api, prefix, user: env.DATACITE_USER!, password: env.DATACITE_PASSWORD!, doiPattern: filled, timeoutMs: positiveInteger(env, 'DATACITE_TIMEOUT_MS', 30_000) };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 8000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT is not a port number: ${env.PORT}`);
@@ -176,5 +211,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminEmail,
     oaiPageSize: positiveInteger(env, 'OAI_PAGE_SIZE', 100),
     orderValidDays: positiveInteger(env, 'ORDER_VALID_DAYS', ORDER_LIMITS.validDays),
+    datacite: parseDatacite(env),
   };
 }

@@ -235,10 +235,11 @@ describe(`the official schemas${WITHOUT}`, () => {
     const documents = Object.fromEntries(await Promise.all(withDoi.map(async (id) => [keyOf(id), await exported(id, 'datacite')] as const)));
     expectValid(documents, SCHEMAS.datacite45);
     expectValid(documents, SCHEMAS.datacite46);
-    // The terms of use: a rights statement in each language, after the licence.
+    // The access right (COAR, issue 17) after the licence, then the terms of use: a rights statement in each language.
     const rights = [...documents.fullEn!.matchAll(/<rights( [^>]*)?>([^<]*)<\/rights>/g)].map((m) => [/xml:lang="([^"]+)"/.exec(m[1] ?? '')?.[1], m[2]]);
     expect(rights).toEqual([
       ['en', 'Creative Commons Attribution-NonCommercial-ShareAlike 4.0 International'],
+      ['en', 'open access'],
       ['en', 'Users must cite the &lt;dataset&gt;.'],
       ['zh-Hans', '使用数据须引用 &lt;数据集&gt;。'],
     ]);

@@ -23,6 +23,8 @@ import * as cleanText from './migrations/0008-clean-text.js';
 import * as mailLanguage from './migrations/0009-mail-language.js';
 import * as reviewSnapshots from './migrations/0010-review-snapshots.js';
 import * as i18nDistributor from './migrations/0011-i18n-distributor.js';
+import * as doiRegistrations from './migrations/0012-doi-registrations.js';
+import * as recordVersions from './migrations/0013-record-versions.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -46,6 +48,8 @@ const migrations: Record<string, Migration> = {
   '0009-mail-language': mailLanguage,
   '0010-review-snapshots': reviewSnapshots,
   '0011-i18n-distributor': i18nDistributor,
+  '0012-doi-registrations': doiRegistrations,
+  '0013-record-versions': recordVersions,
 };
 
 class ListedMigrations implements MigrationProvider {

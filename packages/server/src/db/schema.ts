@@ -55,7 +55,7 @@ export interface RateLimitTable {
   reset_at: number | string;
 }
 
-export interface Database extends MetadataDatabase, OrdersDatabase {
+export interface Database extends MetadataDatabase, OrdersDatabase, DoiDatabase {
   users: UserTable;
   auth_tokens: AuthTokenTable;
   account_links: AccountLinkTable;
@@ -131,6 +131,12 @@ export interface MetadataTable {
   unpublish_reason: Generated<string>;
   /** When the data files become available (published_at plus the protection period); null at once. */
   embargo_until: string | null;
+  /** Migration 0013: the published version (0 never published), its content's hash, the publication it was counted at. */
+  version_number: Generated<number>;
+  version_fingerprint: Generated<string>;
+  version_published_at: string | null;
+  /** Migration 0013: the COAR access right last exported (ACCESS_RIGHTS), '' before. */
+  access_right: Generated<string>;
 }
 
 /** One invited expert's review of a record in one round. */
@@ -587,6 +593,32 @@ export interface OrderMailTable {
   sent_at: string | null;
 }
 
+/** A DOI the portal minted and the outbox of its registration with DataCite (migration 0012). */
+export interface DoiRegistrationTable {
+  doi: string;
+  metadata_id: string;
+  /** findable (the record is published) or registered (withdrawn: a findable DOI cannot be deleted). */
+  wanted: string;
+  /** What DataCite last answered: '' (never registered), findable or registered. */
+  state: string;
+  /** pending, done, or failed (given up). */
+  status: string;
+  attempts: number;
+  next_attempt_at: string;
+  last_attempt_at: string | null;
+  /** The HTTP status of the last failure; 0 when DataCite did not answer (timeout, network). */
+  last_status: number;
+  /** The last failure: DataCite's `errors[]` as JSON, or the network error's message. */
+  last_error: string;
+  created_at: string;
+  registered_at: string | null;
+}
+
+export interface DoiSequenceTable {
+  pattern: string;
+  last_number: number;
+}
+
 export interface OrdersDatabase {
   cart_lines: CartLineTable;
   applications: ApplicationTable;
@@ -595,4 +627,9 @@ export interface OrdersDatabase {
   usage_days: UsageDayTable;
   recent_downloads: RecentDownloadTable;
   order_mails: OrderMailTable;
+}
+
+export interface DoiDatabase {
+  doi_registrations: DoiRegistrationTable;
+  doi_sequence: DoiSequenceTable;
 }

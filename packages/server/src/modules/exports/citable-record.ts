@@ -15,6 +15,7 @@ import {
 import type { MetadataRow } from '../metadata/metadata-access.js';
 import type { AttachedRows } from '../metadata/attached-rows.js';
 import { canonicalUrl } from '../../plugins/site-pages.js';
+import { accessRightOf, type AccessRight } from './access-right.js';
 
 /**
  * The neutral model every export is mapped from: one published record with what a citation, a
@@ -105,6 +106,10 @@ export interface CitableRecord {
   protectionPeriod: string;
   /** The day the data files become available (end of the protection period); null: at publication. */
   availableFrom: string | null;
+  /** The COAR access right now (access-right.ts): open, embargoed (with its end), restricted, metadata only. */
+  accessRight: AccessRight;
+  /** The published version: 1, and one more for each republication with changed files or metadata (modules/doi/record-versions.ts). */
+  version: number;
   temporal: { start: string; end: string; description: Texts };
   box: Box | null;
   /** ISO date-times. */
@@ -236,6 +241,8 @@ export function citableRecordOf(record: MetadataRow, attached: AttachedRows, sit
     conditionsOfAccess: sharingWords(record.sharing_policy),
     protectionPeriod: record.protection_period,
     availableFrom: record.embargo_until ? record.embargo_until.slice(0, 10) : null,
+    accessRight: accessRightOf(record, attached.files.count),
+    version: Math.max(1, Number(record.version_number ?? 0)),
     temporal: { start: record.time_start, end: record.time_end, description: bilingual('time_description') },
     box: boxOf(record),
     publishedAt: record.published_at ?? record.updated_at,

@@ -38,8 +38,13 @@ import { nameParts } from './names.js';
  *   temporal), each type in the same order in both languages (the importer pairs them so).
  * - dates: Issued (publication), Updated, Available (end of the protection period, when there is
  *   one), Collected (the temporal coverage, RKMS-ISO8601 "start/end").
- * - rightsList: the CC 4.0 licence with its legal code URI and SPDX identifier, then the provider's
- *   terms of use (use_term) as a rights statement in each language.
+ * - rightsList: the CC 4.0 licence with its legal code URI and SPDX identifier, the access right as
+ *   a COAR Access Right term (rightsURI the concept, the label as text, as the OpenAIRE guidelines for
+ *   data archives ask; an embargo's end is the Available date), then the provider's terms of use
+ *   (use_term) as a rights statement in each language.
+ * - version: the published version (1, one more per republication with changed files or metadata).
+ *   The record keeps its id and DOI across versions, so no IsNewVersionOf / IsPreviousVersionOf: no
+ *   earlier version has an identifier of its own.
  * - geoLocations: the box; one across the 180th meridian as two boxes (DataCite boxes never cross it).
  * - fundingReferences: funderName the funding project's name (its funder is not recorded), awardNumber
  *   its serial number or, for the programme funds, the sub-topic number.
@@ -157,24 +162,32 @@ export function dataciteXml(record: CitableRecord): string {
     for (const type of record.files.mediaTypes) formats.ele('format').txt(type);
   }
 
-  const terms = inLanguages(record, record.useTerm);
-  if (record.license || terms.length) {
-    const rightsList = resource.ele('rightsList');
-    if (record.license) {
-      const license = licenseFacts(record.license);
-      rightsList
-        .ele('rights', {
-          'xml:lang': 'en',
-          rightsURI: license.legalCode,
-          rightsIdentifier: license.spdx.toLowerCase(),
-          rightsIdentifierScheme: 'SPDX',
-          schemeURI: 'https://spdx.org/licenses/',
-        })
-        .txt(license.name);
-    }
-    // The provider's terms of use, a rights statement in each language it has (after the licence, which the importer reads first).
-    for (const { language, text } of terms) rightsList.ele('rights', { 'xml:lang': LANGUAGE_TAGS[language] }).txt(text);
+  resource.ele('version').txt(String(record.version));
+
+  const rightsList = resource.ele('rightsList');
+  if (record.license) {
+    const license = licenseFacts(record.license);
+    rightsList
+      .ele('rights', {
+        'xml:lang': 'en',
+        rightsURI: license.legalCode,
+        rightsIdentifier: license.spdx.toLowerCase(),
+        rightsIdentifierScheme: 'SPDX',
+        schemeURI: 'https://spdx.org/licenses/',
+      })
+      .txt(license.name);
   }
+  rightsList
+    .ele('rights', {
+      'xml:lang': 'en',
+      rightsURI: record.accessRight.uri,
+      rightsIdentifier: record.accessRight.uri.replace(/^.*\//, ''),
+      rightsIdentifierScheme: 'COAR',
+      schemeURI: 'http://vocabularies.coar-repositories.org/access_rights/',
+    })
+    .txt(record.accessRight.label);
+  // The provider's terms of use, a rights statement in each language it has (after the licence, which the importer reads first).
+  for (const { language, text } of inLanguages(record, record.useTerm)) rightsList.ele('rights', { 'xml:lang': LANGUAGE_TAGS[language] }).txt(text);
 
   const descriptions = [
     ['Abstract', record.abstract],

@@ -37,6 +37,8 @@ function buildRecord(fields: Partial<CitableRecord> = {}): CitableRecord {
     conditionsOfAccess: none,
     protectionPeriod: '',
     availableFrom: null,
+    accessRight: { term: 'restricted', uri: 'http://purl.org/coar/access_right/c_16ec', label: 'restricted access', embargoEnd: null },
+    version: 1,
     temporal: { start: '', end: '', description: none },
     box: null,
     publishedAt: '2024-02-03T04:05:06.000Z',
@@ -164,7 +166,11 @@ describe('XML of a record with only the required fields', () => {
     expect(xml).toContain('<title xml:lang="en">Permafrost temperature</title>');
     expect(xml).not.toContain('TranslatedTitle');
     expect(xml).not.toContain('<geoLocations');
-    expect(xml).not.toContain('<rightsList');
+    // No licence and no terms of use: the access right alone, a COAR term (OpenAIRE's data archives guidelines).
+    expect([...xml.matchAll(/<rights [^>]*>[^<]*<\/rights>/g)].map((m) => m[0])).toEqual([
+      '<rights xml:lang="en" rightsURI="http://purl.org/coar/access_right/c_16ec" rightsIdentifier="c_16ec" rightsIdentifierScheme="COAR" schemeURI="http://vocabularies.coar-repositories.org/access_rights/">restricted access</rights>',
+    ]);
+    expect(xml).toContain('<version>1</version>');
   });
 
   it('DataCite: a box split at the 180th meridian reads back through the importer as one box across it', () => {

@@ -119,6 +119,8 @@ export function schemaOrgDataset(record: CitableRecord, language: Language) {
     includedInDataCatalog: { '@type': 'DataCatalog', name: record.publisher[language], url: record.catalogueUrl },
     datePublished: dayOf(record.publishedAt),
     dateModified: dayOf(record.updatedAt),
+    // The published version (the record keeps its id and DOI across versions).
+    version: record.version,
     ...(record.license ? { license: licenseFacts(record.license).deed } : {}),
     // The data centre charges nothing, whatever the sharing policy (online, or on request).
     isAccessibleForFree: true,
@@ -192,6 +194,7 @@ export function dcatDataset(record: CitableRecord) {
     'dct:language': [record.language, otherLanguage(record.language)].map((l) => ({ '@id': `http://id.loc.gov/vocabulary/iso639-1/${l === 'en' ? 'en' : 'zh'}` })),
     'dct:issued': date(dayOf(record.publishedAt)),
     'dct:modified': date(dayOf(record.updatedAt)),
+    'dcat:version': String(record.version),
     'dcat:landingPage': [{ '@id': record.url['zh-hans'] }, { '@id': record.url.en }],
     'dct:creator': record.creators.length ? record.creators.map(person) : [{ '@type': 'foaf:Organization', 'foaf:name': tagged(record.publisher) }],
     ...(record.contributors.length ? { 'dct:contributor': record.contributors.map(person) } : {}),

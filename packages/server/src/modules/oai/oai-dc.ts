@@ -18,10 +18,12 @@ import {
  * Simple Dublin Core (`oai_dc`, the format every OAI-PMH repository must offer) of a record, from
  * the same model as the other exports (exports/citable-record.ts):
  * - title, description (the abstract), subject (every keyword), publisher (the data centre) and
- *   rights (licence, sharing policy) in each language the record has, with xml:lang;
+ *   rights (licence, sharing policy) in each language the record has, with xml:lang; the first
+ *   rights is the access right as its COAR Access Right concept URI (exports/access-right.ts);
  * - creator: the data resource providers (else everyone linked, as DataCite does), contributor: the
  *   other roles; one element per person, the name in the record's language (else the other);
- * - date: the publication day; type: `Dataset` (DCMI Type); format: the data files' media types;
+ * - date: the publication day, and while the protection period runs its end as OpenAIRE writes it
+ *   (`info:eu-repo/date/embargoEnd/YYYY-MM-DD`); type: `Dataset` (DCMI Type); format: the data files' media types;
  * - identifier: the DOI as a URL, then the landing page in the record's language;
  * - language: the record's (BCP 47, as in the DataCite export);
  * - relation: the literature's DOI or link; coverage: the time as a DCMI Period and the box as a
@@ -62,6 +64,7 @@ export function oaiDcXml(record: CitableRecord): string {
   bilingual(dc, record, 'publisher', record.publisher);
   for (const contributor of record.contributors) person(dc, record, 'contributor', contributor);
   element(dc, 'date', dayOf(record.publishedAt));
+  if (record.accessRight.embargoEnd) element(dc, 'date', `info:eu-repo/date/embargoEnd/${record.accessRight.embargoEnd}`);
   element(dc, 'type', 'Dataset');
   for (const type of record.files.mediaTypes) element(dc, 'format', type);
   if (record.doi) element(dc, 'identifier', doiUrl(record.doi));
@@ -75,6 +78,7 @@ export function oaiDcXml(record: CitableRecord): string {
     const { north, south, east, west } = record.box;
     element(dc, 'coverage', `northlimit=${north}; southlimit=${south}; westlimit=${west}; eastlimit=${east}; units=signed decimal degrees`);
   }
+  element(dc, 'rights', record.accessRight.uri);
   if (record.license) {
     const license = licenseFacts(record.license);
     element(dc, 'rights', license.name, 'en');
