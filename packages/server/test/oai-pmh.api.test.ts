@@ -186,19 +186,21 @@ describe('Identify', () => {
 });
 
 describe('ListMetadataFormats', () => {
-  it('lists oai_dc, oai_datacite and iso19139 for the repository', async () => {
+  it('lists oai_dc, datacite, oai_datacite, iso19139 and dif10 for the repository', async () => {
     const { reply } = await oai({ verb: 'ListMetadataFormats' });
     expect(reply.ListMetadataFormats.metadataFormat).toEqual([
       { metadataPrefix: 'oai_dc', schema: 'http://www.openarchives.org/OAI/2.0/oai_dc.xsd', metadataNamespace: 'http://www.openarchives.org/OAI/2.0/oai_dc/' },
-      { metadataPrefix: 'oai_datacite', schema: 'https://schema.datacite.org/meta/kernel-4.5/metadata.xsd', metadataNamespace: 'http://datacite.org/schema/kernel-4' },
+      { metadataPrefix: 'datacite', schema: 'https://schema.datacite.org/meta/kernel-4.5/metadata.xsd', metadataNamespace: 'http://datacite.org/schema/kernel-4' },
+      { metadataPrefix: 'oai_datacite', schema: 'http://schema.datacite.org/oai/oai-1.1/oai.xsd', metadataNamespace: 'http://schema.datacite.org/oai/oai-1.1/' },
       { metadataPrefix: 'iso19139', schema: 'http://www.isotc211.org/2005/gmd/gmd.xsd', metadataNamespace: 'http://www.isotc211.org/2005/gmd' },
+      { metadataPrefix: 'dif10', schema: 'https://cdn.earthdata.nasa.gov/dif/10.x/dif_v10.2.xsd', metadataNamespace: 'http://gcmd.gsfc.nasa.gov/Aboutus/xml/dif/' },
     ]);
   });
 
-  it('leaves oai_datacite out for a record without DOI', async () => {
+  it('leaves datacite and oai_datacite out for a record without DOI', async () => {
     const prefixes = async (id: string) => (await oai({ verb: 'ListMetadataFormats', identifier: identifier(id) })).reply.ListMetadataFormats.metadataFormat.map((f: any) => f.metadataPrefix);
-    expect(await prefixes(ids.doi!)).toEqual(['oai_dc', 'oai_datacite', 'iso19139']);
-    expect(await prefixes(ids.plain!)).toEqual(['oai_dc', 'iso19139']);
+    expect(await prefixes(ids.doi!)).toEqual(['oai_dc', 'datacite', 'oai_datacite', 'iso19139', 'dif10']);
+    expect(await prefixes(ids.plain!)).toEqual(['oai_dc', 'iso19139', 'dif10']);
   });
 
   it('does not know drafts, records in review, unknown ids or identifiers of another repository', async () => {
@@ -318,25 +320,37 @@ describe('ListRecords and ListIdentifiers', () => {
     expect((await errorOf({ verb: 'ListIdentifiers', metadataPrefix: 'oai_dc', from: '2025-01-01' })).code).toBe('noRecordsMatch');
   });
 
-  it('lists only records with a DOI in oai_datacite', async () => {
-    const { items } = await walk('ListRecords', { metadataPrefix: 'oai_datacite' });
+  it('lists only records with a DOI in datacite and oai_datacite', async () => {
+    const { items } = await walk('ListRecords', { metadataPrefix: 'datacite' });
     expect(idsOf(items).sort()).toEqual([identifier(ids.doi!), identifier(ids.march3!)].sort());
     for (const item of items) expect(item.metadata.resource.identifier).toMatchObject({ '@identifierType': 'DOI' });
+    const enveloped = await walk('ListRecords', { metadataPrefix: 'oai_datacite' });
+    expect(idsOf(enveloped.items).sort()).toEqual([identifier(ids.doi!), identifier(ids.march3!)].sort());
+    for (const item of enveloped.items) expect(item.metadata.oai_datacite.payload.resource.identifier).toMatchObject({ '@identifierType': 'DOI' });
   });
 });
 
 describe('GetRecord', () => {
-  it('gives the DataCite resource and the ISO 19139 document of a record', async () => {
-    const datacite = (await oai({ verb: 'GetRecord', identifier: identifier(ids.doi!), metadataPrefix: 'oai_datacite' })).reply.GetRecord.record[0];
+  it('gives the DataCite resource, bare and in the envelope of DataCite, the ISO 19139 and the DIF 10 document of a record', async () => {
+    const datacite = (await oai({ verb: 'GetRecord', identifier: identifier(ids.doi!), metadataPrefix: 'datacite' })).reply.GetRecord.record[0];
     expect(datacite.header[0]).toMatchObject({ identifier: identifier(ids.doi!), datestamp: JANUARY });
     expect(datacite.metadata.resource['@xmlns']).toBe('http://datacite.org/schema/kernel-4');
     expect(datacite.metadata.resource.identifier['#text']).toBe('10.11888/Glacio.tpdc.270001');
+    // As DataCite's own provider: the DataCite kernel version, the repository's symbol (no DataCite account here: the host), the resource.
+    const enveloped = (await oai({ verb: 'GetRecord', identifier: identifier(ids.doi!), metadataPrefix: 'oai_datacite' })).reply.GetRecord.record[0].metadata.oai_datacite;
+    expect(enveloped).toMatchObject({ '@xmlns': 'http://schema.datacite.org/oai/oai-1.1/', schemaVersion: '4.5', datacentreSymbol: 'PORTAL.TEST' });
+    expect(enveloped.payload.resource.identifier['#text']).toBe('10.11888/Glacio.tpdc.270001');
+    const dif = (await oai({ verb: 'GetRecord', identifier: identifier(ids.doi!), metadataPrefix: 'dif10' })).reply.GetRecord.record[0].metadata.DIF;
+    expect(dif['@xmlns']).toBe('http://gcmd.gsfc.nasa.gov/Aboutus/xml/dif/');
+    expect(dif.Entry_ID.Short_Name).toBe(ids.doi);
+    expect(dif.Dataset_Citation.Persistent_Identifier).toEqual({ Type: 'DOI', Identifier: '10.11888/Glacio.tpdc.270001' });
     const iso = (await oai({ verb: 'GetRecord', identifier: identifier(ids.english!), metadataPrefix: 'iso19139' })).reply.GetRecord.record[0];
     expect(iso.metadata['gmd:MD_Metadata']['gmd:fileIdentifier']['gco:CharacterString']).toBe(ids.english);
   });
 
-  it('refuses oai_datacite for a record without DOI, and formats it does not know', async () => {
+  it('refuses datacite and oai_datacite for a record without DOI, and formats it does not know', async () => {
     expect((await errorOf({ verb: 'GetRecord', identifier: identifier(ids.plain!), metadataPrefix: 'oai_datacite' })).code).toBe('cannotDisseminateFormat');
+    expect((await errorOf({ verb: 'GetRecord', identifier: identifier(ids.plain!), metadataPrefix: 'datacite' })).code).toBe('cannotDisseminateFormat');
     expect((await errorOf({ verb: 'GetRecord', identifier: identifier(ids.plain!), metadataPrefix: 'marc21' })).code).toBe('cannotDisseminateFormat');
   });
 
@@ -476,7 +490,9 @@ describe('a harvest by a real OAI-PMH client (Debian HTTP::OAI)', () => {
   // 7 items in pages of 3: the client has them all only by following two resumption tokens a list.
   it('gets every published record exactly once through the resumption tokens, deleted ones flagged', async () => {
     const address = await portal.app.listen({ port: 0, host: '127.0.0.1' });
-    const { stdout } = await promisify(execFile)('perl', [path.join(import.meta.dirname, 'oai/harvest.pl'), `${address}/oai`], { encoding: 'utf8' });
+    const { stdout } = await promisify(execFile)('perl', [path.join(import.meta.dirname, 'oai/harvest.pl'), `${address}/oai`, 'datacite', 'oai_datacite', 'iso19139', 'dif10'], {
+      encoding: 'utf8',
+    });
     const lines = stdout.trim().split('\n').map((line) => line.split(' '));
     const live = ['doi', 'plain', 'english', 'zkk', 'march2', 'march3'].map((k) => identifier(ids[k]!));
     const deleted = [identifier(ids.march1!)];
@@ -486,5 +502,21 @@ describe('a harvest by a real OAI-PMH client (Debian HTTP::OAI)', () => {
       expect(seen.filter(([, , , status]) => status === 'deleted').map(([, id]) => id).sort()).toEqual(deleted.sort());
     }
     expect(lines.find(([verb, id]) => verb === 'ListRecords' && id === identifier(ids.english!))!.slice(4).join(' ')).toBe('Glacier dataset english');
+    // The other formats, each root in its namespace, through the same client; DataCite only for records with a DOI.
+    const withDoi = [ids.doi!, ids.march3!].map(identifier);
+    const roots: Record<string, [string, string, string[]]> = {
+      datacite: ['http://datacite.org/schema/kernel-4', 'resource', withDoi],
+      oai_datacite: ['http://schema.datacite.org/oai/oai-1.1/', 'oai_datacite', withDoi],
+      iso19139: ['http://www.isotc211.org/2005/gmd', 'MD_Metadata', live],
+      dif10: ['http://gcmd.gsfc.nasa.gov/Aboutus/xml/dif/', 'DIF', live],
+    };
+    for (const [prefix, [namespace, root, expected]] of Object.entries(roots)) {
+      const seen = lines.filter(([verb, , , status]) => verb === `ListRecords:${prefix}` && status === 'live');
+      expect(seen.map(([, id]) => id).sort(), prefix).toEqual([...expected].sort());
+      for (const line of seen) expect(line.slice(4, 6), prefix).toEqual([namespace, root]);
+    }
+    const english = (prefix: string) => lines.find(([verb, id]) => verb === `ListRecords:${prefix}` && id === identifier(ids.english!))!.slice(6).join(' ');
+    expect(english('iso19139')).toBe(ids.english);
+    expect(english('dif10')).toBe('Glacier dataset english');
   }, 60_000);
 });

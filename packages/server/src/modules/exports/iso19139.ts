@@ -86,7 +86,7 @@ const ROLE_CODES: Record<Exclude<AuthorRole, 'metadataAuthor'>, string> = {
  * A number as xs:decimal (gco:Decimal) writes it: JavaScript writes degrees nearer 0 than 1e-6 with an
  * exponent ("1e-7"), which xs:decimal has not; the same digits are moved behind "0.000".
  */
-function decimal(value: number): string {
+export function decimal(value: number): string {
   const text = String(value);
   const exponent = /^(-?)(\d)(?:\.(\d+))?e-(\d+)$/.exec(text);
   if (!exponent) return text;

@@ -75,15 +75,21 @@ export const TOPIC_CATEGORY_TABLE: readonly (readonly [TopicCategory, readonly s
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const englishPattern = (word: string) => (word.endsWith('$') ? `${escapeRegExp(word.slice(0, -1))}(?![\\p{L}\\p{N}])` : escapeRegExp(word));
-const MATCHERS = TOPIC_CATEGORY_TABLE.map(([category, english, chinese]) => ({
-  category,
-  english: new RegExp(`(^|[^\\p{L}\\p{N}])(${english.map(englishPattern).join('|')})`, 'iu'),
-  chinese,
-}));
+
+/**
+ * A test of a keyword text against English word starts (whole words when ending in `$`) and Chinese
+ * words, as the tables here and in dif10.ts are matched.
+ */
+export function keywordMatcher(english: readonly string[], chinese: readonly string[]): (text: string) => boolean {
+  const pattern = new RegExp(`(^|[^\\p{L}\\p{N}])(${english.map(englishPattern).join('|')})`, 'iu');
+  return (text) => pattern.test(text) || chinese.some((word) => text.includes(word));
+}
+
+const MATCHERS = TOPIC_CATEGORY_TABLE.map(([category, english, chinese]) => ({ category, matches: keywordMatcher(english, chinese) }));
 
 /** The categories one keyword text matches, in the table's order. */
 export function topicCategoriesOfText(text: string): TopicCategory[] {
-  return MATCHERS.filter(({ english, chinese }) => english.test(text) || chinese.some((word) => text.includes(word))).map(({ category }) => category);
+  return MATCHERS.filter(({ matches }) => matches(text)).map(({ category }) => category);
 }
 
 /** The record's topic categories (see above); never empty. */

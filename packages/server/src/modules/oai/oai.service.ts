@@ -15,6 +15,10 @@ import { readToken, signToken, TOKEN_LIFETIME_SECONDS, type TokenState } from '.
 
 const OAI_NS = 'http://www.openarchives.org/OAI/2.0/';
 const OAI_SCHEMA = 'http://www.openarchives.org/OAI/2.0/OAI-PMH.xsd';
+/** DataCite's OAI-PMH envelope (https://schema.datacite.org/oai/oai-1.1/). */
+const OAI_DATACITE_NS = 'http://schema.datacite.org/oai/oai-1.1/';
+/** The DataCite kernel the DataCite export follows (exports/datacite.ts). */
+const DATACITE_SCHEMA_VERSION = '4.5';
 const GRANULARITY = 'YYYY-MM-DDThh:mm:ssZ';
 
 type Verb = 'Identify' | 'ListMetadataFormats' | 'ListSets' | 'ListIdentifiers' | 'ListRecords' | 'GetRecord';
@@ -52,10 +56,10 @@ class OaiError extends Error {
 interface MetadataFormat {
   schema: string;
   namespace: string;
-  /** oai_datacite: DataCite identifies a resource by its DOI only; records without one are not offered. */
+  /** datacite, oai_datacite: DataCite identifies a resource by its DOI only; records without one are not offered. */
   needsDoi: boolean;
   /** The format's root element for a record (without XML declaration). */
-  render(record: CitableRecord): Promise<string>;
+  render(record: CitableRecord, site: { datacentreSymbol: string }): Promise<string>;
 }
 
 /** The mappings are loaded on first use, as the exports' are: the server's start never loads xmlbuilder2. */
@@ -67,19 +71,42 @@ export const METADATA_FORMATS: Record<string, MetadataFormat> = {
     needsDoi: false,
     render: async (record) => (await import('./oai-dc.js')).oaiDcXml(record),
   },
-  // DataCite kernel 4 as the OpenAIRE guidelines for data archives harvest it: the `resource`
-  // element itself, the same document as the DataCite export (see docs/ARCHITECTURE.md).
-  oai_datacite: {
+  // DataCite kernel 4 as DataCite's own OAI-PMH provider serves it under both prefixes: `datacite`
+  // the `resource` element itself (the same document as the DataCite export), `oai_datacite` the
+  // resource in DataCite's OAI envelope 1.1 (datacentreSymbol, schemaVersion, payload).
+  datacite: {
     schema: 'https://schema.datacite.org/meta/kernel-4.5/metadata.xsd',
     namespace: 'http://datacite.org/schema/kernel-4',
     needsDoi: true,
     render: async (record) => withoutDeclaration((await import('../exports/datacite.js')).dataciteXml(record)),
+  },
+  oai_datacite: {
+    schema: `${OAI_DATACITE_NS}oai.xsd`,
+    namespace: OAI_DATACITE_NS,
+    needsDoi: true,
+    render: async (record, site) => {
+      const resource = withoutDeclaration((await import('../exports/datacite.js')).dataciteXml(record));
+      return [
+        `<oai_datacite xmlns="${OAI_DATACITE_NS}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="${OAI_DATACITE_NS} ${OAI_DATACITE_NS}oai.xsd">`,
+        tag('schemaVersion', DATACITE_SCHEMA_VERSION),
+        tag('datacentreSymbol', site.datacentreSymbol),
+        `<payload>\n${resource}\n</payload>`,
+        '</oai_datacite>',
+      ].join('\n');
+    },
   },
   iso19139: {
     schema: 'http://www.isotc211.org/2005/gmd/gmd.xsd',
     namespace: 'http://www.isotc211.org/2005/gmd',
     needsDoi: false,
     render: async (record) => withoutDeclaration((await import('../exports/iso19139.js')).iso19139Xml(record)),
+  },
+  // DIF 10 under the prefix GCMD's CMR OAI-PMH gateway gives it (its `dif` is DIF 9).
+  dif10: {
+    schema: 'https://cdn.earthdata.nasa.gov/dif/10.x/dif_v10.2.xsd',
+    namespace: 'http://gcmd.gsfc.nasa.gov/Aboutus/xml/dif/',
+    needsDoi: false,
+    render: async (record) => withoutDeclaration((await import('../exports/dif10.js')).dif10Xml(record)),
   },
 };
 
@@ -111,6 +138,11 @@ export interface OaiSite {
   siteVariant: SiteVariant;
   adminEmail: string;
   pageSize: number;
+  /**
+   * oai_datacite's datacentreSymbol: the DataCite repository's symbol (its account, DATACITE_USER);
+   * without one, the repository's host name, upper-cased.
+   */
+  datacentreSymbol?: string;
   /** The resumption tokens' HMAC key. */
   tokenKey: Buffer;
 }
@@ -121,6 +153,7 @@ const KEPT_CHARACTERS = 16_000_000;
 export class OaiService {
   private readonly baseUrl: string;
   private readonly namespace: string;
+  private readonly datacentreSymbol: string;
   /**
    * A record's metadata as rendered in one format, keyed by the item's datestamp, which every change
    * of a published record moves on (oai-index.ts, in the change's transaction): a kept rendering is
@@ -138,6 +171,7 @@ export class OaiService {
   ) {
     this.baseUrl = `${site.publicUrl}/oai`;
     this.namespace = new URL(site.publicUrl).hostname;
+    this.datacentreSymbol = (site.datacentreSymbol || this.namespace).toUpperCase();
   }
 
   /** The OAI identifier of a record. */
@@ -386,7 +420,7 @@ export class OaiService {
     for (const item of missing) {
       const record = records.get(item.metadata_id);
       if (!record) continue;
-      const xml = await format.render(record);
+      const xml = await format.render(record, { datacentreSymbol: this.datacentreSymbol });
       rendered.set(item.metadata_id, xml);
       // A datestamp is to the second: a second change within it keeps the datestamp, so a rendering is
       // kept only once its datestamp's second is well past (two seconds for clocks and commits).
