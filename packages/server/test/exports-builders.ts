@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import type { TestPortal } from './helpers.js';
+import { createTestPortal, type TestPortal } from './helpers.js';
 import { insertCatalogue, type CatalogueEntry } from './search-builders.js';
 
 /**
@@ -27,6 +28,27 @@ export interface ExportRecordExtras {
   embargoUntil?: string;
   dataSource?: [string, string];
   updated?: string;
+}
+
+/**
+ * A test portal with a built web app (an index.html stand-in in a folder of its own), so that a
+ * landing page request the exports do not answer reaches the page handling; `close` ends the portal
+ * and removes the folder.
+ */
+export async function createLandingTestPortal(): Promise<{ portal: TestPortal; close: () => Promise<void> }> {
+  const webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-web-'));
+  fs.writeFileSync(
+    path.join(webDist, 'index.html'),
+    '<!doctype html><html lang="zh-CN"><head><meta name="portal-site-variant" content="portal" /><title>x</title></head><body><div id="root"></div></body></html>',
+  );
+  const portal = await createTestPortal({ env: { WEB_DIST: webDist } });
+  return {
+    portal,
+    close: async () => {
+      await portal.close();
+      fs.rmSync(webDist, { recursive: true, force: true });
+    },
+  };
 }
 
 /** Writes one published (or other) record with its extras; returns its id. */

@@ -134,6 +134,8 @@ afterAll(async () => {
   fs.rmSync(webDist, { recursive: true, force: true });
 });
 
+/** The day a citation is made (UTC): GB/T 7714 gives it as the access date. */
+const accessDay = () => new Date().toISOString().slice(0, 10);
 const exportUrl = (id: string, format: string, lang?: string) => `/api/metadata/metadata/${id}/export/?format=${format}${lang ? `&lang=${lang}` : ''}`;
 const get = (url: string, headers: Record<string, string> = {}) => portal.app.inject({ method: 'GET', url, headers });
 async function exported(id: string, format: string, lang?: string) {
@@ -209,7 +211,7 @@ describe('a record with only a title, an author, a box and a DOI', () => {
     for (const format of ['dcat', 'schemaorg']) expect((await expand((await exported(ids.pacific, format)).json()))['@type']).toHaveLength(1);
     expect((await exported(ids.pacific, 'apa', 'en')).body).toBe('Tane, M. (2023). Pacific buoy observations [Data set]. Three Poles Data Portal. https://doi.org/10.11888/Ocean.tpdc.300003\n');
     expect((await exported(ids.pacific, 'gbt7714', 'zh-hans')).body).toBe(
-      `TANE M. 太平洋浮标观测[DS/OL]. 三极科学数据门户, 2023. http://portal.test/data/${ids.pacific}/. DOI:10.11888/Ocean.tpdc.300003.\n`,
+      `TANE M. 太平洋浮标观测[DS/OL]. 三极科学数据门户, 2023[${accessDay()}]. http://portal.test/data/${ids.pacific}/. DOI:10.11888/Ocean.tpdc.300003.\n`,
     );
     const schemaorg = (await exported(ids.pacific, 'schemaorg', 'en')).json();
     expect(schemaorg.license).toBeUndefined();
@@ -547,19 +549,19 @@ describe('DCAT JSON-LD', () => {
 describe('citations', () => {
   const landing = (id: string, language: 'en' | 'zh-hans') => `http://portal.test${language === 'en' ? '/en' : ''}/data/${id}/`;
 
-  it('GB/T 7714-2015: [DS/OL], the first three authors then 等 in Chinese, et al. in English', async () => {
+  it('GB/T 7714-2015: [DS/OL], the first three authors then 等 in Chinese, et al. in English, the access date', async () => {
     expect((await exported(ids.full, 'gbt7714', 'zh-hans')).body).toBe(
-      `张冰川, 李雪, 王高原, 等. 青藏高原冰川面积变化数据集（1990-2020）[DS/OL]. 三极科学数据门户, 2021. ${landing(ids.full, 'zh-hans')}. DOI:${DOI}.\n`,
+      `张冰川, 李雪, 王高原, 等. 青藏高原冰川面积变化数据集（1990-2020）[DS/OL]. 三极科学数据门户, 2021[${accessDay()}]. ${landing(ids.full, 'zh-hans')}. DOI:${DOI}.\n`,
     );
     expect((await exported(ids.full, 'gbt7714', 'en')).body).toBe(
-      `ZHANG B, LI X, WANG G, et al. Glacier area changes of the Tibetan Plateau (1990-2020)[DS/OL]. Three Poles Data Portal, 2021. ${landing(ids.full, 'en')}. DOI:${DOI}.\n`,
+      `ZHANG B, LI X, WANG G, et al. Glacier area changes of the Tibetan Plateau (1990-2020)[DS/OL]. Three Poles Data Portal, 2021[${accessDay()}]. ${landing(ids.full, 'en')}. DOI:${DOI}.\n`,
     );
     // Three authors: all of them, no 等 / et al.; no DOI, no DOI part.
     expect((await exported(ids.antimeridian, 'gbt7714', 'en')).body).toBe(
-      `KARLSSON A, CHEN J, LIU H. Sea ice extent of the Bering Sea[DS/OL]. Three Poles Data Portal, 2022. ${landing(ids.antimeridian, 'en')}.\n`,
+      `KARLSSON A, CHEN J, LIU H. Sea ice extent of the Bering Sea[DS/OL]. Three Poles Data Portal, 2022[${accessDay()}]. ${landing(ids.antimeridian, 'en')}.\n`,
     );
     expect((await exported(ids.antimeridian, 'gbt7714', 'zh-hans')).body).toBe(
-      `KARLSSON A, 陈极地, 刘海冰. 白令海海冰范围数据集[DS/OL]. 三极科学数据门户, 2022. ${landing(ids.antimeridian, 'zh-hans')}.\n`,
+      `KARLSSON A, 陈极地, 刘海冰. 白令海海冰范围数据集[DS/OL]. 三极科学数据门户, 2022[${accessDay()}]. ${landing(ids.antimeridian, 'zh-hans')}.\n`,
     );
   });
 
@@ -584,7 +586,7 @@ describe('citations', () => {
     expect(ris).toMatch(/^PY {2}- 2021$/m);
     expect(ris).toMatch(/^ER {2}- /m);
     const bibtex = (await exported(ids.full, 'bibtex', 'zh-hans')).body;
-    expect(bibtex).toMatch(/^@misc\{zhang2021glacier,$/m);
+    expect(bibtex).toMatch(new RegExp(`^@dataset\\{zhang2021glacier-${ids.full.slice(0, 8)},$`, 'm'));
     expect(bibtex).toContain('author = {张, 冰川 and 李, 雪 and 王, 高原 and 欧阳, 冰}');
     expect(bibtex).toContain('title = {青藏高原冰川面积变化数据集（1990-2020）}');
     expect(bibtex).toContain(`doi = {${DOI}}`);
@@ -638,15 +640,15 @@ describe('RIS and BibTeX of texts that hold their own syntax', () => {
     ] as const) {
       const bibtex = (await exported(id, 'bibtex', language)).body;
       // Every value on one line: only the entry's own lines start a line.
-      expect(bibtex.split('\n').filter(Boolean).every((line) => /^(@misc\{[a-z0-9]+,|\t[a-z]+ = .*,|\})$/.test(line)), bibtex).toBe(true);
+      expect(bibtex.split('\n').filter(Boolean).every((line) => /^(@dataset\{[a-z0-9]+-[a-z0-9]+,|\t[a-z]+ = .*,|\})$/.test(line)), bibtex).toBe(true);
       // The entries and their fields as a BibTeX parser finds them (citation-js's, values as written).
       const entries = citationPlugins.input.chain(bibtex, { forceType: '@bibtex/text', target: '@bibtex/entries+list', generateGraph: false }) as {
         label: string;
         properties: Record<string, string>;
       }[];
       expect(entries, bibtex).toHaveLength(1);
-      expect(entries[0]!.label).toMatch(/^[a-z0-9]+$/);
-      expect(Object.keys(entries[0]!.properties).sort()).toEqual(['abstract', 'author', 'doi', 'keywords', 'month', 'publisher', 'title', 'url', 'year']);
+      expect(entries[0]!.label).toMatch(/^[a-z0-9]+-[a-z0-9]+$/);
+      expect(Object.keys(entries[0]!.properties).sort()).toEqual(['abstract', 'author', 'date', 'doi', 'keywords', 'publisher', 'title', 'url', 'urldate']);
       // The values decoded, as a reference manager reads them (biblatex's mapping, which keeps the abstract).
       const [item] = (await Cite.async(bibtex, { forceType: '@biblatex/text' })).data as Record<string, unknown>[];
       expect(item!.title).toBe(expectedTitle);
@@ -656,7 +658,7 @@ describe('RIS and BibTeX of texts that hold their own syntax', () => {
       expect(item!.author).toEqual([language === 'en' ? { family: 'Li}', given: 'Xue' } : { family: '李', given: '}雪' }]);
       // The DOI is printed verbatim: its brace is percent-encoded, as in an address.
       expect(item!.DOI).toBe('10.11888/Evil%7D.x_1');
-      expect(item!.issued).toEqual({ 'date-parts': [[2024, 2]] });
+      expect(item!.issued).toEqual({ 'date-parts': [[2024, 2, 2]] });
     }
   });
 
@@ -749,7 +751,7 @@ describe('content negotiation on the landing page address', () => {
     const english = await get(`/en/data/${ids.full}/`, { accept: 'application/ld+json' });
     expect(english.json().name).toBe('Glacier area changes of the Tibetan Plateau (1990-2020)');
     expect((await get(`/zh-hans/data/${ids.full}/`, { accept: 'application/x-research-info-systems' })).body).toMatch(/^TI {2}- 青藏高原冰川面积变化数据集/m);
-    expect((await get(`/en/data/${ids.full}/`, { accept: 'application/x-bibtex' })).body).toMatch(/^@misc\{zhang2021glacier,/);
+    expect((await get(`/en/data/${ids.full}/`, { accept: 'application/x-bibtex' })).body).toMatch(/^@dataset\{zhang2021glacier-/);
     expect((await get(`/en/data/${ids.full}/`, { accept: 'application/vnd.citationstyles.csl+json' })).json()[0].type).toBe('dataset');
     // q-values: the preferred one wins.
     const preferred = await get(`/en/data/${ids.full}/`, { accept: 'text/html;q=0.5, application/x-bibtex;q=0.9' });

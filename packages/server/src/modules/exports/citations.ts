@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Language } from '@portal/shared';
@@ -12,7 +13,16 @@ import { nameParts } from './names.js';
  */
 
 /** CSL locale of each language. */
-const CSL_LOCALES: Record<Language, string> = { 'zh-hans': 'zh-CN', en: 'en-US' };
+export const CSL_LOCALES: Record<Language, string> = { 'zh-hans': 'zh-CN', en: 'en-US' };
+
+/**
+ * The portal language of a CSL locale or BCP 47 tag (`zh-CN`, `zh-Hans`, `zh`, `en-US`, `en-GB`,
+ * case-insensitive): the language whose citation is made in it; null for any other language.
+ */
+export function languageOfLocale(tag: string): Language | null {
+  const primary = tag.trim().toLowerCase().split(/[-_]/)[0];
+  return primary === 'zh' ? 'zh-hans' : primary === 'en' ? 'en' : null;
+}
 
 /** The text styles offered, by their export format name, and their CSL files. */
 export const CITATION_STYLES = {
@@ -29,6 +39,8 @@ export interface CslItem {
   title: string;
   author: ({ family: string; given: string } | { literal: string })[];
   issued: { 'date-parts': [[number, number, number]] };
+  /** The day the citation is made: GB/T 7714 prints it as the access date, "[2024-05-01]". */
+  accessed: { 'date-parts': [[number, number, number]] };
   publisher: string;
   language: string;
   'citation-key': string;
@@ -39,9 +51,23 @@ export interface CslItem {
 }
 
 /**
- * An ASCII key in the usual BibTeX form, the same in both languages: the first creator's romanized
- * family name (the data centre's English name when the record has no creator), the year and the
- * first word of the English title ("zhang2021glacier").
+ * The record's short id, ASCII letters and digits: the first 8 hex digits of an id the portal made
+ * (a UUID), else an id of letters and digits as it is, else (an imported id with other characters)
+ * 8 characters of the id's SHA-256. The same for the record's life.
+ */
+export function shortId(id: string): string {
+  const uuid = /^([0-9a-f]{8})-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.exec(id);
+  if (uuid) return uuid[1]!.toLowerCase();
+  if (/^[A-Za-z0-9]{1,16}$/.test(id)) return id;
+  return createHash('sha256').update(id).digest('hex').slice(0, 8);
+}
+
+/**
+ * A key in the usual BibTeX form, ASCII, the same in both languages and for the record's life: the
+ * first creator's romanized family name (the data centre's English name when the record has no
+ * creator), the year, the first word of the English title, and the record's short id, which makes it
+ * unique ("zhang2021glacier-3f2a9c1b"): two records by one author in one year on one subject are
+ * common.
  */
 export function citationKey(record: CitableRecord): string {
   const first = record.creators[0];
@@ -53,17 +79,26 @@ export function citationKey(record: CitableRecord): string {
     .map(ascii)
     .find((w) => w.length > 2 && !['the', 'and', 'for'].includes(w));
   const key = `${family}${record.publishedAt.slice(0, 4)}${word ?? ''}`;
-  return /^[a-z]/.test(key) ? key : `dataset${key}`;
+  return `${/^[a-z]/.test(key) ? key : `dataset${key}`}-${shortId(record.id)}`;
+}
+
+type DateParts = [number, number, number];
+const datePartsOf = (day: string) => day.slice(0, 10).split('-').map(Number) as DateParts;
+/** Today (UTC), the day a citation is made. */
+const today = () => new Date().toISOString().slice(0, 10);
+
+/** When a citation is made: `accessed` is that day (YYYY-MM-DD, UTC), today when not given. */
+export interface CitationOptions {
+  accessed?: string;
 }
 
 /**
  * The record as a CSL-JSON item in a language: its creators (shared rules/creators.ts) in their order,
- * else the data centre as the author; year, publisher, DOI. Every citation (GB/T 7714, APA, RIS,
- * BibTeX, the landing page's and the voucher's) is made from it.
+ * else the data centre as the author; year, publisher, DOI, and the day it is cited (`accessed`).
+ * Every citation (GB/T 7714, APA, RIS, BibTeX, the landing page's and the voucher's) is made from it.
  */
-export function cslItem(record: CitableRecord, language: Language): CslItem {
+export function cslItem(record: CitableRecord, language: Language, { accessed = today() }: CitationOptions = {}): CslItem {
   const { creators } = record;
-  const [year, month, day] = record.publishedAt.slice(0, 10).split('-').map(Number) as [number, number, number];
   const abstract = textIn(record.abstract, language);
   const keywords = record.keywords.map((k) => textIn(k.name, language)).filter(Boolean);
   return {
@@ -71,7 +106,9 @@ export function cslItem(record: CitableRecord, language: Language): CslItem {
     type: 'dataset',
     title: textIn(record.title, language),
     author: creators.length ? creators.map((person) => nameParts(person, language)) : [{ literal: record.publisher[language] }],
-    issued: { 'date-parts': [[year, month, day]] },
+    issued: { 'date-parts': [datePartsOf(record.publishedAt)] },
+    // APA prints it only for an item without a date; GB/T 7714 for every electronic resource.
+    accessed: { 'date-parts': [datePartsOf(accessed)] },
     publisher: record.publisher[language],
     language: CSL_LOCALES[language],
     'citation-key': citationKey(record),
@@ -104,12 +141,13 @@ function citationJs(): Promise<CiteConstructor> {
 }
 
 /**
- * The record's reference in a style and language, as plain text. The numeric GB/T 7714 style
- * numbers the entries of a reference list; one dataset's citation stands alone, without "[1]".
+ * The record's reference in a style and language, as plain text, made on `options.accessed` (today
+ * when not given; GB/T 7714 prints it as "[2024-05-01]"). The numeric GB/T 7714 style numbers the
+ * entries of a reference list; one dataset's citation stands alone, without "[1]".
  */
-export async function formatCitation(record: CitableRecord, style: CitationStyle, language: Language): Promise<string> {
+export async function formatCitation(record: CitableRecord, style: CitationStyle, language: Language, options: CitationOptions = {}): Promise<string> {
   const Cite = await citationJs();
-  const text = new Cite([cslItem(record, language)]).format('bibliography', { format: 'text', template: `portal-${style}`, lang: CSL_LOCALES[language] }) as string;
+  const text = new Cite([cslItem(record, language, options)]).format('bibliography', { format: 'text', template: `portal-${style}`, lang: CSL_LOCALES[language] }) as string;
   return text.replace(/^\s*\[1\]\s*/, '').trim();
 }
 
@@ -175,49 +213,65 @@ function bibtexName(name: CslItem['author'][number]): string {
   return name.given ? `${part(name.family)}, ${part(name.given)}` : part(name.family);
 }
 
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+/** A CSL date as an ISO day, YYYY-MM-DD: biblatex's `date` and `urldate`. */
+const isoDay = ([year, month, day]: DateParts) => `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 
 /**
- * BibTeX of the item, written here rather than by citation-js, whose BibTeX output leaves values
- * unescaped outside its ASCII-only mode (which drops Chinese text). UTF-8, as biber, XeLaTeX and
- * LuaLaTeX read it; every text value escaped by `bibtexText`.
+ * biblatex of the item, written here rather than by citation-js, whose BibTeX output leaves values
+ * unescaped outside its ASCII-only mode (which drops Chinese text). An `@dataset` entry with the
+ * fields biblatex's data model gives that type, so that biber reads it without a warning: `date`
+ * (the day of publication; not `year` and `month`, which biber would overwrite from it), `urldate`
+ * (the day it is cited: biblatex-gb7714-2015 prints it as GB/T 7714's access date), `publisher`,
+ * `doi`, `url`, `abstract`, `keywords`. (BibTeX's own styles know no `@dataset` and read an entry
+ * of an unknown type as `@misc`; `@misc` would need `howpublished` instead of `publisher` and loses
+ * the type in biblatex, Zotero and JabRef.) UTF-8, as biber, XeLaTeX and LuaLaTeX read it; every
+ * text value escaped by `bibtexText`.
  */
 export function bibtexEntry(item: CslItem): string {
-  const [[year, month]] = item.issued['date-parts'];
   const fields: [string, string][] = [
     ['author', `{${item.author.map(bibtexName).join(' and ')}}`],
     ['title', `{${bibtexTitle(item.title)}}`],
-    ['year', `{${year}}`],
-    ['month', MONTHS[month - 1] ?? `{${month}}`],
+    ['date', `{${isoDay(item.issued['date-parts'][0])}}`],
     ['publisher', `{${bibtexText(item.publisher)}}`],
     ...(item.DOI ? [['doi', `{${bibtexVerbatim(item.DOI)}}`] as [string, string]] : []),
     ['url', `{${bibtexVerbatim(item.URL)}}`],
+    ['urldate', `{${isoDay(item.accessed['date-parts'][0])}}`],
     ...(item.abstract ? [['abstract', `{${bibtexText(item.abstract)}}`] as [string, string]] : []),
     ...(item.keyword ? [['keywords', `{${bibtexText(item.keyword)}}`] as [string, string]] : []),
   ];
-  // The key is ASCII letters and digits (citationKey), nothing to escape.
-  return `@misc{${item['citation-key']},\n${fields.map(([name, value]) => `\t${name} = ${value},\n`).join('')}}\n`;
+  // The key is ASCII letters, digits and a hyphen (citationKey), nothing to escape.
+  return `@dataset{${item['citation-key']},\n${fields.map(([name, value]) => `\t${name} = ${value},\n`).join('')}}\n`;
 }
+
+/** A CSL date as RIS writes dates, YYYY/MM/DD/ (DA, Y2). */
+const risDay = (parts: DateParts) => `${isoDay(parts).replaceAll('-', '/')}/`;
 
 /**
  * RIS of the item: citation-js maps it to tags, and the lines are written here, each value on one
- * line. (citation-js's own RIS text breaks every value after 70 characters, even within a word: a
- * reader joins the pieces with a space, and a piece beginning "TY  - " would start a record.)
+ * line, the record ended by "ER  - " and a line break. (citation-js's own RIS text breaks every value
+ * after 70 characters, even within a word: a reader joins the pieces with a space, and a piece
+ * beginning "TY  - " would start a record.) The keywords are the record's, one KW line each (the CSL
+ * item joins them with commas, which a keyword may hold); the dates in RIS's YYYY/MM/DD/ form, DA
+ * the day of publication and Y2 the access date (the day the citation is made).
  */
-function risText(entries: Record<string, unknown>[]): string {
-  return entries
-    .map((entry) => {
-      const line = (tag: string, value: unknown) => `${tag}  - ${oneLine(String(value))}`;
-      const tags = Object.entries(entry).filter(([tag]) => tag !== 'TY' && tag !== 'ER');
-      return [line('TY', entry.TY), ...tags.flatMap(([tag, value]) => [value].flat().map((one) => line(tag, one))), 'ER  - '].join('\n');
-    })
-    .join('\n');
+function risText(entry: Record<string, unknown>, keywords: string[], item: CslItem): string {
+  // ID: the BibTeX key, as JabRef writes it (citation-js cuts the record's id at 20 characters).
+  const tags: Record<string, unknown> = { ...entry, ID: item['citation-key'], DA: risDay(item.issued['date-parts'][0]), Y2: risDay(item.accessed['date-parts'][0]) };
+  if (keywords.length) tags.KW = keywords;
+  else delete tags.KW;
+  const line = (tag: string, value: unknown) => `${tag}  - ${oneLine(String(value))}`;
+  const lines = Object.entries(tags)
+    .filter(([tag]) => tag !== 'TY' && tag !== 'ER')
+    .flatMap(([tag, value]) => [value].flat().map((one) => line(tag, one)));
+  return `${[line('TY', tags.TY), ...lines, 'ER  - '].join('\n')}\n`;
 }
 
-/** RIS or BibTeX of the record in a language. */
-export async function formatReference(record: CitableRecord, format: 'ris' | 'bibtex', language: Language): Promise<string> {
-  const item = cslItem(record, language);
+/** RIS or biblatex of the record in a language, made on `options.accessed` (today when not given). */
+export async function formatReference(record: CitableRecord, format: 'ris' | 'bibtex', language: Language, options: CitationOptions = {}): Promise<string> {
+  const item = cslItem(record, language, options);
   if (format === 'bibtex') return bibtexEntry(item);
   const Cite = await citationJs();
-  return risText(new Cite([item]).format('ris', { format: 'object' }) as Record<string, unknown>[]);
+  const [entry] = new Cite([item]).format('ris', { format: 'object' }) as Record<string, unknown>[];
+  const keywords = record.keywords.map((k) => oneLine(textIn(k.name, language))).filter(Boolean);
+  return risText(entry!, keywords, item);
 }

@@ -50,7 +50,10 @@ export interface LandingFacts {
   citationTags: { name: string; content: string }[];
 }
 
-/** A landing page's facts are made again only when the record changed (its updated_at). */
+/**
+ * A landing page's facts are made again when the record changed (its updated_at) and each new day
+ * (UTC): the GB/T 7714 citation carries the day it is made as its access date.
+ */
 const LANDING_FACTS_KEPT = 1000;
 
 export interface RenderedExport {
@@ -75,16 +78,17 @@ export class ExportsService {
     return citableRecordOf(record, attached.get(record.id)!, this.site);
   }
 
-  private readonly landing = new Map<string, { updatedAt: string; facts: LandingFacts }>();
+  private readonly landing = new Map<string, { updatedAt: string; day: string; facts: LandingFacts }>();
 
   async landingFacts(id: string, language: Language): Promise<LandingFacts> {
     const record = await this.load(id);
     const key = `${id}\u0000${language}`;
     const kept = this.landing.get(key);
-    if (kept?.updatedAt === record.updatedAt) return kept.facts;
+    const day = new Date().toISOString().slice(0, 10);
+    if (kept?.updatedAt === record.updatedAt && kept.day === day) return kept.facts;
     const [jsonLd, citation] = await Promise.all([
       RENDERERS.schemaorg(record, language),
-      (await import('./citations.js')).formatCitation(record, language === 'en' ? 'apa' : 'gbt7714', language),
+      (await import('./citations.js')).formatCitation(record, language === 'en' ? 'apa' : 'gbt7714', language, { accessed: day }),
     ]);
     const facts: LandingFacts = {
       jsonLd: JSON.stringify(JSON.parse(jsonLd)),
@@ -103,7 +107,7 @@ export class ExportsService {
         ...(record.doi ? [{ name: 'dcterms.identifier', content: doiUrl(record.doi) }] : []),
       ].filter((tag) => tag.content),
     };
-    this.landing.set(key, { updatedAt: record.updatedAt, facts });
+    this.landing.set(key, { updatedAt: record.updatedAt, day, facts });
     if (this.landing.size > LANDING_FACTS_KEPT) this.landing.delete(this.landing.keys().next().value!);
     return facts;
   }

@@ -20,10 +20,13 @@ export type NameParts = { family: string; given: string } | { literal: string };
 export function nameParts(person: CitablePerson, language: Language): NameParts {
   const name = textIn(person.name, language).replace(/\s+/g, ' ').trim();
   if (hasHan(name)) {
-    const compact = name.replace(/\s/g, '');
-    if (compact.length < 2) return { literal: compact };
-    const surname = COMPOUND_SURNAMES.has(compact.slice(0, 2)) && compact.length > 2 ? compact.slice(0, 2) : compact.slice(0, 1);
-    return { family: surname, given: compact.slice(surname.length) };
+    // Counted in characters (code points): 𠮷 and the other characters beyond the BMP are two UTF-16
+    // units, and a cut between them leaves a lone surrogate ("�") on each side.
+    const characters = Array.from(name.replace(/\s/g, ''));
+    if (characters.length < 2) return { literal: characters.join('') };
+    const two = characters.slice(0, 2).join('');
+    const surnameLength = COMPOUND_SURNAMES.has(two) && characters.length > 2 ? 2 : 1;
+    return { family: characters.slice(0, surnameLength).join(''), given: characters.slice(surnameLength).join('') };
   }
   const comma = name.indexOf(',');
   if (comma > 0) return { family: name.slice(0, comma).trim(), given: name.slice(comma + 1).trim() };
