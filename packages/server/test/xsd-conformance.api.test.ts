@@ -6,15 +6,18 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertExportRecord } from './exports-builders.js';
 import { createTestPortal, createUserWithToken, type TestPortal } from './helpers.js';
-import type { CatalogueEntry } from './search-builders.js';
+import { insertCatalogue, type CatalogueEntry } from './search-builders.js';
 
 /**
- * The DataCite and ISO 19139 exports and the OAI-PMH records against the official schemas (issue 16):
- * DataCite 4.5 (what the documents name) and 4.6, ISO/TS 19139:2007 with GML 3.2.1, copied unmodified
- * into ../shared/xsd with an XML catalog that maps their published addresses to the copies (see its
- * README). Records with every optional part and with none, made in Chinese and in English; whole
- * OAI-PMH list pages of several records, where every id must be unique in the page. A checkout
- * without ../shared has no schemas: these tests say so in their names and are skipped.
+ * The DataCite and ISO 19139 exports and the OAI-PMH records against the official schemas (issues 16,
+ * 17): DataCite 4.5 (what the documents name) and 4.6, ISO/TS 19139:2007 with GML 3.2.1, copied
+ * unmodified into ../shared/xsd with an XML catalog that maps their published addresses to the copies
+ * (see its README); DataCite's OAI envelope and DIF 10 from test/xsd. Records with every optional part
+ * and with none, made in Chinese and in English, boxes across 180° and at the pole, open-ended and
+ * described time, text beyond the BMP; whole OAI-PMH ListRecords pages of 100 records in every format,
+ * where every id must be unique in the page. OWSLib (Debian's python3-owslib) reads the ISO 19139
+ * documents as GeoNetwork's harvesters do. A checkout without ../shared has no schemas: these tests say
+ * so in their names and are skipped.
  */
 
 const SHARED_XSD = path.resolve(import.meta.dirname, '../../../../shared/xsd');
@@ -27,9 +30,22 @@ const SCHEMAS = {
   datacite45: 'http://schema.datacite.org/meta/kernel-4.5/metadata.xsd',
   datacite46: 'http://schema.datacite.org/meta/kernel-4.6/metadata.xsd',
   gmd: 'http://schemas.opengis.net/iso/19139/20070417/gmd/gmd.xsd',
-  /** OAI-PMH with oai_dc and the two official payload schemas (test/xsd/oai-pmh/). */
+  /** OAI-PMH with oai_dc and the official payload schemas (test/xsd/oai-pmh/). */
   oai: path.join(import.meta.dirname, 'xsd/oai-pmh/harvest-official.xsd'),
+  dif10: path.join(import.meta.dirname, 'xsd/dif10/dif_v10.2.xsd'),
 };
+
+/** Debian's python3-owslib, run by the system's Python (a Python of another installation lacks it). */
+const PYTHON = '/usr/bin/python3';
+const HAVE_OWSLIB = (() => {
+  try {
+    execFileSync(PYTHON, ['-c', 'import owslib.iso'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+if (!HAVE_OWSLIB) console.warn('xsd-conformance: the OWSLib check is skipped, python3-owslib is not installed (apt-get install python3-owslib)');
 
 /**
  * xmllint's verdict on each document against one schema, offline (the catalog serves the published
@@ -79,7 +95,10 @@ let portal: TestPortal;
 const ids: Record<string, string> = {};
 /** Records with a DOI (the others have no DataCite form). */
 const withDoi: string[] = [];
-const PAGE = 4;
+/** The OAI-PMH page size (the default): a page holds 100 records. */
+const PAGE = 100;
+/** Cheap records that fill the pages, in every kind of box and time, all with a DOI. */
+const FILLERS = 100;
 
 /** Every optional part a record may have, in both languages, the record's own language `language`. */
 function fullRecord(key: string, language: 'zh-hans' | 'en', doi: string): CatalogueEntry {
@@ -176,6 +195,33 @@ describe(`the official schemas${WITHOUT}`, () => {
       { affiliation: ['', 'Stockholm University'] },
     );
     ids.polar = await insertExportRecord(portal, owner.id, { key: 'polar', language: 'en', zh: { title: '北极' }, en: { title: 'Arctic' }, published: '2023-01-20', box: [-180, 60, 180, 90], time: ['', '2020-12-31'], doi: '10.11888/Polar.1' });
+    // An open-ended range with a DOI, over the South Pole; its themes map to ISO topic categories and GCMD keywords.
+    ids.openEnded = await insertExportRecord(portal, owner.id, {
+      key: 'openEnded',
+      language: 'en',
+      zh: { title: '南极海冰' },
+      en: { title: 'Antarctic sea ice' },
+      themes: [['海冰', 'sea ice'], ['冻土', 'permafrost']],
+      published: '2023-01-25',
+      box: [-180, -90, 180, -60],
+      time: ['2015-01-01', ''],
+      doi: '10.11888/Polar.2',
+    });
+    // Time only in words (no dates), in both languages.
+    ids.described = await insertExportRecord(portal, owner.id, { key: 'described', language: 'zh-hans', zh: { title: '全新世湖泊沉积' }, en: { title: 'Holocene lake sediments' }, published: '2023-01-28', doi: '10.11888/Described.1' });
+    await portal.database.db.updateTable('metadata').set({ time_description: '全新世中期，约距今 6000 年' }).where('id', '=', ids.described).execute();
+    await portal.database.db.updateTable('metadata_i18n').set({ time_description: 'Mid-Holocene, about 6000 years before present' }).where('metadata_id', '=', ids.described).execute();
+    // Characters beyond the BMP (𠮷, two UTF-16 units) in the title, the abstract and an author's name.
+    ids.nonBmp = await insertExportRecord(portal, owner.id, {
+      key: 'nonBmp',
+      language: 'zh-hans',
+      zh: { title: '𠮷林冰川 𠮷', abstract: '𠮷 字在基本多文种平面之外。' },
+      en: { title: 'Glacier of 𠮷 (U+20BB7)', abstract: 'The character 𠮷 lies beyond the BMP.' },
+      authors: [['𠮷田', 'Yoshida']],
+      published: '2023-01-30',
+      box: [80, 30, 81, 31],
+      doi: '10.11888/NonBmp.1',
+    });
     // Degrees so near 0 that JavaScript writes them with an exponent (1e-7), which xs:decimal has not.
     ids.nearZero = await insertExportRecord(portal, owner.id, { key: 'nearZero', language: 'en', zh: { title: '几内亚湾' }, en: { title: 'Gulf of Guinea' }, published: '2023-02-01', box: [-1e-7, -5e-7, 2.5e-7, 3e-7], doi: '10.11888/Ocean.2' });
     // No creator (shared rules/creators.ts): a publisher and a metadata author only; the data centre is cited.
@@ -196,8 +242,27 @@ describe(`the official schemas${WITHOUT}`, () => {
       await portal.database.db.updateTable('meta_author').set({ role }).where('id', '=', link).execute();
     }
     await portal.database.db.deleteFrom('metadata_i18n').where('metadata_id', 'in', [ids.bareZh!, ids.bareEn!]).execute();
-    withDoi.push(...['fullZh', 'fullEn', 'bareZh', 'bareEn', 'antimeridian', 'polar', 'nearZero', 'noCreator'].map((key) => ids[key]!));
-  }, 120_000);
+    withDoi.push(...['fullZh', 'fullEn', 'bareZh', 'bareEn', 'antimeridian', 'polar', 'openEnded', 'described', 'nonBmp', 'nearZero', 'noCreator'].map((key) => ids[key]!));
+    // The fillers, written at once: in turn across 180°, at the North Pole, open-ended, described only by the page's records, Chinese and English.
+    const boxes: ([number, number, number, number] | undefined)[] = [[175, -20, -175, -10], [-180, 80, 180, 90], [90, 27, 100, 36], undefined];
+    const times: ([string, string] | undefined)[] = [['2001-01-01', ''], ['', '2010-12-31'], ['1980-01-01', '1990-12-31'], undefined];
+    await insertCatalogue(
+      portal,
+      owner.id,
+      Array.from({ length: FILLERS }, (_, n): CatalogueEntry => ({
+        key: `filler${n}`,
+        language: n % 2 ? 'en' : 'zh-hans',
+        zh: { title: `填充数据集 ${n} 𠮷`, abstract: `第 ${n} 个 & <填充>。` },
+        en: { title: `Filler dataset ${n}`, abstract: `Number ${n} & <filler>.` },
+        themes: n % 3 ? [['积雪', 'snow cover']] : [],
+        authors: [[`作者${n}`, `Author ${n}`]],
+        published: '2024-01-01',
+        box: boxes[n % boxes.length],
+        time: times[n % times.length],
+        doi: `10.11888/Filler.${n}`,
+      })),
+    );
+  }, 300_000);
 
   afterAll(async () => {
     await portal?.close();
@@ -276,23 +341,48 @@ describe(`the official schemas${WITHOUT}`, () => {
     return response.body;
   };
 
-  it.skipIf(!HAVE_SCHEMAS)('every OAI-PMH oai_datacite and iso19139 record is valid, alone and in its reply', async () => {
+  it.skipIf(!HAVE_SCHEMAS)('every OAI-PMH datacite, oai_datacite, iso19139 and dif10 record is valid, alone and in its reply', async () => {
     const replies: Record<string, string> = {};
     for (const [prefix, keys] of [
+      ['datacite', withDoi.map(keyOf)],
       ['oai_datacite', withDoi.map(keyOf)],
       ['iso19139', Object.keys(ids)],
+      ['dif10', Object.keys(ids)],
     ] as const) {
       for (const key of keys) replies[`${prefix} ${key}`] = await oai(`verb=GetRecord&metadataPrefix=${prefix}&identifier=oai:portal.test:${ids[key]}`);
     }
-    const payloads = (prefix: string) => Object.fromEntries(Object.entries(replies).filter(([name]) => name.startsWith(prefix)).map(([name, reply]) => [name, payloadOf(reply)]));
-    expectValid(payloads('oai_datacite'), SCHEMAS.datacite45);
+    const payloads = (prefix: string) => Object.fromEntries(Object.entries(replies).filter(([name]) => name.startsWith(`${prefix} `)).map(([name, reply]) => [name, payloadOf(reply)]));
+    expectValid(payloads('datacite'), SCHEMAS.datacite45);
     expectValid(payloads('iso19139'), SCHEMAS.gmd);
+    expectValid(payloads('dif10'), SCHEMAS.dif10);
     expectValid(replies, SCHEMAS.oai);
+  });
+
+  it.skipIf(!HAVE_SCHEMAS)('the DIF 10 check refuses what the DIF 10 schema refuses', async () => {
+    const dif = payloadOf(await oai(`verb=GetRecord&metadataPrefix=dif10&identifier=oai:portal.test:${ids.fullEn}`));
+    const complaints = validate(
+      {
+        'no Entry_Title': dif.replace(/<Entry_Title>[^<]*<\/Entry_Title>/, ''),
+        'a Platform type GCMD does not know': dif.replace('<Type>Not provided</Type>', '<Type>Bicycle</Type>'),
+        'a date that is none': dif.replace(/<Metadata_Creation>[^<]*</, '<Metadata_Creation>May<'),
+      },
+      SCHEMAS.dif10,
+    );
+    for (const [name, errors] of Object.entries(complaints)) expect(errors, name).toContain('fails to validate');
+  });
+
+  it.skipIf(!HAVE_SCHEMAS)('Identify is valid with the default admin address (no ADMIN_EMAIL, no MAIL_FROM here)', async () => {
+    const identify = await oai('verb=Identify');
+    expect(identify).toContain('<adminEmail>noreply@portal.test</adminEmail>');
+    expectValid({ Identify: identify }, SCHEMAS.oai);
+    // The address the server used to default to fails the schema.
+    const complaints = validate({ before: identify.replace('noreply@portal.test', 'noreply@localhost') }, SCHEMAS.oai);
+    expect(complaints.before).toContain('fails to validate');
   });
 
   it.skipIf(!HAVE_SCHEMAS)('every page of ListRecords is valid in every format, its records together (ids unique in the page)', async () => {
     const pages: Record<string, string> = {};
-    for (const prefix of ['oai_dc', 'oai_datacite', 'iso19139']) {
+    for (const prefix of ['oai_dc', 'datacite', 'oai_datacite', 'iso19139', 'dif10']) {
       let reply = await oai(`verb=ListRecords&metadataPrefix=${prefix}`);
       for (let page = 1; ; page++) {
         pages[`${prefix} page ${page}`] = reply;
@@ -301,8 +391,119 @@ describe(`the official schemas${WITHOUT}`, () => {
         reply = await oai(`verb=ListRecords&resumptionToken=${encodeURIComponent(token)}`);
       }
     }
-    // Pages of several records each: the first iso19139 page holds four.
-    expect((pages['iso19139 page 1']!.match(/<gmd:MD_Metadata /g) ?? []).length).toBe(PAGE);
+    // Whole pages: the first page of each format holds 100 records (every record has a DOI but one).
+    const roots: Record<string, RegExp> = { oai_dc: /<oai_dc:dc /g, datacite: /<resource /g, oai_datacite: /<oai_datacite /g, iso19139: /<gmd:MD_Metadata /g, dif10: /<DIF /g };
+    for (const [prefix, root] of Object.entries(roots)) expect((pages[`${prefix} page 1`]!.match(root) ?? []).length, prefix).toBe(PAGE);
+    expect(Object.keys(pages).filter((name) => name.startsWith('iso19139 ')).length).toBe(2);
     expectValid(pages, SCHEMAS.oai);
+  }, 120_000);
+
+  it.skipIf(!HAVE_SCHEMAS)('ISO 19139: topic categories, originators, both boxes across 180° in order, open and unknown ends, time in words', async () => {
+    const iso = async (key: string) => exported(ids[key]!, 'iso19139');
+    const categories = (xml: string) => [...xml.matchAll(/<gmd:MD_TopicCategoryCode>([^<]+)</g)].map((m) => m[1]);
+    expect(categories(await iso('fullZh'))).toEqual(['inlandWaters']);
+    expect(categories(await iso('openEnded')).sort()).toEqual(['geoscientificInformation', 'oceans']);
+    // Nothing maps: the default.
+    expect(categories(await iso('bareEn'))).toEqual(['geoscientificInformation']);
+    // Across 180°: the part from the west side to 180 first, then from -180 to the east side.
+    const boxes = [...(await iso('antimeridian')).matchAll(/<gmd:EX_GeographicBoundingBox>([\s\S]*?)<\/gmd:EX_GeographicBoundingBox>/g)].map((m) =>
+      [...m[1]!.matchAll(/<gco:Decimal>([^<]+)</g)].map((d) => Number(d[1])),
+    );
+    expect(boxes).toEqual([
+      [170, 180, 50, 65],
+      [-180, -170, 50, 65],
+    ]);
+    // Open-ended: the end is now; no start: unknown.
+    expect(await iso('noDoi')).toMatch(/<gml:beginPosition>2000-01-01<\/gml:beginPosition>\s*<gml:endPosition indeterminatePosition="now"\/>/);
+    expect(await iso('polar')).toMatch(/<gml:beginPosition indeterminatePosition="unknown"\/>\s*<gml:endPosition>2020-12-31<\/gml:endPosition>/);
+    // Time only in words: the extent's description, in both languages, and no time period.
+    const described = await iso('described');
+    expect(described).toMatch(/<gmd:EX_Extent>\s*<gmd:description xsi:type="gmd:PT_FreeText_PropertyType">\s*<gco:CharacterString>全新世中期，约距今 6000 年<\/gco:CharacterString>[\s\S]*?Mid-Holocene, about 6000 years before present/);
+    expect(described).not.toContain('gml:TimePeriod');
+    // Beyond the BMP: whole characters.
+    expect(await iso('nonBmp')).toContain('<gco:CharacterString>𠮷林冰川 𠮷</gco:CharacterString>');
+  });
+
+  it.skipIf(!HAVE_SCHEMAS || !HAVE_OWSLIB)(`OWSLib reads the creators, topic categories, boxes and time of the ISO 19139 documents${HAVE_OWSLIB ? '' : ' (skipped: python3-owslib is not installed)'}`, async () => {
+    const keys = ['fullZh', 'fullEn', 'noCreator', 'antimeridian', 'noDoi', 'polar', 'described'];
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'xsd-conformance-owslib-'));
+    try {
+      for (const key of keys) fs.writeFileSync(path.join(folder, `${key}.xml`), await exported(ids[key]!, 'iso19139'));
+      const script = [
+        'import json, sys, warnings',
+        'warnings.simplefilter("ignore")',
+        'from owslib.iso import MD_Metadata',
+        'from owslib.etree import etree',
+        'out = {}',
+        'for name in sys.argv[1:]:',
+        '    md = MD_Metadata(etree.parse(name))',
+        // OWSLib 0.28 made identification a list.
+        '    ident = md.identification[0] if isinstance(md.identification, list) else md.identification',
+        // Set only when the document has an extent.
+        '    box = getattr(ident, "bbox", None)',
+        '    out[name.rsplit("/", 1)[1][:-4]] = {',
+        '        "creators": [c.name or c.organization for c in ident.creator],',
+        '        "topics": ident.topiccategory,',
+        '        "box": [box.minx, box.maxx, box.miny, box.maxy] if box else None,',
+        '        "time": [getattr(ident, "temporalextent_start", None), getattr(ident, "temporalextent_end", None)],',
+        '    }',
+        'print(json.dumps(out, ensure_ascii=False))',
+      ].join('\n');
+      const read = JSON.parse(execFileSync(PYTHON, ['-c', script, ...keys.map((key) => path.join(folder, `${key}.xml`))], { encoding: 'utf8' }));
+      // The creators in the record's order (names in the record's language); the data centre when there is none.
+      expect(read.fullZh.creators).toEqual(['张冰川', 'Anna Karlsson']);
+      expect(read.fullEn.creators).toEqual(['Zhang Bingchuan', 'Anna Karlsson']);
+      expect(read.noCreator.creators).toEqual(['三极科学数据门户']);
+      expect(read.fullZh.topics).toEqual(['inlandWaters']);
+      expect(read.fullZh.box).toEqual(['73', '105', '26', '40']);
+      // A client that reads one box gets the western part, from the box's own west side.
+      expect(read.antimeridian.box).toEqual(['170', '180', '50', '65']);
+      expect(read.fullZh.time).toEqual(['1990-01-01', '2020-12-31']);
+      expect(read.noDoi.time).toEqual(['2000-01-01', null]);
+      expect(read.polar.time).toEqual([null, '2020-12-31']);
+      expect(read.described.time).toEqual([null, null]);
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it.skipIf(!HAVE_SCHEMAS)('DIF 10: science keywords, both boxes across 180° in order, open-ended and described time, text beyond the BMP', async () => {
+    const dif = async (key: string) => payloadOf(await oai(`verb=GetRecord&metadataPrefix=dif10&identifier=oai:portal.test:${ids[key]}`));
+    const open = await dif('openEnded');
+    expect([...open.matchAll(/<Science_Keywords>\s*<Category>([^<]+)<\/Category>\s*<Topic>([^<]+)<\/Topic>\s*<Term>([^<]+)</g)].map((m) => m.slice(1).join(' > '))).toEqual([
+      'EARTH SCIENCE > CRYOSPHERE > FROZEN GROUND',
+      'EARTH SCIENCE > CRYOSPHERE > SEA ICE',
+    ]);
+    expect([...open.matchAll(/<ISO_Topic_Category>([^<]+)</g)].map((m) => m[1]).sort()).toEqual(['geoscientificInformation', 'oceans']);
+    expect(open).toMatch(/<Ends_At_Present_Flag>true<\/Ends_At_Present_Flag>\s*<Range_DateTime>\s*<Beginning_Date_Time>2015-01-01<\/Beginning_Date_Time>\s*<\/Range_DateTime>/);
+    // No keyword maps: GCMD's own placeholder, as its CMR writes it.
+    expect(await dif('bareEn')).toMatch(/<Science_Keywords>\s*<Category>EARTH SCIENCE<\/Category>\s*<Topic>Not provided<\/Topic>\s*<Term>Not provided<\/Term>/);
+    const rectangles = [...(await dif('antimeridian')).matchAll(/<Bounding_Rectangle>([\s\S]*?)<\/Bounding_Rectangle>/g)].map((m) => [...m[1]!.matchAll(/>(-?[\d.]+)</g)].map((d) => Number(d[1])));
+    expect(rectangles).toEqual([
+      [50, 65, 170, 180],
+      [50, 65, -180, -170],
+    ]);
+    expect(await dif('polar')).toMatch(/<Beginning_Date_Time>unknown<\/Beginning_Date_Time>\s*<Ending_Date_Time>2020-12-31</);
+    const described = await dif('described');
+    expect(described).toMatch(/<Beginning_Date_Time>unknown<\/Beginning_Date_Time>\s*<\/Range_DateTime>\s*<Temporal_Info>\s*<Ancillary_Temporal_Keyword>Mid-Holocene, about 6000 years before present<\/Ancillary_Temporal_Keyword>\s*<Ancillary_Temporal_Keyword>全新世中期，约距今 6000 年</);
+    const nonBmp = await dif('nonBmp');
+    expect(nonBmp).toContain('<Entry_Title>Glacier of 𠮷 (U+20BB7)</Entry_Title>');
+    expect(nonBmp).toMatch(/<Contact_Person>\s*<First_Name>Yoshida<\/First_Name>|<Contact_Person>\s*<Last_Name>Yoshida<\/Last_Name>/);
+    expect(nonBmp).not.toMatch(/\uFFFD/);
+    // Every optional part: the Chinese record's DIF in English, with its citation, people, funds, licence, data centre, literature.
+    const full = await dif('fullZh');
+    expect(full).toContain('<Entry_Title>Glacier area changes of the Tibetan Plateau fullZh</Entry_Title>');
+    expect(full).toContain('<Dataset_Language>Chinese</Dataset_Language>');
+    expect(full).toMatch(/<Personnel>\s*<Role>INVESTIGATOR<\/Role>\s*<Role>TECHNICAL CONTACT<\/Role>\s*<Role>METADATA AUTHOR<\/Role>\s*<Contact_Person>\s*<First_Name>Bingchuan<\/First_Name>\s*<Last_Name>Zhang<\/Last_Name>/);
+    expect(full).toContain('<Short_Name>XDA20-01</Short_Name>');
+    expect(full).toContain('<URL>https://creativecommons.org/licenses/by-nc-sa/4.0/</URL>');
+    expect(full).toMatch(/<Organization_Name>\s*<Short_Name>National Tibetan Plateau Data Center<\/Short_Name>/);
+    expect(full).toMatch(/<Reference>[\s\S]*?<Identifier>10.1038\/nclimate1580<\/Identifier>/);
+    expect(full).toContain('<Abstract mime_type="text/plain">Annual glacier outlines &amp; "other" &lt;things&gt; from Landsat.</Abstract>');
+    // No optional part: the placeholders, no empty element.
+    const bare = await dif('bareZh');
+    expect(bare).toMatch(/<Project>\s*<Short_Name>Not provided<\/Short_Name>\s*<\/Project>/);
+    expect(bare).toContain('<Granule_Spatial_Representation>NO_SPATIAL</Granule_Spatial_Representation>');
+    expect(bare).not.toMatch(/<(\w+)(?: [^>]*)?><\/\1>|<\w+\/>/);
   });
 });

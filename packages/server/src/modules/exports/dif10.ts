@@ -32,7 +32,7 @@ import { keywordMatcher, topicCategoriesOf } from './topic-categories.js';
  * - Access_Constraints the sharing policy; Use_Constraints the terms of use and the licence's deed.
  * - Organization: the data centre as DISTRIBUTOR and ARCHIVER, its contact as a Contact_Group.
  * - Distribution: the data files' media types and total size. Reference: the literature.
- * - Summary/Abstract the abstract (plain text); Related_URL the landing page in each language and the
+ * - Summary/Abstract the abstract (plain text; "Not provided" when none); Related_URL the landing page in each language and the
  *   DOI (DATA SET LANDING PAGE).
  * - Metadata_Name "CEOS IDN DIF", Metadata_Version "VERSION 10.2"; Metadata_Dates: creation the
  *   publication day, last revision the last update (the same for the data).
@@ -276,8 +276,7 @@ export function dif10Xml(record: CitableRecord): string {
     if (!entry.doi && /^https?:\/\//i.test(entry.link)) reference.ele('Online_Resource').txt(entry.link);
   }
   const summary = dif.ele('Summary');
-  const abstract = english(record.abstract);
-  if (abstract) summary.ele('Abstract', { mime_type: 'text/plain' }).txt(abstract);
+  summary.ele('Abstract', { mime_type: 'text/plain' }).txt(english(record.abstract) || NOT_PROVIDED);
   for (const url of [...new Set([record.url.en, record.url['zh-hans']]), ...(record.doi ? [doiUrl(record.doi)] : [])]) {
     const related = dif.ele('Related_URL');
     related.ele('URL_Content_Type').ele('Type').txt('DATA SET LANDING PAGE');
