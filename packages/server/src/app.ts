@@ -43,6 +43,8 @@ import { SearchRepo } from './modules/search/search.repo.js';
 import { searchRoutes } from './modules/search/search.routes.js';
 import { SearchService } from './modules/search/search.service.js';
 import { ReviewService } from './modules/review/review.service.js';
+import { doiRoutes } from './modules/doi/doi.routes.js';
+import { DoiService } from './modules/doi/doi.service.js';
 import { authPlugin } from './plugins/auth.js';
 import { csrfPlugin } from './plugins/csrf.js';
 import { errorsPlugin } from './plugins/errors.js';
@@ -68,6 +70,7 @@ export interface Portal {
   oaiIndex: OaiIndex;
   orders: OrdersService;
   usage: Usage;
+  doi: DoiService;
 }
 
 export interface BuildOptions {
@@ -139,6 +142,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.get('/healthz', { config: { access: 'public', anonymous: true } }, (_request, reply) => reply.type('application/json; charset=utf-8').send(HEALTHY));
   await app.register(accountRoutes, { accounts, rateLimits: config.rateLimits });
   const metadataAccess = new MetadataAccess(database.db);
+  // DOIs the data centre assigns are minted in the publishing transaction, before the views that show them follow it.
+  const doi = new DoiService(database.db, metadataAccess, { site: { publicUrl: config.publicUrl, siteVariant: config.siteVariant }, datacite: config.datacite, log: app.log });
+  metadataAccess.onChange(doi);
+  // DataCite hears of a change once its reply has gone (its transaction committed): publication never waits for it.
+  app.addHook('onResponse', (_request, _reply, done) => {
+    doi.afterResponse();
+    done();
+  });
+  app.addHook('preClose', () => doi.settled());
   // The public catalogue follows every change of a published record, in the same transaction.
   const searchIndex = new SearchIndex(database.db, database.dialect);
   metadataAccess.onChange(searchIndex);
@@ -156,6 +168,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(metadataRoutes, { metadata, review, search });
   await app.register(searchRoutes, { search });
   await app.register(reviewRoutes, { review });
+  await app.register(doiRoutes, { doi });
   const exports = new ExportsService(database.db, metadataAccess, { publicUrl: config.publicUrl, siteVariant: config.siteVariant });
   await app.register(exportsRoutes, { exports });
   const oai = new OaiService(database.db, new OaiRepo(database.db), {
@@ -199,12 +212,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     linkKey: downloadLinkKey(config.secretKey ?? (await storedSecret(database.db))),
   });
   // Unfinished uploads, abandoned empty drafts and expired tokens: removed at start, then regularly.
-  const jobs = cleanupJobs({ accounts, metadata, storage, review, search, orders, usage });
+  const jobs = cleanupJobs({ accounts, metadata, storage, review, search, orders, usage, doi });
   await runCleanupJobs(jobs, app.log);
   scheduleCleanupJobs(app, jobs);
   const landing = new LandingService(new LandingRepo(database.db));
   await app.register(landingRoutes, { landing, exports });
   await app.register(webPlugin, { webDist: config.webDist, siteVariant: config.siteVariant, publicUrl: config.publicUrl, landing, exports, search });
 
-  return { app, database, accounts, metadata, review, search, searchIndex, metadataAccess, oaiIndex, orders, usage };
+  return { app, database, accounts, metadata, review, search, searchIndex, metadataAccess, oaiIndex, orders, usage, doi };
 }

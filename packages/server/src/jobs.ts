@@ -3,6 +3,7 @@ import type { AccountService } from './modules/account/account.service.js';
 import type { OrdersService } from './modules/orders/orders.service.js';
 import type { Usage } from './modules/orders/usage.js';
 import type { MetadataService } from './modules/metadata/metadata.service.js';
+import type { DoiService } from './modules/doi/doi.service.js';
 import type { ReviewService } from './modules/review/review.service.js';
 import type { SearchService } from './modules/search/search.service.js';
 import type { LocalDiskStore } from './storage/index.js';
@@ -27,7 +28,7 @@ export const UNFINISHED_UPLOAD_IDLE_MS = 15 * MINUTE;
 /** An empty draft nobody touched for this long was abandoned (its editor is long closed). */
 export const ABANDONED_DRAFT_MS = 24 * HOUR;
 
-export function cleanupJobs(parts: { accounts: AccountService; metadata: MetadataService; storage: LocalDiskStore; review?: ReviewService; search?: SearchService; orders?: OrdersService; usage?: Usage }): CleanupJob[] {
+export function cleanupJobs(parts: { accounts: AccountService; metadata: MetadataService; storage: LocalDiskStore; review?: ReviewService; search?: SearchService; orders?: OrdersService; usage?: Usage; doi?: DoiService }): CleanupJob[] {
   return [
     {
       name: 'unfinished uploads',
@@ -50,6 +51,10 @@ export function cleanupJobs(parts: { accounts: AccountService; metadata: Metadat
     // Order mails left in the outbox: the process died before sending them, or the mailer failed (retried with backoff).
     ...(parts.orders ? [{ name: 'order mails', everyMs: MINUTE, run: () => parts.orders!.sendPendingMails() }] : []),
     ...(parts.orders ? [{ name: 'sent order mails', everyMs: HOUR, run: () => parts.orders!.forgetSentMails() }] : []),
+    // DOI registrations DataCite has not taken yet (it failed, or the process died first), with backoff.
+    ...(parts.doi ? [{ name: 'DOI registrations', everyMs: MINUTE, run: () => parts.doi!.deliverDue() }] : []),
+    // Protection periods ended: the exports' access right turns, and every view of the record follows.
+    ...(parts.doi ? [{ name: 'ended protection periods', everyMs: HOUR, run: () => parts.doi!.noteEndedEmbargoes() }] : []),
   ];
 }
 

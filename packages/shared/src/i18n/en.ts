@@ -1,3 +1,4 @@
+import { doiEn } from './doi.en.js';
 import { statisticsEn } from './statistics.en.js';
 import { editorEn } from './editor.en.js';
 import { publicEn } from './public.en.js';
@@ -203,5 +204,6 @@ export const en = {
   orders: ordersEn,
   ordersUi: ordersUiEn,
   reviewDesk: reviewDeskEn,
+  doi: doiEn,
   statistics: statisticsEn,
 };

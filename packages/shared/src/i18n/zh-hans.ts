@@ -1,3 +1,4 @@
+import { doiZhHans } from './doi.zh-hans.js';
 import { statisticsZhHans } from './statistics.zh-hans.js';
 import { editorZhHans } from './editor.zh-hans.js';
 import { ordersZhHans } from './orders.zh-hans.js';
@@ -198,5 +199,6 @@ export const zhHans: Messages = {
   orders: ordersZhHans,
   ordersUi: ordersUiZhHans,
   reviewDesk: reviewDeskZhHans,
+  doi: doiZhHans,
   statistics: statisticsZhHans,
 };
