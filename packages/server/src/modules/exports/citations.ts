@@ -15,15 +15,6 @@ import { nameParts } from './names.js';
 /** CSL locale of each language. */
 export const CSL_LOCALES: Record<Language, string> = { 'zh-hans': 'zh-CN', en: 'en-US' };
 
-/**
- * The portal language of a CSL locale or BCP 47 tag (`zh-CN`, `zh-Hans`, `zh`, `en-US`, `en-GB`,
- * case-insensitive): the language whose citation is made in it; null for any other language.
- */
-export function languageOfLocale(tag: string): Language | null {
-  const primary = tag.trim().toLowerCase().split(/[-_]/)[0];
-  return primary === 'zh' ? 'zh-hans' : primary === 'en' ? 'en' : null;
-}
-
 /** The text styles offered, by their export format name, and their CSL files. */
 export const CITATION_STYLES = {
   apa: 'apa.csl',
