@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translate } from '@portal/shared';
 import { DESCRIPTION_LENGTH, metaDescription } from '../src/plugins/site-pages.js';
+import { sitemapLimits } from '../src/plugins/sitemap.js';
 import { createTestPortal, createUserWithToken, EN, type TestAccount, type TestPortal } from './helpers.js';
 import { call, expectStatus, recordUrl } from './metadata-builders.js';
 import { decide } from './review-builders.js';
@@ -118,7 +119,7 @@ describe('GET /{lang}/data/{id}/ of a published record', () => {
       const response = await page(url);
       expect(response.statusCode, url).toBe(200);
       const html = response.body;
-      expect(html).toContain(language === 'en' ? '<html lang="en"' : '<html lang="zh-CN"');
+      expect(html).toContain(language === 'en' ? '<html lang="en"' : '<html lang="zh-Hans"');
       expect(unescape(titleOf(html)!), url).toBe(
         language === 'en' ? 'Glacier inventory of the Tibetan Plateau <1990–2020> - Three Poles Data Portal' : '青藏高原冰川编目 <1990–2020> & $& 更新 - 三极科学数据门户',
       );
@@ -349,6 +350,49 @@ describe('sitemap.xml', () => {
     const entry = xml.slice(xml.indexOf(`<loc>http://portal.test/en/data/${ids.glaciers}/</loc>`));
     expect(entry.slice(0, entry.indexOf('</url>'))).toContain(`<xhtml:link rel="alternate" hreflang="zh-Hans" href="http://portal.test/data/${ids.glaciers}/"/>`);
     execFileSync('xmllint', ['--noout', '--schema', schema, '-'], { input: xml, stdio: ['pipe', 'pipe', 'pipe'] });
+  });
+
+  it('gives every record address its last change: the OAI-PMH datestamp of the record', async () => {
+    const xml = await sitemap();
+    const items = await portal.database.db.selectFrom('oai_items').select(['metadata_id', 'datestamp']).execute();
+    const urls = xml.split('<url>').slice(1);
+    const recordUrls = urls.filter((url) => /\/data\/[^/<]+\/<\/loc>/.test(url));
+    expect(recordUrls).toHaveLength(3 * 2);
+    for (const url of recordUrls) {
+      const id = /\/data\/([^/<]+)\/<\/loc>/.exec(url)![1]!;
+      expect(url, id).toContain(`<lastmod>${items.find((item) => item.metadata_id === id)!.datestamp}</lastmod>`);
+    }
+    execFileSync('xmllint', ['--noout', '--schema', schema, '-'], { input: xml, stdio: ['pipe', 'pipe', 'pipe'] });
+  });
+
+  it('past the limit of addresses is an index of sitemaps, each valid, together every address once', async () => {
+    // The limit lowered from 50,000 to 8 addresses: 4 entries (pages or records) of two languages a file.
+    sitemapLimits.maxUrls = 8;
+    try {
+      const index = await sitemap();
+      execFileSync('xmllint', ['--noout', '--schema', path.join(import.meta.dirname, 'xsd/siteindex.xsd'), '-'], { input: index, stdio: ['pipe', 'pipe', 'pipe'] });
+      const parts = locations(index);
+      expect(parts).toEqual(['http://portal.test/sitemap-1.xml', 'http://portal.test/sitemap-2.xml']);
+      // The second part has the records after the four pages: its lastmod is the newest of theirs.
+      expect(index).toMatch(/<loc>http:\/\/portal.test\/sitemap-2.xml<\/loc>\s*<lastmod>\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z<\/lastmod>/);
+      const all: string[] = [];
+      for (const part of parts) {
+        const response = await portal.app.inject({ method: 'GET', url: new URL(part).pathname });
+        expect(response.statusCode).toBe(200);
+        expect(response.headers['content-type']).toBe('application/xml; charset=utf-8');
+        execFileSync('xmllint', ['--noout', '--schema', schema, '-'], { input: response.body, stdio: ['pipe', 'pipe', 'pipe'] });
+        expect(locations(response.body).length).toBeLessThanOrEqual(8);
+        all.push(...locations(response.body));
+      }
+      expect(all).toHaveLength((4 + 3) * 2);
+      expect(new Set(all).size).toBe(all.length);
+      for (const key of ['glaciers', 'short', 'many']) expect(all).toContain(`http://portal.test/en/data/${ids[key]}/`);
+      for (const missing of ['/sitemap-3.xml', '/sitemap-0.xml', '/sitemap-x.xml']) expect((await portal.app.inject({ method: 'GET', url: missing })).statusCode, missing).toBe(404);
+    } finally {
+      sitemapLimits.maxUrls = 50_000;
+    }
+    // Back under the limit: one sitemap again.
+    expect(await sitemap()).toContain('<urlset ');
   });
 
   it('follows publication and unpublication', async () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasIllegalText } from '@portal/shared';
-import { headTags, sitemapXml } from './site-pages.js';
+import { headTags } from './site-pages.js';
 
 const site = { publicUrl: 'https://data.example.org', siteVariant: 'portal' as const };
 
@@ -22,13 +21,5 @@ describe("a dataset page's head", () => {
   it('has neither for a page of the site', () => {
     const tags = headTags({ kind: 'indexed', path: '/data/', description: 'seo.data' }, 'en', site);
     expect(tags.some((t) => t.includes('ld+json') || t.includes('citation_'))).toBe(false);
-  });
-});
-
-describe('the sitemap', () => {
-  it('leaves out the characters XML cannot carry, wherever they come from', () => {
-    const xml = sitemapXml('http://portal.test', ['/data/a\u0001b\u000B\uFFFEc\uD800/']);
-    expect(hasIllegalText(xml)).toBe(false);
-    expect(xml).toContain('<loc>http://portal.test/data/abc/</loc>');
   });
 });

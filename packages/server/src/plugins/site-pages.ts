@@ -1,4 +1,4 @@
-import { LANGUAGES, stripIllegalText, translate, type Language, type SiteVariant } from '@portal/shared';
+import { translate, type Language, type SiteVariant } from '@portal/shared';
 
 /**
  * The public site as search engines see it: which pages exist, their canonical addresses and
@@ -114,31 +114,6 @@ function recordTags(head: Extract<PageHead, { kind: 'record' }>): string[] {
     // In a script element only `</script` (and `<!--`) would end it early: every `<` is written as \u003c.
     ...(head.jsonLd ? [`<script type="application/ld+json">${head.jsonLd.replace(/</g, '\\u003c')}</script>`] : []),
   ];
-}
-
-/** The paths the sitemap lists (each in both languages): the indexed pages and every published dataset's landing page. */
-export function sitemapPaths(publishedRecordIds: readonly string[] = []): string[] {
-  return [...INDEXED_PAGES.map((page) => page.path), ...publishedRecordIds.map(landingPath)];
-}
-
-/** sitemaps.org 0.9 with the xhtml:link alternates search engines read for each language. */
-export function sitemapXml(publicUrl: string, paths: readonly string[]): string {
-  const urls = paths.flatMap((path) => {
-    const links = languageAlternates(publicUrl, path).map(
-      ({ hreflang, href }) => `    <xhtml:link rel="alternate" hreflang="${hreflang}" href="${escapeMarkup(href)}"/>`,
-    );
-    return LANGUAGES.map((language) => ['  <url>', `    <loc>${escapeMarkup(canonicalUrl(publicUrl, language, path))}</loc>`, ...links, '  </url>'].join('\n'));
-  });
-  // Without the characters XML cannot carry: one stored in a record's id would make the whole sitemap ill-formed.
-  return stripIllegalText(
-    [
-      '<?xml version="1.0" encoding="UTF-8"?>',
-      '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">',
-      ...urls,
-      '</urlset>',
-      '',
-    ].join('\n'),
-  );
 }
 
 /** The read calls of a dataset's landing page, which answer for a published record only. */

@@ -20,12 +20,11 @@ import {
   headTags,
   landingPath,
   robotsTxt,
-  sitemapPaths,
-  sitemapXml,
   type PageHead,
   type SiteOptions,
 } from './site-pages.js';
 import { readManifest, routeChunkTags, type PageModule } from './route-chunks.js';
+import { sitemapDocuments, sitemapLimits } from './sitemap.js';
 import { compress, loadStaticFiles, sendStatic, staticBody, staticText, type StaticBody } from './static-files.js';
 
 /** The indexed pages' own chunks (route-chunks.ts); the home page is in the entry. */
@@ -110,18 +109,28 @@ async function webRoutes(app: FastifyInstance, site: SiteOptions & { webDist: st
   }
   const robots = staticText(robotsTxt(site.publicUrl), 'text/plain; charset=utf-8', 'public, max-age=86400');
   app.get('/robots.txt', STATIC_ROUTE, (request, reply) => sendStatic(request, reply, robots));
-  // The sitemap lists every published dataset: made again when the public catalogue has changed
-  // since (its version, one small read), so that a crawler's visits do not read every id each time.
-  let sitemap: { version: string; body: StaticBody } | undefined;
-  app.get('/sitemap.xml', STATIC_ROUTE, async (request, reply) => {
-    const version = await site.landing.catalogueVersion();
+  // The sitemap lists every published dataset (plugins/sitemap.ts; an index and its parts past 50,000
+  // addresses): made again when the public catalogue or a record's last change has moved since (one
+  // small read each), so that a crawler's visits do not read every record each time.
+  let sitemap: { version: string; main: StaticBody; parts: StaticBody[] } | undefined;
+  const currentSitemap = async () => {
+    const version = `${await site.landing.sitemapVersion()}|${sitemapLimits.maxUrls}`;
     if (sitemap?.version !== version) {
-      const xml = sitemapXml(site.publicUrl, sitemapPaths(await site.landing.publishedIds()));
+      const documents = sitemapDocuments(site.publicUrl, await site.landing.sitemapRecords());
       // Brotli 5: a catalogue of thousands of records makes a sitemap of megabytes.
-      const bytes = Buffer.from(xml, 'utf8');
-      sitemap = { version, body: staticBody(bytes, { type: 'application/xml; charset=utf-8', cacheControl: 'public, max-age=3600', compressed: compress(bytes, 5) }) };
+      const body = (xml: string) => {
+        const bytes = Buffer.from(xml, 'utf8');
+        return staticBody(bytes, { type: 'application/xml; charset=utf-8', cacheControl: 'public, max-age=3600', compressed: compress(bytes, 5) });
+      };
+      sitemap = { version, main: body(documents.main), parts: documents.parts.map(body) };
     }
-    return sendStatic(request, reply, sitemap.body);
+    return sitemap;
+  };
+  app.get('/sitemap.xml', STATIC_ROUTE, async (request, reply) => sendStatic(request, reply, (await currentSitemap()).main));
+  app.get<{ Params: { part: string } }>('/sitemap-:part(^\\d{1,6}).xml', STATIC_ROUTE, async (request, reply) => {
+    const part = (await currentSitemap()).parts[Number(request.params.part) - 1];
+    if (!part) return reply.callNotFound();
+    return sendStatic(request, reply, part);
   });
 
   /**

@@ -54,10 +54,26 @@ export class LandingRepo {
     return (row?.at as string | null | undefined) ?? null;
   }
 
-  /** The ids of the published records, oldest publication first (the public catalogue's entries). */
-  async publishedIds(): Promise<string[]> {
-    const rows = await this.db.selectFrom('search_entries').select('metadata_id').orderBy('published_at').orderBy('doc').execute();
-    return rows.map((row) => row.metadata_id);
+  /**
+   * The published records (the public catalogue's entries), oldest publication first, each with its
+   * last change: the OAI-PMH feed's datestamp, which every change of what a published record shows
+   * moves on (oai-index.ts), else its publication.
+   */
+  async sitemapRecords(): Promise<{ id: string; lastmod: string }[]> {
+    const rows = await this.db
+      .selectFrom('search_entries as e')
+      .leftJoin('oai_items as i', 'i.metadata_id', 'e.metadata_id')
+      .select(['e.metadata_id', 'e.published_at', 'i.datestamp'])
+      .orderBy('e.published_at')
+      .orderBy('e.doc')
+      .execute();
+    return rows.map((row) => ({ id: row.metadata_id, lastmod: row.datestamp ?? row.published_at }));
+  }
+
+  /** The feed's newest datestamp: with the catalogue's version, what the sitemap's lastmod values depend on. */
+  async lastChange(): Promise<string> {
+    const row = await this.db.selectFrom('oai_items').select((eb) => eb.fn.max('datestamp').as('at')).executeTakeFirst();
+    return (row?.at as string | null | undefined) ?? '';
   }
 
   /** Changes whenever a record enters, changes in or leaves the public catalogue (and when it is rebuilt). */

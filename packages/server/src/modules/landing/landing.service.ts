@@ -50,11 +50,14 @@ export class LandingService {
     };
   }
 
-  publishedIds(): Promise<string[]> {
-    return this.repo.publishedIds();
+  sitemapRecords(): Promise<{ id: string; lastmod: string }[]> {
+    return this.repo.sitemapRecords();
   }
 
-  catalogueVersion(): Promise<string> {
-    return this.repo.catalogueVersion();
+  /** Changes whenever the sitemap would: the catalogue's version and the feed's newest datestamp. */
+  async sitemapVersion(): Promise<string> {
+    const [version, lastChange] = await Promise.all([this.repo.catalogueVersion(), this.repo.lastChange()]);
+    return `${version}|${lastChange}`;
   }
+
 }
