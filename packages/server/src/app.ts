@@ -201,7 +201,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   // A deleted record takes its stored files with it (rows go by cascade, blobs here, first).
   metadata.onDelete((id) => files.removeAllOf(id));
-  await app.register(filesRoutes, { files, storage, usage });
+  await app.register(filesRoutes, { files, storage, usage, landingUrl: (id, language) => exports.landingUrl(id, language) });
   await app.register(downloadRoutes, {
     orders,
     downloads,

@@ -177,10 +177,10 @@ describe('who may export', () => {
     for (const url of [exportUrl(ids.full, 'marc21'), `/api/metadata/metadata/${ids.full}/export/`, exportUrl(ids.full, 'DataCite')]) {
       const en = await get(url, { 'accept-language': 'en' });
       expect(en.statusCode).toBe(400);
-      expect(en.json().format).toEqual(['Choose one of the export formats: datacite, iso19139, dcat, schemaorg, ris, bibtex, csl, apa or gbt7714.']);
+      expect(en.json().format).toEqual(['Choose one of the export formats: datacite, iso19139, dcat, turtle, rdfxml, schemaorg, ris, bibtex, csl, apa or gbt7714.']);
       const zh = await get(url, { 'accept-language': 'zh-hans' });
       expect(zh.statusCode).toBe(400);
-      expect(zh.json().detail).toBe('请选择一种导出格式：datacite、iso19139、dcat、schemaorg、ris、bibtex、csl、apa 或 gbt7714。');
+      expect(zh.json().detail).toBe('请选择一种导出格式：datacite、iso19139、dcat、turtle、rdfxml、schemaorg、ris、bibtex、csl、apa 或 gbt7714。');
     }
   });
 
@@ -530,10 +530,16 @@ describe('DCAT JSON-LD', () => {
     );
     const contact = node[`${DCAT}contactPoint`]![0];
     expect(contact['http://www.w3.org/2006/vcard/ns#hasEmail']).toEqual([{ '@id': 'mailto:data@tpdc.example.org' }]);
-    const distribution = node[`${DCAT}distribution`]![0];
-    expect(distribution[`${DCAT}accessURL`]).toEqual([{ '@id': `http://portal.test/data/${ids.full}/` }]);
-    expect(distribution[`${DCAT}byteSize`]).toEqual([{ '@value': '3500000', '@type': 'http://www.w3.org/2001/XMLSchema#nonNegativeInteger' }]);
-    expect(distribution[`${DCT}issued`]).toEqual([{ '@value': '2022-05-01', '@type': 'http://www.w3.org/2001/XMLSchema#date' }]);
+    // One distribution per data file, each with its download address (exports-negotiation.api.test.ts checks them).
+    const distributions = node[`${DCAT}distribution`]!;
+    expect(distributions.map((d) => d[`${DCAT}byteSize`])).toEqual(
+      ['1000000', '2500000'].map((bytes) => [{ '@value': bytes, '@type': 'http://www.w3.org/2001/XMLSchema#nonNegativeInteger' }]),
+    );
+    for (const distribution of distributions) {
+      expect(distribution[`${DCAT}accessURL`]).toEqual([{ '@id': `http://portal.test/data/${ids.full}/` }]);
+      expect(distribution[`${DCAT}downloadURL`]).toEqual([{ '@id': expect.stringMatching(/^http:\/\/portal\.test\/api\/metadata\/meta-file\/[\w-]+\/download\/$/) }]);
+      expect(distribution[`${DCT}issued`]).toEqual([{ '@value': '2022-05-01', '@type': 'http://www.w3.org/2001/XMLSchema#date' }]);
+    }
     expect(node[`${DCT}isReferencedBy`]).toEqual([{ '@id': 'https://doi.org/10.1038/nclimate1580' }]);
     noPrivateDetails(response.body);
   });

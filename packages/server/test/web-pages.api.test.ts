@@ -61,7 +61,7 @@ describe('public pages', () => {
       const response = await get(url);
       expect(response.statusCode, url).toBe(200);
       expect(response.headers['content-type']).toContain('text/html');
-      expect(response.body).toContain('<html lang="zh-CN"');
+      expect(response.body).toContain('<html lang="zh-Hans"');
       expect(response.body).toContain('<title>黑河计划数据管理中心</title>');
       expect(response.body).toContain('<meta name="portal-site-variant" content="heihe"');
     }
@@ -132,7 +132,7 @@ describe('public pages', () => {
     expect(signedIn.statusCode).toBe(200);
     expect(signedIn.headers['cache-control']).toBe('no-store');
     expect(signedIn.headers.etag).toBeUndefined();
-    expect(signedIn.body).toContain('<html lang="zh-CN"');
+    expect(signedIn.body).toContain('<html lang="zh-Hans"');
   });
 });
 

@@ -1,4 +1,4 @@
-import { translate, type Language, type SiteVariant } from '@portal/shared';
+import { LANGUAGES, languageTag, translate, type Language, type SiteVariant } from '@portal/shared';
 
 /**
  * The public site as search engines see it: which pages exist, their canonical addresses and
@@ -40,6 +40,10 @@ export type PageHead =
       /** The record's schema.org Dataset (JSON text) and citation_* / dcterms tags (exports.service.ts landingFacts). */
       jsonLd?: string;
       metaTags?: readonly { name: string; content: string }[];
+      /** Its exports, each a `<link rel="alternate" type>`. */
+      exportLinks?: readonly { href: string; type: string; title: string }[];
+      /** Its thumbnail for link previews ('' or absent: none). */
+      image?: string;
     }
   | { kind: 'noindex'; title?: string };
 
@@ -63,8 +67,8 @@ export function canonicalUrl(publicUrl: string, language: Language, path: string
 /** The page in each language, and which one a visitor of another language gets (x-default). */
 export function languageAlternates(publicUrl: string, path: string): { hreflang: string; href: string }[] {
   return [
-    { hreflang: 'zh-Hans', href: canonicalUrl(publicUrl, 'zh-hans', path) },
-    { hreflang: 'en', href: canonicalUrl(publicUrl, 'en', path) },
+    { hreflang: languageTag('zh-hans'), href: canonicalUrl(publicUrl, 'zh-hans', path) },
+    { hreflang: languageTag('en'), href: canonicalUrl(publicUrl, 'en', path) },
     { hreflang: 'x-default', href: canonicalUrl(publicUrl, 'zh-hans', path) },
   ];
 }
@@ -103,14 +107,38 @@ export function headTags(head: PageHead, language: Language, { publicUrl, siteVa
     ...languageAlternates(publicUrl, head.path).map(
       ({ hreflang, href }) => `<link rel="alternate" hreflang="${hreflang}" href="${escapeMarkup(href)}" />`,
     ),
-    ...(head.kind === 'record' ? recordTags(head) : []),
+    ...(head.kind === 'record' ? recordTags(head, description, language, { publicUrl, siteVariant }) : []),
   ];
 }
 
-/** A dataset page's machine-readable description: its citation tags and its JSON-LD. */
-function recordTags(head: Extract<PageHead, { kind: 'record' }>): string[] {
+/** Open Graph's locale of a language (`ll_TT`, its own form). */
+const OG_LOCALES: Record<Language, string> = { 'zh-hans': 'zh_CN', en: 'en_US' };
+
+/**
+ * A dataset page's machine-readable description: its citation tags; the Open Graph and Twitter card
+ * tags link previews read (WeChat, Slack, X); a typed alternate for each export; its JSON-LD. Every
+ * value is escaped for an attribute.
+ */
+function recordTags(head: Extract<PageHead, { kind: 'record' }>, description: string, language: Language, { publicUrl, siteVariant }: SiteOptions): string[] {
+  const meta = (attribute: 'name' | 'property', key: string, content: string) => `<meta ${attribute}="${escapeMarkup(key)}" content="${escapeMarkup(content)}" />`;
+  const other = LANGUAGES.find((l) => l !== language)!;
   return [
-    ...(head.metaTags ?? []).map(({ name, content }) => `<meta name="${escapeMarkup(name)}" content="${escapeMarkup(content)}" />`),
+    ...(head.metaTags ?? []).map(({ name, content }) => meta('name', name, content)),
+    meta('property', 'og:type', 'website'),
+    meta('property', 'og:site_name', translate(language, `site.${siteVariant}.title`)),
+    meta('property', 'og:title', head.title),
+    ...(description ? [meta('property', 'og:description', description)] : []),
+    meta('property', 'og:url', canonicalUrl(publicUrl, language, head.path)),
+    meta('property', 'og:locale', OG_LOCALES[language]),
+    meta('property', 'og:locale:alternate', OG_LOCALES[other]),
+    ...(head.image ? [meta('property', 'og:image', head.image)] : []),
+    meta('name', 'twitter:card', 'summary'),
+    meta('name', 'twitter:title', head.title),
+    ...(description ? [meta('name', 'twitter:description', description)] : []),
+    ...(head.image ? [meta('name', 'twitter:image', head.image)] : []),
+    ...(head.exportLinks ?? []).map(
+      ({ href, type, title }) => `<link rel="alternate" type="${escapeMarkup(type)}" href="${escapeMarkup(href)}" title="${escapeMarkup(title)}" />`,
+    ),
     // In a script element only `</script` (and `<!--`) would end it early: every `<` is written as \u003c.
     ...(head.jsonLd ? [`<script type="application/ld+json">${head.jsonLd.replace(/</g, '\\u003c')}</script>`] : []),
   ];

@@ -3,10 +3,12 @@ import path from 'node:path';
 import zlib, { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { LANGUAGES, languageFromPath, translate, type Language } from '@portal/shared';
-import { negotiatedFormat, sendExport } from '../modules/exports/exports.routes.js';
+import { LANGUAGES, languageFromPath, languageTag, translate, type Language } from '@portal/shared';
+import { negotiate, sendNegotiated } from '../modules/exports/exports.routes.js';
 import type { ExportsService } from '../modules/exports/exports.service.js';
+import { tombstoneOf } from '../modules/landing/landing.routes.js';
 import type { LandingService } from '../modules/landing/landing.service.js';
+import { linkHeader } from '../modules/landing/signposting.js';
 import { hotReplyText, searchReplyText, statsReplyText } from '../modules/search/search.routes.js';
 import type { SearchService } from '../modules/search/search.service.js';
 import { searchQuerySchema } from '@portal/shared/contracts/search';
@@ -43,7 +45,8 @@ function fillPage(template: string, head: PageHead, language: Language, site: Si
   const siteTitle = translate(language, `site.${site.siteVariant}.title`);
   const title = head.kind !== 'indexed' && head.title ? `${head.title} - ${siteTitle}` : siteTitle;
   return template
-    .replace(/<html lang="[^"]*"/, `<html lang="${language === 'en' ? 'en' : 'zh-CN'}"`)
+    // The tag hreflang and the JSON-LD give the language too (zh-Hans, not zh-CN).
+    .replace(/<html lang="[^"]*"/, `<html lang="${languageTag(language)}"`)
     // A function, so that `$` in a record's title is never read as a replacement pattern.
     .replace(/<title>[^<]*<\/title>/, () => [`<title>${escapeMarkup(title)}</title>`, ...headTags(head, language, site)].join('\n    '))
     // After the entry's own tags, which the browser should ask for first.
@@ -141,14 +144,29 @@ async function webRoutes(app: FastifyInstance, site: SiteOptions & { webDist: st
   const sendLandingPage = async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply, language: Language) => {
     // The same address gives a published record's exports to those who ask for one (exports.routes.ts).
     reply.header('vary', 'Accept');
-    const format = negotiatedFormat(request.headers.accept);
-    if (format) return sendExport(reply, await site.exports.render(request.params.id, format, language), false);
+    const choices = negotiate(request.headers.accept, language);
+    if (choices.length && choices[0]!.kind !== 'page') {
+      const tombstone = (id: string, inLanguage: Language) => tombstoneOf(site.landing, site.exports, id, inLanguage);
+      const sent = await sendNegotiated(reply, choices, request.params.id, language, { exports: site.exports, tombstone });
+      if (sent) return sent;
+    }
     const head = await site.landing.head(request.params.id, language);
     if (head.kind === 'missing') return sendPage(request, reply, unindexedPage[language], 404);
     let pageHead: PageHead = { kind: 'noindex', title: head.title };
     if (head.kind === 'published') {
       const facts = await site.exports.landingFacts(request.params.id, language);
-      pageHead = { kind: 'record', path: landingPath(request.params.id), title: head.title, description: head.description, jsonLd: facts.jsonLd, metaTags: facts.citationTags };
+      pageHead = {
+        kind: 'record',
+        path: landingPath(request.params.id),
+        title: head.title,
+        description: head.description,
+        jsonLd: facts.jsonLd,
+        metaTags: facts.citationTags,
+        exportLinks: facts.exportLinks,
+        image: facts.image,
+      };
+      // FAIR Signposting: what a machine needs of the page, without reading it.
+      reply.header('link', linkHeader(facts.signposts));
     }
     const html = Buffer.from(fillPage(template, pageHead, language, site, chunks.landing), 'utf8');
     return sendPage(request, reply, dynamicBody(request, html), head.kind === 'published' ? 200 : 410);

@@ -26,6 +26,14 @@ export function languagePrefix(language: Language): string {
   return language === 'en' ? '/en' : '/zh-hans';
 }
 
+/**
+ * A language's BCP 47 tag, as `<html lang>`, `hreflang` and the exports write it (`zh-Hans`, not
+ * `zh-CN`: the portal's Chinese is a script, simplified, read in more places than one country).
+ */
+export function languageTag(language: Language): 'zh-Hans' | 'en' {
+  return language === 'en' ? 'en' : 'zh-Hans';
+}
+
 /** Reads an Accept-Language style value and keeps only the languages we speak. */
 export function languageFromHeader(header: string | undefined): Language | undefined {
   if (!header) return undefined;

@@ -89,7 +89,7 @@ export const LITERATURE_TYPES = ['citation', 'reference', 'related', 'applicatio
  * 4.5 XML, ISO 19139 XML, DCAT and schema.org JSON-LD, RIS, BibTeX, CSL-JSON, and the citation as
  * text in the APA and GB/T 7714-2015 styles.
  */
-export const EXPORT_FORMATS = ['datacite', 'iso19139', 'dcat', 'schemaorg', 'ris', 'bibtex', 'csl', 'apa', 'gbt7714'] as const;
+export const EXPORT_FORMATS = ['datacite', 'iso19139', 'dcat', 'turtle', 'rdfxml', 'schemaorg', 'ris', 'bibtex', 'csl', 'apa', 'gbt7714'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export const KEYWORD_TYPES = ['discipline', 'place', 'temporal', 'theme'] as const;

@@ -117,8 +117,10 @@ export const metadataEn = {
   readOnly: 'The metadata is in review and cannot be changed. Return it to draft first.',
   notFound: 'The metadata was not found',
   exports: {
-    format: 'Choose one of the export formats: datacite, iso19139, dcat, schemaorg, ris, bibtex, csl, apa or gbt7714.',
+    format: 'Choose one of the export formats: datacite, iso19139, dcat, turtle, rdfxml, schemaorg, ris, bibtex, csl, apa or gbt7714.',
     noDoi: 'This dataset has no DOI: DataCite metadata cannot be made without one. Choose another format.',
+    withdrawn: 'The data centre withdrew this dataset: it is no longer published.',
+    style: 'No citation in this style or locale: ask for style apa or gb-t-7714 and locale en or zh-Hans.',
   },
   createLimit: 'You have created {{max}} metadata records in the last hour, the most one account may. Please try again later.',
   files: {

@@ -116,8 +116,10 @@ export const metadataZhHans: Messages['metadata'] = {
   readOnly: '元数据正在审核中，不能修改。请先退回草稿。',
   notFound: '未找到该元数据',
   exports: {
-    format: '请选择一种导出格式：datacite、iso19139、dcat、schemaorg、ris、bibtex、csl、apa 或 gbt7714。',
+    format: '请选择一种导出格式：datacite、iso19139、dcat、turtle、rdfxml、schemaorg、ris、bibtex、csl、apa 或 gbt7714。',
     noDoi: '该数据集没有 DOI，无法生成 DataCite 元数据。请选择其他格式。',
+    withdrawn: '该数据集已被数据中心撤销，不再发布。',
+    style: '没有此样式或语言的引用：请使用样式 apa 或 gb-t-7714，语言 en 或 zh-Hans。',
   },
   createLimit: '您在过去一小时内已创建 {{max}} 条元数据，已达到每个账户的上限，请稍后再试。',
   files: {

@@ -1,6 +1,6 @@
 import GlobalOutlined from '@ant-design/icons-svg/es/asn/GlobalOutlined';
 import { useTranslation } from 'react-i18next';
-import { LANGUAGE_COOKIE, swapLanguageInPath } from '@portal/shared';
+import { LANGUAGE_COOKIE, languageTag, swapLanguageInPath } from '@portal/shared';
 import { writeCookie } from '../api/cookies';
 import { pageLanguage } from '../app/i18n';
 import { Icon } from './Icon';
@@ -22,7 +22,7 @@ export function LanguageSwitch({ dark = false }: { dark?: boolean }) {
       aria-label={t('nav.switchToLabel')}
     >
       <Icon icon={GlobalOutlined} />
-      <span lang={target === 'en' ? 'en' : 'zh-CN'}>{t('nav.switchTo')}</span>
+      <span lang={languageTag(target)}>{t('nav.switchTo')}</span>
     </button>
   );
 }

@@ -18,6 +18,26 @@ import {
  * one language, and a DCAT `dcat:Dataset` for data catalogues, in both.
  */
 
+/**
+ * A data file of the record as the exports offer it: its download address (the files' download
+ * route; whoever may have the file is decided there, orders/download-access.ts), name, media type and bytes.
+ */
+export interface DownloadableFile {
+  name: string;
+  mediaType: string;
+  bytes: number;
+  url: string;
+}
+
+/** Whether the record's files are free to whoever signs in: its sharing policy is "online" (orders/download-access.ts). */
+export const isFreeToDownload = (record: CitableRecord): boolean => record.sharingPolicy === 'online';
+
+/** A media type as IANA registers it (`type/subtype`), or '' for what is none. */
+export function registeredMediaType(value: string): string {
+  const type = value.split(';')[0]!.trim().toLowerCase();
+  return /^[a-z0-9][\w!#$&^.+-]*\/[a-z0-9][\w!#$&^.+-]*$/.test(type) ? type : '';
+}
+
 /** Google's bounds for a Dataset's description. */
 export const DESCRIPTION_MIN = 50;
 export const DESCRIPTION_MAX = 5000;
@@ -89,8 +109,21 @@ function schemaPerson(person: CitablePerson, language: Language) {
   };
 }
 
-/** schema.org Dataset of the record in one language (Google's Dataset rich result). */
-export function schemaOrgDataset(record: CitableRecord, language: Language) {
+/**
+ * The record's time: "start/end" (ISO 8601 interval, `..` for an open end) when it has dates, else its
+ * description in words in the language (46 records describe their time only in words), else nothing.
+ */
+function temporalCoverage(record: CitableRecord, language: Language): string {
+  const { start, end, description } = record.temporal;
+  if (start || end) return `${start || '..'}/${end || '..'}`;
+  return textIn(description, language).replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * schema.org Dataset of the record in one language (Google's Dataset rich result). Each data file
+ * (those given: the service names the first hundred) is a DataDownload with its own address, media type and size.
+ */
+export function schemaOrgDataset(record: CitableRecord, language: Language, files: readonly DownloadableFile[] = []) {
   const other = otherLanguage(language);
   const url = record.url[language];
   const box = record.box;
@@ -122,24 +155,26 @@ export function schemaOrgDataset(record: CitableRecord, language: Language) {
     // The published version (the record keeps its id and DOI across versions).
     version: record.version,
     ...(record.license ? { license: licenseFacts(record.license).deed } : {}),
-    // The data centre charges nothing, whatever the sharing policy (online, or on request).
-    isAccessibleForFree: true,
+    // Free to whoever signs in only when the policy is online; otherwise an order the data centre approves.
+    isAccessibleForFree: isFreeToDownload(record),
     ...(record.conditionsOfAccess[language] ? { conditionsOfAccess: record.conditionsOfAccess[language] } : {}),
     keywords: record.keywords.map((k) => textIn(k.name, language)).filter(Boolean),
-    ...(record.temporal.start || record.temporal.end ? { temporalCoverage: `${record.temporal.start || '..'}/${record.temporal.end || '..'}` } : {}),
+    ...(temporalCoverage(record, language) ? { temporalCoverage: temporalCoverage(record, language) } : {}),
     ...(geo ? { spatialCoverage: { '@type': 'Place', geo } } : {}),
     ...(record.funds.length
       ? { funder: record.funds.map((fund) => ({ '@type': 'Organization', name: textIn(fund.name, language), ...(fund.awardNumber ? { identifier: fund.awardNumber } : {}) })) }
       : {}),
-    // The files are obtained through the landing page (order or download there).
-    distribution: [
-      {
-        '@type': 'DataDownload',
-        url,
-        ...(record.files.mediaTypes.length ? { encodingFormat: record.files.mediaTypes } : {}),
-        ...(record.files.count ? { contentSize: `${record.files.bytes} B` } : {}),
-      },
-    ],
+    ...(files.length
+      ? {
+          distribution: files.map((file) => ({
+            '@type': 'DataDownload',
+            name: file.name,
+            contentUrl: file.url,
+            ...(registeredMediaType(file.mediaType) ? { encodingFormat: registeredMediaType(file.mediaType) } : {}),
+            contentSize: `${file.bytes} B`,
+          })),
+        }
+      : {}),
     ...(record.literature.length
       ? {
           citation: record.literature.map((entry) => ({
@@ -152,7 +187,7 @@ export function schemaOrgDataset(record: CitableRecord, language: Language) {
   };
 }
 
-const DCAT_CONTEXT = {
+export const DCAT_CONTEXT = {
   dcat: 'http://www.w3.org/ns/dcat#',
   dct: 'http://purl.org/dc/terms/',
   foaf: 'http://xmlns.com/foaf/0.1/',
@@ -177,8 +212,12 @@ function wkt(box: Box): string {
 
 const date = (value: string) => ({ '@value': value, '@type': 'xsd:date' });
 
-/** DCAT 2 (W3C) description of the record, with its own context: no remote document is needed to read it. */
-export function dcatDataset(record: CitableRecord) {
+/**
+ * DCAT 2 (W3C) description of the record, with its own context: no remote document is needed to read
+ * it. Each data file given is a distribution with its download address; a record
+ * without files has one whose access address is the landing page.
+ */
+export function dcatDataset(record: CitableRecord, files: readonly DownloadableFile[] = []) {
   const landing = record.url[record.language];
   const person = (p: CitablePerson) => ({ '@type': 'foaf:Person', 'foaf:name': tagged(p.name) });
   const license = record.license ? { '@id': licenseFacts(record.license).deed } : null;
@@ -208,27 +247,38 @@ export function dcatDataset(record: CitableRecord) {
     },
     ...(license ? { 'dct:license': license } : {}),
     ...(record.conditionsOfAccess.en ? { 'dct:accessRights': { '@type': 'dct:RightsStatement', 'rdfs:label': tagged(record.conditionsOfAccess) } } : {}),
-    ...(record.temporal.start || record.temporal.end
+    ...(record.temporal.start || record.temporal.end || tagged(record.temporal.description).length
       ? {
           'dct:temporal': {
             '@type': 'dct:PeriodOfTime',
             ...(record.temporal.start ? { 'dcat:startDate': date(record.temporal.start) } : {}),
             ...(record.temporal.end ? { 'dcat:endDate': date(record.temporal.end) } : {}),
+            // The time in words, with or without dates.
+            ...(tagged(record.temporal.description).length ? { 'rdfs:label': tagged(record.temporal.description) } : {}),
           },
         }
       : {}),
     ...(record.box ? { 'dct:spatial': { '@type': 'dct:Location', 'dcat:bbox': { '@value': wkt(record.box), '@type': 'gsp:wktLiteral' } } } : {}),
-    'dcat:distribution': [
-      {
-        '@type': 'dcat:Distribution',
-        'dcat:accessURL': { '@id': landing },
-        'dct:title': tagged(record.title),
-        ...(license ? { 'dct:license': license } : {}),
-        ...(record.files.count ? { 'dcat:byteSize': { '@value': String(record.files.bytes), '@type': 'xsd:nonNegativeInteger' } } : {}),
-        ...(record.files.mediaTypes.length ? { 'dcat:mediaType': record.files.mediaTypes.map((t) => ({ '@id': `https://www.iana.org/assignments/media-types/${t}` })) } : {}),
-        ...(record.availableFrom ? { 'dct:issued': date(record.availableFrom) } : {}),
-      },
-    ],
+    'dcat:distribution': files.length
+      ? files.map((file) => ({
+          '@type': 'dcat:Distribution',
+          'dcat:accessURL': { '@id': landing },
+          'dcat:downloadURL': { '@id': file.url },
+          'dct:title': file.name,
+          ...(license ? { 'dct:license': license } : {}),
+          'dcat:byteSize': { '@value': String(file.bytes), '@type': 'xsd:nonNegativeInteger' },
+          ...(registeredMediaType(file.mediaType) ? { 'dcat:mediaType': { '@id': `https://www.iana.org/assignments/media-types/${registeredMediaType(file.mediaType)}` } } : {}),
+          ...(record.availableFrom ? { 'dct:issued': date(record.availableFrom) } : {}),
+        }))
+      : [
+          {
+            '@type': 'dcat:Distribution',
+            'dcat:accessURL': { '@id': landing },
+            'dct:title': tagged(record.title),
+            ...(license ? { 'dct:license': license } : {}),
+            ...(record.availableFrom ? { 'dct:issued': date(record.availableFrom) } : {}),
+          },
+        ],
     ...(record.literature.some((entry) => entry.doi) ? { 'dct:isReferencedBy': record.literature.filter((e) => e.doi).map((e) => ({ '@id': doiUrl(e.doi) })) } : {}),
   };
 }

@@ -2,12 +2,13 @@ import fastifyMultipart, { type Multipart, type MultipartFile } from '@fastify/m
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { hasIllegalText, MEDIA_TYPES, METADATA_LIMITS } from '@portal/shared';
+import { hasIllegalText, MEDIA_TYPES, METADATA_LIMITS, type Language } from '@portal/shared';
 import { mediaPageSchema, mediaSchema, storedFilePageSchema, storedFileSchema } from '@portal/shared/contracts/metadata-replies';
 import { AppError, fieldError } from '../../errors.js';
 import { pagingQuery, toPage } from '../../http/paging.js';
 import type { BlobStore } from '../../storage/index.js';
 import { markInert, sendStoredFile } from '../downloads/send-file.js';
+import { linkHeader } from '../landing/signposting.js';
 import type { Usage } from '../orders/usage.js';
 import type { FileKind } from './files.repo.js';
 import { FilesService, type IncomingFile } from './files.service.js';
@@ -118,7 +119,10 @@ const ok = (reply: FastifyReply) => reply.type('text/plain; charset=utf-8').send
  * Stored files of a record (spec section 7): /metadata/upload-file/, /metadata/upload-attachment,
  * /api/metadata/meta-file/, meta-attach/ and meta-media/. Thin: form reading, access, one service call.
  */
-export async function filesRoutes(parent: FastifyInstance, { files, storage, usage }: { files: FilesService; storage: BlobStore; usage?: Usage }) {
+export async function filesRoutes(
+  parent: FastifyInstance,
+  { files, storage, usage, landingUrl }: { files: FilesService; storage: BlobStore; usage?: Usage; landingUrl?: (metadataId: string, language: Language) => string },
+) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -174,6 +178,8 @@ export async function filesRoutes(parent: FastifyInstance, { files, storage, usa
         const { file, storageKey, metadataId, order } = await files.download(request.user, kind, request.params.id);
         // A download counts once it starts from the first byte; a resumed one (a later range, HEAD) does not.
         if (kind === 'file' && usage && startsDownload(request)) await countDownload(usage, request, metadataId, file.id, order);
+        // FAIR Signposting: a data file names its landing page (`collection`).
+        if (kind === 'file' && landingUrl) reply.header('link', linkHeader([{ anchor: '', rel: 'collection', href: landingUrl(metadataId, request.language), type: 'text/html' }]));
         return sendStoredFile(request, reply, { ...file, storage_key: storageKey }, storage);
       },
     });

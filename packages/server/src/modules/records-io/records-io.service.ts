@@ -201,12 +201,14 @@ export class RecordsIoService {
       const lines = records.map((record) => {
         const owner = owners.find((o) => o.id === record.owner_id);
         const { translations, keywords, authors, funds } = attached.get(record.id)!;
+        // What the portal derives from the record (modules/doi: its version, its access right) the importing portal makes anew.
+        const { version_number: _version, version_fingerprint: _fingerprint, version_published_at: _versionAt, access_right: _access, ...presented } = presentRecord(
+          record,
+          funds.map((f) => f.id),
+          owner ? owner.realname || owner.username : '',
+        );
         const entry = {
-          ...presentRecord(
-            record,
-            funds.map((f) => f.id),
-            owner ? owner.realname || owner.username : '',
-          ),
+          ...presented,
           translations,
           keywords: keywords.map((k) => ({ name: k.name, type: k.type, language: k.language, translations: k.translations })),
           authors: authors.map((a) => ({

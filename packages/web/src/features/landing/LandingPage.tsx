@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { creditsOf, KEYWORD_TYPES, licenseUrl, type Credit, type Language, type MetadataRecord, type MetaAuthor } from '@portal/shared';
+import { creditsOf, KEYWORD_TYPES, languageTag, licenseUrl, type Credit, type Language, type MetadataRecord, type MetaAuthor } from '@portal/shared';
 import { pageLanguage } from '../../app/i18n';
 import { loadChunk } from '../../app/lazy';
 import { siteVariant } from '../../app/site';
@@ -20,8 +20,6 @@ import './landing.css';
 // OpenLayers and proj4 come only when the page has an area and its map nears the screen.
 const ExtentMap = lazy(() => loadChunk(() => import('./ExtentMap')));
 
-/** A language's name as the page's language says it (`zh-CN` for the lang attribute). */
-const htmlLang = (language: Language) => (language === 'en' ? 'en' : 'zh-CN');
 
 /**
  * The sections below are exported for the expert's review page (features/review), which draws the
@@ -83,13 +81,13 @@ function Landing({ record }: { record: MetadataRecord }) {
         </ol>
       </nav>
       <header className="lp-header">
-        <h1 id="lp-title" lang={htmlLang(shown)}>
+        <h1 id="lp-title" lang={languageTag(shown)}>
           {text.title || versions[record.language].title}
         </h1>
         {available.length > 1 && (
           <div className="lp-versions" role="group" aria-label={t('landing.versions.label')}>
             {available.map((language) => (
-              <button key={language} type="button" lang={htmlLang(language)} aria-pressed={language === shown} onClick={() => setShown(language)}>
+              <button key={language} type="button" lang={languageTag(language)} aria-pressed={language === shown} onClick={() => setShown(language)}>
                 {t(`landing.versions.${language}`)}
               </button>
             ))}
@@ -100,7 +98,7 @@ function Landing({ record }: { record: MetadataRecord }) {
       <div className="lp-layout">
         <Section id="lp-abstract" title={t('landing.sections.abstract')} className="lp-abstract">
           {text.description ? (
-            <div lang={htmlLang(shown)}>
+            <div lang={languageTag(shown)}>
               {text.description.split(/\n+/).map((paragraph, index) => (
                 <p key={index}>{paragraph}</p>
               ))}

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { Language, Tombstone } from '@portal/shared';
+import { languageTag, type Language, type Tombstone } from '@portal/shared';
 import { pageLanguage } from '../../app/i18n';
 import { siteVariant } from '../../app/site';
 import { formatDate } from '../../components/format';
@@ -32,12 +32,12 @@ export function TombstonePage({ tombstone }: { tombstone: Tombstone }) {
         <dl className="lp-terms">
           <div>
             <dt>{t('landing.tombstone.datasetTitle')}</dt>
-            <dd lang={first.language === 'en' ? 'en' : 'zh-CN'}>{first.title}</dd>
+            <dd lang={languageTag(first.language)}>{first.title}</dd>
           </div>
           {second.title && (
             <div>
               <dt>{t('landing.tombstone.otherTitle', { language: t(`landing.options.language.${second.language}`) })}</dt>
-              <dd lang={second.language === 'en' ? 'en' : 'zh-CN'}>{second.title}</dd>
+              <dd lang={languageTag(second.language)}>{second.title}</dd>
             </div>
           )}
           {tombstone.doi && (

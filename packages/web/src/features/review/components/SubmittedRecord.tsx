@@ -1,7 +1,7 @@
 import { Alert, Card, Descriptions, Space, Tag, Typography } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Language, RecordSnapshot, RoundSnapshot } from '@portal/shared';
+import { languageTag, type Language, type RecordSnapshot, type RoundSnapshot } from '@portal/shared';
 import { pageLanguage } from '../../../app/i18n';
 import { formatDateTime } from '../../../components/format';
 import { Coverage, Details, Documents, Funding, Keywords, Literature, People, Section, Terms } from '../../landing/LandingPage';
@@ -9,7 +9,6 @@ import { textVersions } from '../../landing/landingData';
 import { snapshotChanges, type SnapshotChange } from '../snapshotChanges';
 import '../../landing/landing.css';
 
-const htmlLang = (language: Language) => (language === 'en' ? 'en' : 'zh-CN');
 
 /**
  * The record as its creator submitted it for the review's round, drawn with the landing page's
@@ -50,13 +49,13 @@ function RecordAsLanding({ snapshot }: { snapshot: RecordSnapshot }) {
   return (
     <article className="lp" aria-labelledby="lp-title">
       <header className="lp-header">
-        <h2 id="lp-title" lang={htmlLang(shown)} style={{ margin: '0 0 12px', fontSize: 22, lineHeight: 1.3 }}>
+        <h2 id="lp-title" lang={languageTag(shown)} style={{ margin: '0 0 12px', fontSize: 22, lineHeight: 1.3 }}>
           {text.title || versions[record.language].title}
         </h2>
         {available.length > 1 && (
           <div className="lp-versions" role="group" aria-label={t('landing.versions.label')}>
             {available.map((language) => (
-              <button key={language} type="button" lang={htmlLang(language)} aria-pressed={language === shown} onClick={() => setShown(language)}>
+              <button key={language} type="button" lang={languageTag(language)} aria-pressed={language === shown} onClick={() => setShown(language)}>
                 {t(`landing.versions.${language}`)}
               </button>
             ))}
@@ -68,7 +67,7 @@ function RecordAsLanding({ snapshot }: { snapshot: RecordSnapshot }) {
       )}
       <Section id="lp-abstract" title={t('landing.sections.abstract')}>
         {text.description ? (
-          <div lang={htmlLang(shown)}>
+          <div lang={languageTag(shown)}>
             {text.description.split(/\n+/).map((paragraph, index) => (
               <p key={index}>{paragraph}</p>
             ))}
