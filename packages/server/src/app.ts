@@ -176,8 +176,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     siteVariant: config.siteVariant,
     adminEmail: config.adminEmail,
     pageSize: config.oaiPageSize,
-    // oai_datacite's datacentreSymbol: the DataCite repository's account, when one is configured.
-    datacentreSymbol: config.datacite?.user,
     tokenKey: tokenKey(config.secretKey ?? (await storedSecret(database.db))),
   });
   await app.register(oaiRoutes, { oai, rateLimit: config.rateLimits.oai });
@@ -203,7 +201,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   // A deleted record takes its stored files with it (rows go by cascade, blobs here, first).
   metadata.onDelete((id) => files.removeAllOf(id));
-  await app.register(filesRoutes, { files, storage, usage });
+  await app.register(filesRoutes, { files, storage, usage, landingUrl: (id, language) => exports.landingUrl(id, language) });
   await app.register(downloadRoutes, {
     orders,
     downloads,

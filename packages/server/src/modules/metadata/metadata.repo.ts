@@ -226,6 +226,11 @@ export class MetadataRepo {
       'published_without_review',
       'unpublish_reason',
       'embargo_until',
+      // The publication's facts (modules/doi): the version counted and the access right shown.
+      'version_number',
+      'version_fingerprint',
+      'version_published_at',
+      'access_right',
     ]);
     for (const [field, value] of Object.entries(record)) {
       if (bookkeeping.has(field)) continue;
