@@ -176,6 +176,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     siteVariant: config.siteVariant,
     adminEmail: config.adminEmail,
     pageSize: config.oaiPageSize,
+    // oai_datacite's datacentreSymbol: the DataCite repository's account, when one is configured.
+    datacentreSymbol: config.datacite?.user,
     tokenKey: tokenKey(config.secretKey ?? (await storedSecret(database.db))),
   });
   await app.register(oaiRoutes, { oai, rateLimit: config.rateLimits.oai });
