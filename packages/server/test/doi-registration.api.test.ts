@@ -256,6 +256,9 @@ describe('changes, withdrawal and versions', () => {
     expect(standin.get(doi)!.xml).toContain('<version>2</version>');
     const schemaOrg = expectStatus(await call(portal, 'GET', `/api/metadata/metadata/${id}/export/?format=schemaorg`, null), 200);
     expect(schemaOrg.version).toBe(2);
+    expect(expectStatus(await call(portal, 'GET', `/api/metadata/metadata/${id}/export/?format=dcat`, null), 200)['dcat:version']).toBe('2');
+    const iso = await call(portal, 'GET', `/api/metadata/metadata/${id}/export/?format=iso19139`, null);
+    expect(iso.body).toMatch(/<gmd:edition>\s*<gco:CharacterString>2<\/gco:CharacterString>\s*<\/gmd:edition>/);
 
     // Withdrawn and published again unchanged: still version 2.
     expectStatus(await decide(portal, cast.staff.token, id, { review_status: 'unpublish', content: 'Checking the files.' }), 200);

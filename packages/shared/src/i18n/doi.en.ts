@@ -10,13 +10,4 @@ export const doiEn = {
     unavailable: 'DataCite failed ({{status}}); it will be tried again.',
     other: 'DataCite answered {{status}}.',
   },
-  status: { pending: 'Waiting to be sent', done: 'Registered', failed: 'Given up' },
-  state: { findable: 'Findable', registered: 'Registered (hidden)', none: 'Not yet at DataCite' },
-  panel: {
-    title: 'DOI registration',
-    version: 'Version {{version}}',
-    retry: 'Try again now',
-    nextTry: 'Next try: {{time}}',
-    attempts: 'Tries: {{count}}',
-  },
 };

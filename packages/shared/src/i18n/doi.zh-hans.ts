@@ -12,13 +12,4 @@ export const doiZhHans: typeof doiEn = {
     unavailable: 'DataCite 出错（{{status}}），将再次尝试。',
     other: 'DataCite 返回 {{status}}。',
   },
-  status: { pending: '等待发送', done: '已注册', failed: '已放弃' },
-  state: { findable: '可发现', registered: '已注册（隐藏）', none: '尚未提交 DataCite' },
-  panel: {
-    title: 'DOI 注册',
-    version: '版本 {{version}}',
-    retry: '立即重试',
-    nextTry: '下次尝试：{{time}}',
-    attempts: '尝试次数：{{count}}',
-  },
 };

@@ -13,6 +13,7 @@ import {
   type Texts,
 } from './citable-record.js';
 import { topicCategoriesOf } from './topic-categories.js';
+import { ORCID_URL } from '@portal/shared/rules/identifiers';
 
 /**
  * ISO 19115 metadata in the ISO/TS 19139 XML encoding (gmd:MD_Metadata), as GeoNetwork and CSW
@@ -24,7 +25,8 @@ import { topicCategoriesOf } from './topic-categories.js';
  *   delivery point in both languages), then the metadata
  *   authors (role author: they wrote the metadata); distributor: the data centre; dateStamp the last
  *   update.
- * - MD_DataIdentification: citation (title, publication and revision dates, the DOI as identifier,
+ * - MD_DataIdentification: citation (title, publication and revision dates, edition (the published
+ *   version), the DOI as identifier,
  *   citedResponsibleParty: the creators (shared rules/creators.ts) in their order, then the other
  *   people, once per CI_RoleCode of their roles (ROLE_CODES); with no creator, the data centre as
  *   originator), abstract, pointOfContact: the data centre (distributor), then each creator again
@@ -131,6 +133,8 @@ function party(parent: XMLBuilder, record: CitableRecord, property: string, pers
   const responsible = parent.ele(`gmd:${property}`).ele('gmd:CI_ResponsibleParty');
   freeText(responsible, record, 'individualName', person.name);
   if (person.affiliation['zh-hans'] || person.affiliation.en) freeText(responsible, record, 'organisationName', person.affiliation);
+  // The ORCID iD as the person's online resource (no e-mail, phone or address of an author is public).
+  if (person.orcid) onlineResource(responsible.ele('gmd:contactInfo').ele('gmd:CI_Contact').ele('gmd:onlineResource'), `${ORCID_URL}${person.orcid}`, 'WWW:LINK', 'ORCID');
   codeValue(responsible, 'role', 'CI_RoleCode', roleCode);
 }
 
@@ -208,6 +212,8 @@ export function iso19139Xml(record: CitableRecord): string {
   freeText(citation, record, 'title', record.title);
   citationDate(citation, dayOf(record.publishedAt), 'publication');
   citationDate(citation, dayOf(record.updatedAt), 'revision');
+  // The published version (modules/doi/record-versions.ts): the record keeps its id and DOI across versions.
+  text(citation, 'edition', String(record.version));
   const identifier = citation.ele('gmd:identifier').ele('gmd:MD_Identifier');
   text(identifier, 'code', record.doi ? doiUrl(record.doi) : record.url[record.language]);
   for (const { person, roleCode } of citedParties(record)) party(citation, record, 'citedResponsibleParty', person, roleCode);
