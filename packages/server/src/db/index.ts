@@ -25,6 +25,7 @@ import * as reviewSnapshots from './migrations/0010-review-snapshots.js';
 import * as i18nDistributor from './migrations/0011-i18n-distributor.js';
 import * as doiRegistrations from './migrations/0012-doi-registrations.js';
 import * as recordVersions from './migrations/0013-record-versions.js';
+import * as identifiers from './migrations/0014-identifiers.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '0011-i18n-distributor': i18nDistributor,
   '0012-doi-registrations': doiRegistrations,
   '0013-record-versions': recordVersions,
+  '0014-identifiers': identifiers,
 };
 
 class ListedMigrations implements MigrationProvider {

@@ -209,6 +209,10 @@ export interface AuthorTable extends Created {
   province: string;
   city: string;
   zipcode: string;
+  /** ORCID iD, '' when not given (migration 0014). */
+  orcid: Generated<string>;
+  /** ROR ID of the affiliation, '' when not given. */
+  affiliation_ror: Generated<string>;
 }
 
 export interface AuthorI18nTable {
@@ -319,6 +323,8 @@ export interface FundTable extends Created {
   phone: string;
   email: string;
   is_core: number;
+  /** Crossref Funder ID or ROR ID of the funder, '' when not given (migration 0014). */
+  funder_identifier: Generated<string>;
 }
 
 export interface MetaFundTable {
@@ -331,6 +337,11 @@ export interface NamedTable extends Created {
   id: string;
   name: string;
   name_en: string;
+}
+
+export interface AffiliationTable extends NamedTable {
+  /** ROR ID, '' when not given (migration 0014). */
+  ror: Generated<string>;
 }
 
 export interface ProjectTable extends NamedTable {
@@ -465,7 +476,7 @@ export interface MetadataDatabase {
   reviews: ReviewTable;
   review_events: ReviewEventTable;
   review_snapshots: ReviewSnapshotTable;
-  affiliations: NamedTable;
+  affiliations: AffiliationTable;
   meta_media: MetaMediaTable;
   meta_attach: StoredFileTable;
   meta_file: StoredFileTable;

@@ -122,6 +122,8 @@ export type AuthorI18n = z.infer<typeof authorI18nSchema>;
 export const authorSchema = z.object({
   id: z.string(),
   ...texts(['name', 'email', 'affiliation', 'phone', 'address', 'country', 'province', 'city', 'zipcode']),
+  /** ORCID iD (`0000-0002-1825-0097`) and the affiliation's ROR ID (`03yrm5c26`), '' when not given. */
+  ...texts(['orcid', 'affiliation_ror']),
   ...created,
   translations: z.array(authorI18nSchema),
 });
@@ -185,6 +187,8 @@ export const metaDisciplineSchema = metaKeywordStandardSchema.extend({
 export const fundSchema = z.object({
   id: z.string(),
   ...texts(['name', 'name_en', 'serial_number', 'principal', 'phone', 'email']),
+  /** The funder's Crossref Funder ID (`10.13039/…`) or ROR ID, '' when not given. */
+  funder_identifier: z.string(),
   /** A programme fund of the data centre's (spec section 9). */
   is_core: z.boolean(),
   ...created,
@@ -200,7 +204,7 @@ export const specialSchema = z.object({ id: z.string(), ...texts(['name', 'name_
 export const specialManagerSchema = z.object(texts(['id', 'special_id', 'user_id']));
 export const metaSpecialSchema = z.object({ ...texts(['id', 'metadata_id', 'special_id']), special_detail: specialSchema.nullable() });
 /** An affiliation of the shared list (affiliation/). */
-export const affiliationEntrySchema = z.object({ id: z.string(), ...texts(['name', 'name_en']), ...created });
+export const affiliationEntrySchema = z.object({ id: z.string(), ...texts(['name', 'name_en', 'ror']), ...created });
 export const onlineResourceSchema = z.object({ id: z.string(), metadata_id: z.string(), ...texts(['name', 'url', 'description']), ...created });
 
 // ---- Stored files ----

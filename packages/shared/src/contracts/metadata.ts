@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LANGUAGES, SITE_VARIANTS } from '../domain/constants.js';
 import { hasIllegalText } from '../rules/text.js';
+import { normalizeFunderId, normalizeOrcid, normalizeRor } from '../rules/identifiers.js';
 import {
   AUTHOR_ROLES,
   DOI_CATEGORIES,
@@ -63,6 +64,24 @@ const url = z
   .trim()
   .max(METADATA_TEXT_LIMITS.url, 'metadata.validation.tooLong')
   .refine((v) => v === '' || /^(https?|ftp):\/\/[^\s]+$/i.test(v), 'metadata.validation.url');
+
+/**
+ * An identifier typed or pasted in any of its written forms (rules/identifiers.ts), stored in its one
+ * form; '' clears it. The message says what the identifier looks like, in the caller's language.
+ */
+const identifier = (normalize: (value: string) => string | null, key: string) =>
+  z
+    .string({ error: key })
+    .trim()
+    .max(100, key)
+    .refine((v) => v === '' || normalize(v) !== null, key)
+    .transform((v) => (v === '' ? '' : normalize(v)!));
+/** An author's ORCID iD, stored as `0000-0002-1825-0097`. */
+export const orcidSchema = identifier(normalizeOrcid, 'identifiers.orcidInvalid');
+/** An organisation's ROR ID, stored bare (`03yrm5c26`). */
+export const rorSchema = identifier(normalizeRor, 'identifiers.rorInvalid');
+/** A funder's Crossref Funder ID (`10.13039/…`) or ROR ID. */
+export const funderIdSchema = identifier(normalizeFunderId, 'identifiers.funderInvalid');
 
 export const languageSchema = z.enum(LANGUAGES, { error: 'metadata.validation.language' });
 
@@ -165,6 +184,9 @@ export const authorFields = {
   province: shortText.optional(),
   city: shortText.optional(),
   zipcode: shortText.optional(),
+  orcid: orcidSchema.optional(),
+  /** The ROR ID of the affiliation (the author's `affiliation`, in both languages). */
+  affiliation_ror: rorSchema.optional(),
 };
 export const authorCreateSchema = z.object({
   ...authorFields,
@@ -307,6 +329,7 @@ export const fundCreateSchema = z.object({
   principal: shortText.optional(),
   phone: shortText.optional(),
   email: optionalEmail.optional(),
+  funder_identifier: funderIdSchema.optional(),
   is_core: z.union([z.boolean(), z.enum(['true', 'false', '1', '0', 'on', ''])]).optional(),
   /** With `metadata`, the new fund is linked to that record at once. */
   metadata: z.string().min(1).optional(),
@@ -343,6 +366,7 @@ export const metaSpecialCreateSchema = z.object({
 export const affiliationCreateSchema = z.object({
   name: required('validation.affiliation.required'),
   name_en: shortText.optional(),
+  ror: rorSchema.optional(),
 });
 export const onlineResourceCreateSchema = z.object({
   metadata: z.string({ error: 'metadata.validation.metadata' }).min(1, 'metadata.validation.metadata'),

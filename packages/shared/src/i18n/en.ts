@@ -1,4 +1,5 @@
 import { doiEn } from './doi.en.js';
+import { identifiersEn } from './identifiers.en.js';
 import { statisticsEn } from './statistics.en.js';
 import { editorEn } from './editor.en.js';
 import { publicEn } from './public.en.js';
@@ -205,5 +206,6 @@ export const en = {
   ordersUi: ordersUiEn,
   reviewDesk: reviewDeskEn,
   doi: doiEn,
+  identifiers: identifiersEn,
   statistics: statisticsEn,
 };

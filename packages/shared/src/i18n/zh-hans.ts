@@ -1,4 +1,5 @@
 import { doiZhHans } from './doi.zh-hans.js';
+import { identifiersZhHans } from './identifiers.zh-hans.js';
 import { statisticsZhHans } from './statistics.zh-hans.js';
 import { editorZhHans } from './editor.zh-hans.js';
 import { ordersZhHans } from './orders.zh-hans.js';
@@ -200,5 +201,6 @@ export const zhHans: Messages = {
   ordersUi: ordersUiZhHans,
   reviewDesk: reviewDeskZhHans,
   doi: doiZhHans,
+  identifiers: identifiersZhHans,
   statistics: statisticsZhHans,
 };

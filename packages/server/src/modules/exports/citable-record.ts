@@ -34,6 +34,10 @@ export interface CitablePerson {
   affiliation: Texts;
   /** The person's roles in this record, in the order of their links. */
   roles: AuthorRole[];
+  /** ORCID iD as stored (`0000-0002-1825-0097`, shared rules/identifiers.ts); '' or absent when none. */
+  orcid?: string;
+  /** The ROR ID of the affiliation (`03yrm5c26`); '' or absent when none. */
+  affiliationRor?: string;
 }
 
 export interface CitableKeyword {
@@ -46,6 +50,8 @@ export interface CitableFund {
   /** The fund's serial number; for the programme funds (5, 6), the record's sub-topic number. */
   awardNumber: string;
   isProgramme: boolean;
+  /** The funder's Crossref Funder ID (`10.13039/…`) or ROR ID as stored; '' or absent when none. */
+  funderIdentifier?: string;
 }
 
 export interface CitableLiterature {
@@ -188,6 +194,8 @@ export function citableRecordOf(record: MetadataRow, attached: AttachedRows, sit
         name: textsOf(author.name, null, author.translations.map((t) => ({ language: t.language, text: t.name }))),
         affiliation: textsOf(author.affiliation, null, author.translations.map((t) => ({ language: t.language, text: t.affiliation }))),
         roles,
+        orcid: author.orcid ?? '',
+        affiliationRor: author.affiliation_ror ?? '',
       },
     ]),
   );
@@ -204,6 +212,7 @@ export function citableRecordOf(record: MetadataRow, attached: AttachedRows, sit
       name: textsOf(fund.name, 'zh-hans', [{ language: 'en', text: fund.name_en }]),
       awardNumber: (isProgramme ? subtopic : fund.serial_number).trim(),
       isProgramme,
+      funderIdentifier: fund.funder_identifier ?? '',
     };
   });
 

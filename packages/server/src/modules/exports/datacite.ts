@@ -1,6 +1,7 @@
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import { stripIllegalText, type AuthorRole, type Language } from '@portal/shared';
+import { funderIdentifierOf, ORCID_URL, ROR_URL } from '@portal/shared/rules/identifiers';
 import { AppError } from '../../errors.js';
 import {
   dayOf,
@@ -26,8 +27,9 @@ import { nameParts } from './names.js';
  * - creators: the record's creators (shared rules/creators.ts: resource providers, principal
  *   investigators, producers, owners) in the record's author order; with none, the data centre as an
  *   organisation. creatorName is the Chinese name when there is one, givenName and familyName the
- *   romanized name (what the importer reads back as the English translation); affiliations in both
- *   languages.
+ *   romanized name (what the importer reads back as the English translation); the ORCID iD as a
+ *   nameIdentifier (its https address, scheme ORCID); affiliations in both languages, each with the
+ *   affiliation's ROR ID as affiliationIdentifier (scheme ROR).
  * - contributors: everyone's roles that have a DataCite contributorType (CONTRIBUTOR_TYPES), a
  *   creator's other roles too (a principal investigator is also a ProjectLeader); a person with no
  *   creator role and none of those types (publisher, metadata author) is an "Other" contributor, so
@@ -37,7 +39,8 @@ import { nameParts } from './names.js';
  * - subjects: keywords with xml:lang, subjectScheme the keyword's type (theme, place, discipline,
  *   temporal), each type in the same order in both languages (the importer pairs them so).
  * - dates: Issued (publication), Updated, Available (end of the protection period, when there is
- *   one), Collected (the temporal coverage, RKMS-ISO8601 "start/end").
+ *   one), Collected (the temporal coverage, RKMS-ISO8601 "start/end"); a time told only in words (no
+ *   start nor end) as an empty Other date whose dateInformation holds the words, one per language.
  * - rightsList: the CC 4.0 licence with its legal code URI and SPDX identifier, the access right as
  *   a COAR Access Right term (rightsURI the concept, the label as text, as the OpenAIRE guidelines for
  *   data archives ask; an embargo's end is the Available date), then the provider's terms of use
@@ -46,8 +49,9 @@ import { nameParts } from './names.js';
  *   The record keeps its id and DOI across versions, so no IsNewVersionOf / IsPreviousVersionOf: no
  *   earlier version has an identifier of its own.
  * - geoLocations: the box; one across the 180th meridian as two boxes (DataCite boxes never cross it).
- * - fundingReferences: funderName the funding project's name (its funder is not recorded), awardNumber
- *   its serial number or, for the programme funds, the sub-topic number.
+ * - fundingReferences: funderName the funding project's name, funderIdentifier the funder's Crossref
+ *   Funder ID (its https://doi.org address) or ROR ID when the fund has one, awardNumber its serial
+ *   number or, for the programme funds, the sub-topic number.
  * - relatedIdentifiers: literature with a DOI (else a link as URL), by its type (RELATION_TYPES).
  * - sizes (files, bytes), formats (the data files' media types), language, publisher (the data centre).
  */
@@ -88,7 +92,9 @@ function addPerson(parent: XMLBuilder, tag: 'creator' | 'contributor', person: C
     element.ele('givenName').txt(romanized.given);
     element.ele('familyName').txt(romanized.family);
   }
-  for (const affiliation of [person.affiliation['zh-hans'], person.affiliation.en].filter(Boolean)) element.ele('affiliation').txt(affiliation);
+  if (person.orcid) element.ele('nameIdentifier', { nameIdentifierScheme: 'ORCID', schemeURI: 'https://orcid.org' }).txt(`${ORCID_URL}${person.orcid}`);
+  const ror = person.affiliationRor ? { affiliationIdentifier: `${ROR_URL}${person.affiliationRor}`, affiliationIdentifierScheme: 'ROR', schemeURI: 'https://ror.org' } : {};
+  for (const affiliation of [person.affiliation['zh-hans'], person.affiliation.en].filter(Boolean)) element.ele('affiliation', ror).txt(affiliation);
 }
 
 export function dataciteXml(record: CitableRecord): string {
@@ -137,6 +143,9 @@ export function dataciteXml(record: CitableRecord): string {
   if (record.availableFrom) dates.ele('date', { dateType: 'Available' }).txt(record.availableFrom);
   if (record.temporal.start || record.temporal.end) {
     dates.ele('date', { dateType: 'Collected' }).txt(`${record.temporal.start || record.temporal.end}/${record.temporal.end || record.temporal.start}`);
+  } else {
+    // A time told only in words has no date to write: DataCite's dateInformation carries the words.
+    for (const { text } of inLanguages(record, record.temporal.description)) dates.ele('date', { dateType: 'Other', dateInformation: text });
   }
 
   resource.ele('language').txt(LANGUAGE_TAGS[record.language]);
@@ -217,6 +226,8 @@ export function dataciteXml(record: CitableRecord): string {
     for (const fund of record.funds) {
       const reference = list.ele('fundingReference');
       reference.ele('funderName').txt(fund.isProgramme ? fund.name['zh-hans'] || fund.name.en : textIn(fund.name, 'en'));
+      const funder = funderIdentifierOf(fund.funderIdentifier ?? '');
+      if (funder) reference.ele('funderIdentifier', { funderIdentifierType: funder.type, ...(funder.type === 'ROR' ? { schemeURI: 'https://ror.org' } : {}) }).txt(funder.url);
       if (fund.awardNumber) reference.ele('awardNumber').txt(fund.awardNumber);
       if (!fund.isProgramme && fund.name['zh-hans'] && fund.name.en) reference.ele('awardTitle', { 'xml:lang': LANGUAGE_TAGS['zh-hans'] }).txt(fund.name['zh-hans']);
     }

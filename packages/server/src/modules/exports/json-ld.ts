@@ -1,4 +1,5 @@
 import type { Language } from '@portal/shared';
+import { funderIdentifierOf, ORCID_URL, ROR_URL } from '@portal/shared/rules/identifiers';
 import {
   dayOf,
   doiUrl,
@@ -100,12 +101,16 @@ export function boxOutline(box: Box): [number, number][] {
   return [...points, points[0]!];
 }
 
+/** An identifier's address as schema.org's `sameAs` and `identifier` (Google reads ORCID and ROR so). */
+const identifiedBy = (url: string) => (url ? { sameAs: url, identifier: url } : {});
+
 function schemaPerson(person: CitablePerson, language: Language) {
   const affiliation = textIn(person.affiliation, language);
   return {
     '@type': 'Person',
     name: textIn(person.name, language),
-    ...(affiliation ? { affiliation: { '@type': 'Organization', name: affiliation } } : {}),
+    ...identifiedBy(person.orcid ? `${ORCID_URL}${person.orcid}` : ''),
+    ...(affiliation ? { affiliation: { '@type': 'Organization', name: affiliation, ...identifiedBy(person.affiliationRor ? `${ROR_URL}${person.affiliationRor}` : '') } } : {}),
   };
 }
 
@@ -162,7 +167,15 @@ export function schemaOrgDataset(record: CitableRecord, language: Language, file
     ...(temporalCoverage(record, language) ? { temporalCoverage: temporalCoverage(record, language) } : {}),
     ...(geo ? { spatialCoverage: { '@type': 'Place', geo } } : {}),
     ...(record.funds.length
-      ? { funder: record.funds.map((fund) => ({ '@type': 'Organization', name: textIn(fund.name, language), ...(fund.awardNumber ? { identifier: fund.awardNumber } : {}) })) }
+      ? {
+          funder: record.funds.map((fund) => ({
+            '@type': 'Organization',
+            name: textIn(fund.name, language),
+            // The funder's Crossref Funder ID or ROR ID as sameAs; identifier stays the award number.
+            ...(fund.funderIdentifier ? { sameAs: funderIdentifierOf(fund.funderIdentifier)!.url } : {}),
+            ...(fund.awardNumber ? { identifier: fund.awardNumber } : {}),
+          })),
+        }
       : {}),
     ...(files.length
       ? {
