@@ -102,7 +102,7 @@ describe('exports of a record holding characters XML cannot carry', () => {
 
 describe('OAI-PMH replies holding such a record', () => {
   it('ListRecords in every format, GetRecord, ListIdentifiers and ListSets are well-formed and valid', async () => {
-    for (const prefix of ['oai_dc', 'oai_datacite', 'iso19139']) {
+    for (const prefix of ['oai_dc', 'datacite', 'oai_datacite', 'iso19139', 'dif10']) {
       const list = await oai(`verb=ListRecords&metadataPrefix=${prefix}`);
       expect(list, prefix).toContain(stripIllegalText(dirty('Glacier outlines of the Tibetan Plateau')));
       expect(list).toContain(`<identifier>oai:${HOST}:${id}</identifier>`);
