@@ -110,7 +110,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
   });
   const database = openDatabase({ ...config, onPoolError: (error) => app.log.error({ err: error }, 'PostgreSQL dropped an idle connection') });
+  // Counts still waiting for their batch are written before the database closes.
+  let usage: Usage | undefined;
   app.addHook('onClose', async () => {
+    await usage?.flush();
     await database.db.destroy();
   });
   await migrateToLatest(database.db);
@@ -165,7 +168,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     siteVariant: config.siteVariant,
     log: app.log,
   });
-  await app.register(metadataRoutes, { metadata, review, search });
   await app.register(searchRoutes, { search });
   await app.register(reviewRoutes, { review });
   await app.register(doiRoutes, { doi });
@@ -192,7 +194,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     cite: (id, language) => exports.citationOf(id, language),
   });
   const downloads = new DownloadAccess(metadataAccess, orders.repo);
-  const usage = new Usage(database.db);
+  usage = new Usage(database.db);
+  await app.register(metadataRoutes, { metadata, review, search, usage });
   await app.register(ordersRoutes, { orders, downloads, usage, access: metadataAccess });
   // Uploaded files live in DATA_DIR/files.
   const storage = createBlobStore({ dataDir: config.dataDir });

@@ -44,7 +44,7 @@ export function cleanupJobs(parts: { accounts: AccountService; metadata: Metadat
     // Not a clean-up, but the same kind of periodic, idempotent work: experts past their deadline.
     ...(parts.review ? [{ name: 'review reminders', everyMs: HOUR, run: () => parts.review!.remindOverdue() }] : []),
     // Views older than the counting window no longer hold a repeat back.
-    ...(parts.search ? [{ name: 'old record views', everyMs: 10 * MINUTE, run: () => parts.search!.forgetViews() }] : []),
+    ...(parts.usage ? [{ name: 'old record views', everyMs: 10 * MINUTE, run: () => parts.usage!.forgetViews() }] : []),
     // So do downloads; and offline requests unanswered for three days are told to the applicant.
     ...(parts.usage ? [{ name: 'old downloads', everyMs: 10 * MINUTE, run: () => parts.usage!.forgetDownloads() }] : []),
     ...(parts.orders ? [{ name: 'unanswered data requests', everyMs: HOUR, run: () => parts.orders!.remindOverdue() }] : []),

@@ -23,11 +23,17 @@ export type AuthenticatedUser = User;
 type RegisterData = z.output<typeof registerSchema>;
 type ChangeData = z.output<typeof changeSchema>;
 
-const ARGON2_OPTIONS = { type: argon2.argon2id } as const;
+/**
+ * Password hashes: argon2id with OWASP's recommended minimum (Password Storage Cheat Sheet: 19 MiB,
+ * 2 passes, 1 lane), about 30 ms of CPU a check. node-argon2's defaults (64 MiB, 3 passes, 4 lanes)
+ * cost 0.2 s of CPU a check: 10 sign-ins a second took a whole core of two, and under the crowd of
+ * bench/mixed-load.ts every user ended up queued for sign-in (p95 8-22 s). A hash keeps its own
+ * parameters, so hashes made before still verify as they were made.
+ */
+const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
 /**
- * Password hashes: argon2id at node-argon2's defaults (64 MiB, 3 passes: 0.1-0.2 s of CPU each, on
- * purpose). argon2 runs off the event loop already, on libuv's thread pool; but that pool (4 threads)
+ * argon2 runs off the event loop already, on libuv's thread pool; but that pool (4 threads)
  * is also where file reads wait, and four hashes at once on two cores leave the event loop little.
  * Under a crowd of sign-ins (bench/mixed-load.ts) downloads waited 8-16 s behind them and every
  * other reply slowed. So at most one hash fewer than the cores runs at once (at least one); the

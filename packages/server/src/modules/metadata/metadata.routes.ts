@@ -18,6 +18,7 @@ import { pagingQuery, toPage } from '../../http/paging.js';
 import { compiledSerializerCompiler } from '../../plugins/compiled-serializer.js';
 import type { ReviewService } from '../review/review.service.js';
 import type { SearchService } from '../search/search.service.js';
+import type { Usage } from '../orders/usage.js';
 import type { MetadataService } from './metadata.service.js';
 import { RESOURCES } from './resources.js';
 import { ResourceService } from './resources.service.js';
@@ -33,7 +34,7 @@ const isPersonal = (request: FastifyRequest) => String(request.headers.personal 
 /** Metadata calls of spec section 7. Thin: schema, access, one service call. */
 export async function metadataRoutes(
   parent: FastifyInstance,
-  { metadata, review, search }: { metadata: MetadataService; review: ReviewService; search: SearchService },
+  { metadata, review, search, usage }: { metadata: MetadataService; review: ReviewService; search: SearchService; usage: Usage },
 ) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -74,11 +75,18 @@ export async function metadataRoutes(
 
   app.get('/api/metadata/metadata/:id/', { schema: { params: idParams, response: { 200: metadataRecordSchema } }, config: { access: 'public' } }, async (request) => {
     const record = await metadata.get(request.user, request.params.id);
-    // A reader's view of a published record (not its creator's own look) counts, once per visitor per 30 s.
-    if (record.status === 'published' && record.owner_id !== request.user?.id) {
-      await search.countView(record.id, { userId: request.user?.id, ip: request.ip, userAgent: request.headers['user-agent'] ?? '' });
+    if (record.status !== 'published') return record;
+    // The counts as the catalogue holds them now (the record itself may come from memory).
+    const reply = { ...record, ...(await search.countsOf(record.id)) };
+    // A reader's view of a published record (not its creator's own look) counts, once per visitor per
+    // 30 s, in the batch of this turn of the event loop; the reply does not wait for it (it shows the
+    // counts before this view, as it always did).
+    if (record.owner_id !== request.user?.id) {
+      usage.countView(record.id, { userId: request.user?.id, ip: request.ip, userAgent: request.headers['user-agent'] ?? '' }).catch((error: unknown) => {
+        request.log.error({ err: error, metadataId: record.id }, 'a view could not be counted');
+      });
     }
-    return record.status === 'published' ? { ...record, download_count: await search.downloadsOf(record.id) } : record;
+    return reply;
   });
 
   for (const method of ['PUT', 'PATCH'] as const) {

@@ -37,6 +37,18 @@ export type PresentedRecord = ReturnType<typeof presentRecord>;
 
 const otherLanguage = (language: Language): Language => (language === 'en' ? 'zh-hans' : 'en');
 
+type ShownRecord = PresentedRecord & { translations: MetadataTranslation[] };
+
+/**
+ * A published record as shown is the same for every reader, and it is the catalogue's most read
+ * call: it is kept in memory for PUBLISHED_KEPT_MS, dropped at once when this process changes or
+ * deletes the record (MetadataAccess tells, in the writing transaction), so that another instance's
+ * change (or a change to the owner's name) reaches it at most that late. Its views and downloads are
+ * not taken from it (metadata.routes.ts reads them each time).
+ */
+const PUBLISHED_KEPT_MS = 5_000;
+const PUBLISHED_KEPT = 2_000;
+
 /** Tables copied by duplication: links to shared entities, not the stored files. */
 const COPIED_LINKS = ['meta_author', 'citations', 'meta_keyword', 'meta_keyword_standard', 'meta_discipline', 'meta_fund', 'meta_special', 'online_resources'] as const;
 
@@ -48,7 +60,21 @@ export class MetadataService {
     readonly repo: MetadataRepo,
     readonly access: MetadataAccess,
     private readonly limits: { recordsPerHour: number } = { recordsPerHour: Number.MAX_SAFE_INTEGER },
-  ) {}
+  ) {
+    access.onChange({
+      sync: async (_trx, ids) => this.forgetShown(ids),
+      forget: async (_trx, ids) => this.forgetShown(ids),
+    });
+  }
+
+  private readonly shown = new Map<string, { at: number; record: ShownRecord }>();
+  /** Changes told so far: a record read while one was told may predate it, and is not kept. */
+  private changesTold = 0;
+
+  private forgetShown(ids: readonly string[]): void {
+    this.changesTold += 1;
+    for (const id of ids) this.shown.delete(id);
+  }
 
   /**
    * At most `recordsPerHour` records (new or duplicated) per account in any hour; staff are exempt.
@@ -88,10 +114,18 @@ export class MetadataService {
     return { count, results: await this.present(rows) };
   }
 
-  async get(user: AuthenticatedUser | null, id: string): Promise<PresentedRecord & { translations: MetadataTranslation[] }> {
+  async get(user: AuthenticatedUser | null, id: string): Promise<ShownRecord> {
+    const kept = this.shown.get(id);
+    if (kept && Date.now() - kept.at < PUBLISHED_KEPT_MS) return kept.record;
+    const changes = this.changesTold;
     const record = await this.access.readable(user, id);
     const [presented] = await this.present([record]);
-    return { ...presented!, translations: (await this.repo.translations(id)) as MetadataTranslation[] };
+    const shown = { ...presented!, translations: (await this.repo.translations(id)) as MetadataTranslation[] };
+    if (record.status === 'published' && changes === this.changesTold) {
+      if (this.shown.size >= PUBLISHED_KEPT) this.shown.delete(this.shown.keys().next().value!);
+      this.shown.set(id, { at: Date.now(), record: shown });
+    }
+    return shown;
   }
 
   /** Creates the record in its language and its version in the other language (English for a Chinese record). */

@@ -9,6 +9,8 @@ import { catalogueChanged } from '../search/catalogue-changes.js';
 
 /** A download, as COUNTER counts it: a visitor's repeat of the same file within this window counts once. */
 export const DOWNLOAD_WINDOW_MS = 30_000;
+/** A view: a visitor's repeat of the same record's page within this window counts once (issue "Find data"). */
+export const VIEW_WINDOW_MS = 30_000;
 
 export interface Downloader {
   userId?: string;
@@ -56,10 +58,12 @@ export async function recountOrders(trx: Db, metadataIds: readonly string[], day
     .execute();
 }
 
-/** A download waiting for its batch: who, what and when, and the answer its request waits for. */
-interface PendingDownload {
+/** A view or a download waiting for its batch: who, what and when, and the answer its request waits for. */
+interface PendingCount {
+  kind: 'view' | 'download';
   metadataId: string;
-  fileId: string;
+  /** What the repeat window is kept for: the file of a download, the record of a view. */
+  target: string;
   visitor: string;
   country: string;
   at: Date;
@@ -70,31 +74,47 @@ interface PendingDownload {
 /** Rows a multi-row statement carries at most (SQLite and PostgreSQL parameter limits are far above). */
 const ROWS_PER_STATEMENT = 200;
 
+/** A visitor, as the repeat windows know them: the account, else a hash of the address and the browser. */
+function visitorKey(who: { userId?: string; ip: string; userAgent: string }): string {
+  return who.userId ? `u:${who.userId}` : `a:${createHash('sha256').update(`${who.ip}\u0000${who.userAgent}`).digest('base64url').slice(0, 22)}`;
+}
+
+const slices = <T>(rows: readonly T[]) => Array.from({ length: Math.ceil(rows.length / ROWS_PER_STATEMENT) }, (_, i) => rows.slice(i * ROWS_PER_STATEMENT, (i + 1) * ROWS_PER_STATEMENT));
+
 /**
- * Usage of records: downloads counted once per visitor, file and 30 seconds, never for robots (the
- * crawler list views use); views, downloads and orders per day and country for the statistics.
+ * Usage of records: views and downloads counted once per visitor, record (or file) and 30 seconds,
+ * never for robots; views, downloads and orders per day and country for the statistics.
  *
- * Downloads are counted in batches (group commit): a download's count joins the batch of the
- * current turn of the event loop, and one transaction writes the whole batch (one upsert of their
+ * Views and downloads are counted in batches (group commit): a count joins the batch of the current
+ * turn of the event loop, and one transaction writes the whole batch (one upsert of their
  * repeat-window rows, one update of each table's counters, one upsert of the daily counts) before
- * the downloads' requests go on. Counted one by one, each download wrote five statements and a
- * commit of its own on the event loop (SQLite writes are synchronous), which cost a counted
- * download 1.75 times an uncounted one under load. The database keeps deciding what counts (the
- * repeat window's rows), so that several instances still count a visitor's repeat once.
+ * the requests go on. Counted one by one, each wrote five statements and a commit of its own on the
+ * event loop (SQLite writes are synchronous): a counted download cost 1.75 times an uncounted one,
+ * and counting a view was 40 % of a record page's time under load. The database keeps deciding what
+ * counts (the repeat windows' rows), so that several instances still count a visitor's repeat once.
  */
 export class Usage {
-  private pending: PendingDownload[] = [];
+  private pending: PendingCount[] = [];
   private draining: Promise<void> | null = null;
 
   constructor(private readonly db: Db) {}
 
+  /** Counts a view of a published record's page; answers whether it counted once it is written. */
+  countView(metadataId: string, who: { userId?: string; ip: string; userAgent: string }, now = new Date()): Promise<boolean> {
+    if (isRobot(who.userAgent)) return Promise.resolve(false);
+    return this.enqueue({ kind: 'view', metadataId, target: metadataId, visitor: visitorKey(who), country: '', at: now });
+  }
+
   /** Counts a download of a file of the record; answers whether it counted once it is written. */
   countDownload(metadataId: string, fileId: string, who: Downloader, now = new Date()): Promise<boolean> {
     if (isRobot(who.userAgent)) return Promise.resolve(false);
-    const visitor = who.userId ? `u:${who.userId}` : `a:${createHash('sha256').update(`${who.ip}\u0000${who.userAgent}`).digest('base64url').slice(0, 22)}`;
+    return this.enqueue({ kind: 'download', metadataId, target: fileId, visitor: visitorKey(who), country: who.country, at: now });
+  }
+
+  private enqueue(count: Omit<PendingCount, 'settle' | 'fail'>): Promise<boolean> {
     return new Promise<boolean>((settle, fail) => {
-      this.pending.push({ metadataId, fileId, visitor, country: who.country, at: now, settle, fail });
-      // The rest of this turn's downloads join the batch; then it is written.
+      this.pending.push({ ...count, settle, fail });
+      // The rest of this turn's counts join the batch; then it is written.
       if (!this.draining) this.draining = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.drain());
     });
   }
@@ -104,52 +124,50 @@ export class Usage {
     while (this.draining) await this.draining;
   }
 
-  /** Writes batches until none waits (downloads that come while one is written make the next). */
+  /** Writes batches until none waits (counts that come while one is written make the next). */
   private async drain(): Promise<void> {
     try {
       while (this.pending.length) {
         const batch = this.pending.splice(0);
         let counted: boolean[];
         try {
-          counted = await this.writeDownloads(batch);
+          counted = await this.writeBatch(batch);
         } catch {
-          // One download the batch could not take (its file deleted meanwhile) fails alone, as before batches.
+          // One count the batch could not take (its file or record deleted meanwhile) fails alone, as before batches.
           counted = [];
-          for (const download of batch) {
+          for (const count of batch) {
             try {
-              counted.push((await this.writeDownloads([download]))[0]!);
+              counted.push((await this.writeBatch([count]))[0]!);
             } catch (error) {
               counted.push(false);
-              download.fail(error);
+              count.fail(error);
             }
           }
         }
-        for (const [i, download] of batch.entries()) download.settle(counted[i]!);
+        for (const [i, count] of batch.entries()) count.settle(counted[i]!);
       }
     } finally {
       this.draining = null;
     }
   }
 
-  /** One transaction for a batch of downloads; answers, in the batch's order, which counted. */
-  private async writeDownloads(batch: readonly PendingDownload[]): Promise<boolean[]> {
-    // A visitor's second download of a file in the same batch is a repeat within the window: only the first may count.
-    const firsts = new Map<string, PendingDownload>();
-    for (const download of batch) {
-      const key = `${download.fileId}\u0000${download.visitor}`;
-      if (!firsts.has(key)) firsts.set(key, download);
-    }
-    // A repeat counts when the visitor's last counted download of the file is older than the window
-    // before the batch's first moment (a batch spans milliseconds).
-    const first = Math.min(...batch.map((d) => d.at.getTime()));
-    const cutoff = new Date(first - DOWNLOAD_WINDOW_MS).toISOString();
+  /** One transaction for a batch of counts; answers, in the batch's order, which counted. */
+  private async writeBatch(batch: readonly PendingCount[]): Promise<boolean[]> {
+    // A visitor's second view of a record (download of a file) in the same batch is a repeat within the window: only the first may count.
+    const keyOf = (c: Pick<PendingCount, 'kind' | 'target' | 'visitor'>) => `${c.kind}\u0000${c.target}\u0000${c.visitor}`;
+    const firsts = new Map<string, PendingCount>();
+    for (const count of batch) if (!firsts.has(keyOf(count))) firsts.set(keyOf(count), count);
+    // A repeat counts when the visitor's last counted one is older than the window before the
+    // batch's first moment (a batch spans milliseconds).
+    const first = Math.min(...batch.map((c) => c.at.getTime()));
     const countedKeys = new Set<string>();
     await this.db.transaction().execute(async (trx) => {
       const rows = [...firsts.values()];
-      for (let at = 0; at < rows.length; at += ROWS_PER_STATEMENT) {
+      for (const slice of slices(rows.filter((c) => c.kind === 'download'))) {
+        const cutoff = new Date(first - DOWNLOAD_WINDOW_MS).toISOString();
         const written = await trx
           .insertInto('recent_downloads')
-          .values(rows.slice(at, at + ROWS_PER_STATEMENT).map((d) => ({ file_id: d.fileId, visitor: d.visitor, downloaded_at: d.at.toISOString() })))
+          .values(slice.map((d) => ({ file_id: d.target, visitor: d.visitor, downloaded_at: d.at.toISOString() })))
           .onConflict((oc) =>
             oc
               .columns(['file_id', 'visitor'])
@@ -158,45 +176,61 @@ export class Usage {
           )
           .returning(['file_id', 'visitor'])
           .execute();
-        for (const row of written) countedKeys.add(`${row.file_id}\u0000${row.visitor}`);
+        for (const row of written) countedKeys.add(keyOf({ kind: 'download', target: row.file_id, visitor: row.visitor }));
+      }
+      for (const slice of slices(rows.filter((c) => c.kind === 'view'))) {
+        const cutoff = new Date(first - VIEW_WINDOW_MS).toISOString();
+        const written = await trx
+          .insertInto('record_views')
+          .values(slice.map((v) => ({ metadata_id: v.target, visitor: v.visitor, viewed_at: v.at.toISOString() })))
+          .onConflict((oc) =>
+            oc
+              .columns(['metadata_id', 'visitor'])
+              .doUpdateSet((eb) => ({ viewed_at: eb.ref('excluded.viewed_at') }))
+              .where('record_views.viewed_at', '<', cutoff),
+          )
+          .returning(['metadata_id', 'visitor'])
+          .execute();
+        for (const row of written) countedKeys.add(keyOf({ kind: 'view', target: row.metadata_id, visitor: row.visitor }));
       }
       if (!countedKeys.size) return;
-      const counted = [...firsts.entries()].filter(([key]) => countedKeys.has(key)).map(([, d]) => d);
-      // Each record's downloads, its rows in one order (two instances' batches lock them alike).
-      const perRecord = new Map<string, number>();
-      for (const d of counted) perRecord.set(d.metadataId, (perRecord.get(d.metadataId) ?? 0) + 1);
-      const ids = [...perRecord.keys()].sort();
-      for (let at = 0; at < ids.length; at += ROWS_PER_STATEMENT) {
-        const slice = ids.slice(at, at + ROWS_PER_STATEMENT);
-        const added = (column: 'id' | 'metadata_id') =>
-          sql<number>`case ${sql.ref(column)} ${sql.join(
-            slice.map((id) => sql`when ${id} then ${perRecord.get(id)!}`),
-            sql` `,
-          )} else 0 end`;
-        await trx.updateTable('metadata').set((eb) => ({ download_count: eb('download_count', '+', added('id')) })).where('id', 'in', slice).execute();
-        await trx.updateTable('search_entries').set((eb) => ({ download_count: eb('download_count', '+', added('metadata_id')) })).where('metadata_id', 'in', slice).execute();
+      const counted = [...firsts.entries()].filter(([key]) => countedKeys.has(key)).map(([, c]) => c);
+      for (const kind of ['view', 'download'] as const) {
+        const column = kind === 'view' ? 'hit_count' : 'download_count';
+        // Each record's counts, its rows in one order (two instances' batches lock them alike).
+        const perRecord = new Map<string, number>();
+        for (const c of counted) if (c.kind === kind) perRecord.set(c.metadataId, (perRecord.get(c.metadataId) ?? 0) + 1);
+        for (const slice of slices([...perRecord.keys()].sort())) {
+          const added = (key: 'id' | 'metadata_id') =>
+            sql<number>`case ${sql.ref(key)} ${sql.join(
+              slice.map((id) => sql`when ${id} then ${perRecord.get(id)!}`),
+              sql` `,
+            )} else 0 end`;
+          await trx.updateTable('metadata').set((eb) => ({ [column]: eb(column, '+', added('id')) })).where('id', 'in', slice).execute();
+          await trx.updateTable('search_entries').set((eb) => ({ [column]: eb(column, '+', added('metadata_id')) })).where('metadata_id', 'in', slice).execute();
+        }
       }
-      // The daily counts, per record, day and country.
-      const daily = new Map<string, { metadata_id: string; day: string; kind: 'download'; country: string; count: number }>();
-      for (const d of counted) {
-        const day = d.at.toISOString().slice(0, 10);
-        const key = `${d.metadataId}\u0000${day}\u0000${d.country}`;
-        const row = daily.get(key) ?? { metadata_id: d.metadataId, day, kind: 'download' as const, country: d.country, count: 0 };
+      // The daily counts, per record, kind, day and country.
+      const daily = new Map<string, { metadata_id: string; day: string; kind: 'view' | 'download'; country: string; count: number }>();
+      for (const c of counted) {
+        const day = c.at.toISOString().slice(0, 10);
+        const key = `${c.metadataId}\u0000${c.kind}\u0000${day}\u0000${c.country}`;
+        const row = daily.get(key) ?? { metadata_id: c.metadataId, day, kind: c.kind, country: c.country, count: 0 };
         row.count += 1;
         daily.set(key, row);
       }
-      const days = [...daily.values()].sort((a, b) => a.metadata_id.localeCompare(b.metadata_id) || a.day.localeCompare(b.day) || a.country.localeCompare(b.country));
-      for (let at = 0; at < days.length; at += ROWS_PER_STATEMENT) {
+      const days = [...daily.values()].sort((a, b) => a.metadata_id.localeCompare(b.metadata_id) || a.kind.localeCompare(b.kind) || a.day.localeCompare(b.day) || a.country.localeCompare(b.country));
+      for (const slice of slices(days)) {
         await trx
           .insertInto('usage_days')
-          .values(days.slice(at, at + ROWS_PER_STATEMENT))
+          .values(slice)
           .onConflict((oc) => oc.columns(['metadata_id', 'kind', 'day', 'country']).doUpdateSet((eb) => ({ count: eb('usage_days.count', '+', eb.ref('excluded.count')) })))
           .execute();
       }
     });
     if (countedKeys.size) catalogueChanged('counts');
-    // Only a visitor's first download of a file in the batch can have counted.
-    return batch.map((d) => countedKeys.has(`${d.fileId}\u0000${d.visitor}`) && firsts.get(`${d.fileId}\u0000${d.visitor}`) === d);
+    // Only a visitor's first view of a record (download of a file) in the batch can have counted.
+    return batch.map((c) => countedKeys.has(keyOf(c)) && firsts.get(keyOf(c)) === c);
   }
 
   /** Counts a download granted by `order` (its application's country) or without one. */
@@ -212,6 +246,13 @@ export class Usage {
   async forgetDownloads(now = new Date()): Promise<number> {
     const before = new Date(now.getTime() - DOWNLOAD_WINDOW_MS).toISOString();
     const result = await this.db.deleteFrom('recent_downloads').where('downloaded_at', '<', before).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /** Forgets views older than the window (they no longer hold a repeat back). */
+  async forgetViews(now = new Date()): Promise<number> {
+    const before = new Date(now.getTime() - VIEW_WINDOW_MS).toISOString();
+    const result = await this.db.deleteFrom('record_views').where('viewed_at', '<', before).executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 

@@ -1,5 +1,3 @@
-import { addUsage } from '../orders/usage.js';
-import { catalogueChanged } from './catalogue-changes.js';
 import { sql, type RawBuilder, type Selectable } from 'kysely';
 import { CREATOR_ROLES, type BBox, type Language, type SearchQuery } from '@portal/shared';
 import type { Db, Dialect } from '../../db/index.js';
@@ -272,9 +270,8 @@ export class SearchRepo {
   }
 
   /** A record's downloads as its index entry holds them; 0 when it has none. */
-  async downloadsOf(id: string): Promise<number> {
-    const row = await this.db.selectFrom('search_entries').select('download_count').where('metadata_id', '=', id).executeTakeFirst();
-    return Number(row?.download_count ?? 0);
+  async countsOf(id: string): Promise<{ hit_count: number; download_count: number } | undefined> {
+    return this.db.selectFrom('search_entries').select(['hit_count', 'download_count']).where('metadata_id', '=', id).executeTakeFirst();
   }
 
   /** Published records by downloads, then views (spec section 1: the hot data list). */
@@ -323,36 +320,5 @@ export class SearchRepo {
     return sql<{ label_zh: string; label_en: string }>`select label_zh, label_en from search_facets
       where facet in ('theme', 'place', 'discipline') and (lower(label_zh) like ${like} escape '\\' or lower(label_en) like ${like} escape '\\')
       group by label_zh, label_en order by count(*) desc limit ${limit}`.execute(this.db);
-  }
-
-  /**
-   * Counts a view unless this visitor viewed the record in the last `windowMs`: the visitor's row is
-   * written only when absent or older, so two requests at once count once.
-   */
-  async countView(id: string, visitor: string, now: Date, windowMs: number): Promise<boolean> {
-    const at = now.toISOString();
-    const cutoff = new Date(now.getTime() - windowMs).toISOString();
-    const counted = await this.db.transaction().execute(async (trx) => {
-      const written = await trx
-        .insertInto('record_views')
-        .values({ metadata_id: id, visitor, viewed_at: at })
-        .onConflict((oc) => oc.columns(['metadata_id', 'visitor']).doUpdateSet({ viewed_at: at }).where('record_views.viewed_at', '<', cutoff))
-        .returning('visitor')
-        .execute();
-      if (!written.length) return false;
-      await trx.updateTable('metadata').set((eb) => ({ hit_count: eb('hit_count', '+', 1) })).where('id', '=', id).execute();
-      await trx.updateTable('search_entries').set((eb) => ({ hit_count: eb('hit_count', '+', 1) })).where('metadata_id', '=', id).execute();
-      // The record's statistics by day (issue 10); a view's country is not known.
-      await addUsage(trx as unknown as Db, id, 'view', '', now);
-      return true;
-    });
-    if (counted) catalogueChanged('counts');
-    return counted;
-  }
-
-  /** Forgets views older than the window (they no longer hold back a count). */
-  async forgetViews(before: string): Promise<number> {
-    const result = await this.db.deleteFrom('record_views').where('viewed_at', '<', before).executeTakeFirst();
-    return Number(result.numDeletedRows);
   }
 }

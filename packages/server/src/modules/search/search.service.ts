@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   licenseLabelKey,
   SEARCH_FACETS,
@@ -14,12 +13,8 @@ import {
 } from '@portal/shared';
 import { KeptJson } from '../../plugins/static-files.js';
 import { catalogueChangesSoFar, indexChangesSoFar } from './catalogue-changes.js';
-import { isRobot } from './robots.js';
 import type { SearchRepo } from './search.repo.js';
 import { fold, parseQuery, snippetOf, highlightRanges } from './tokenize.js';
-
-/** A visitor counts once per record in this window (issue "Find data"). */
-export const VIEW_WINDOW_MS = 30_000;
 
 /** Labels of the facets whose values are the spec's option lists. */
 const OPTION_LABELS: Partial<Record<SearchFacet, (value: string) => string>> = {
@@ -180,23 +175,10 @@ export class SearchService {
     };
   }
 
-  /**
-   * A view of a published record's page: counted once per visitor (the user, else the address and
-   * browser) per VIEW_WINDOW_MS, never for robots.
-   */
-  async countView(id: string, visitor: { userId?: string; ip: string; userAgent: string }, now = new Date()): Promise<boolean> {
-    if (isRobot(visitor.userAgent)) return false;
-    const key = visitor.userId ? `u:${visitor.userId}` : `a:${createHash('sha256').update(`${visitor.ip}\u0000${visitor.userAgent}`).digest('base64url').slice(0, 22)}`;
-    return this.repo.countView(id, key, now, VIEW_WINDOW_MS);
-  }
-
-  /** A published record's downloads, as the catalogue counts them (0 for a record it does not hold). */
-  async downloadsOf(id: string): Promise<number> {
-    return this.repo.downloadsOf(id);
-  }
-
-  forgetViews(now = new Date()): Promise<number> {
-    return this.repo.forgetViews(new Date(now.getTime() - VIEW_WINDOW_MS).toISOString());
+  /** A published record's views and downloads, as the catalogue counts them (none for a record it does not hold). */
+  async countsOf(id: string): Promise<{ hit_count: number; download_count: number }> {
+    const row = await this.repo.countsOf(id);
+    return { hit_count: Number(row?.hit_count ?? 0), download_count: Number(row?.download_count ?? 0) };
   }
 }
 
