@@ -82,12 +82,6 @@ export function negotiate(accept: string | undefined, language: Language): Negot
   });
 }
 
-/** Which export an Accept header prefers on a landing page; null for the page (HTML, anything else, or nothing). */
-export function negotiatedFormat(accept: string | undefined, language: Language = 'zh-hans'): ExportFormat | null {
-  const first = negotiate(accept, language)[0];
-  return first?.kind === 'export' ? first.format : null;
-}
-
 /** An export as the reply: a download (the API call) or the landing page's negotiated form. */
 export function sendExport(reply: FastifyReply, rendered: RenderedExport, download: boolean, type = rendered.type) {
   if (download) reply.header('content-disposition', `attachment; filename="${rendered.filename.replace(/[^\w.-]/g, '_')}"`);

@@ -4,7 +4,7 @@ import { AppError } from '../../errors.js';
 import { readDataCite } from '../records-io/datacite.js';
 import { licenseFacts, splitAtAntimeridian, type CitablePerson, type CitableRecord } from './citable-record.js';
 import { dataciteXml } from './datacite.js';
-import { negotiatedFormat } from './exports.routes.js';
+import { negotiate } from './exports.routes.js';
 import { iso19139Xml } from './iso19139.js';
 import { boxOutline, datasetDescription, DESCRIPTION_MAX } from './json-ld.js';
 import { nameParts } from './names.js';
@@ -143,6 +143,12 @@ describe('licences', () => {
 });
 
 describe('content negotiation', () => {
+  /** The export a header prefers on an English page; null for the page. */
+  const negotiatedFormat = (accept: string | undefined) => {
+    const first = negotiate(accept, 'en')[0];
+    return first?.kind === 'export' ? first.format : null;
+  };
+
   it('picks the export a client prefers, and the page for browsers and everything else', () => {
     expect(negotiatedFormat('application/vnd.datacite.datacite+xml')).toBe('datacite');
     expect(negotiatedFormat('application/ld+json')).toBe('schemaorg');
@@ -155,6 +161,16 @@ describe('content negotiation', () => {
     expect(negotiatedFormat('*/*')).toBeNull();
     expect(negotiatedFormat('application/json')).toBeNull();
     expect(negotiatedFormat(undefined)).toBeNull();
+  });
+
+  it('reads a profile, and the style and locale of a formatted citation', () => {
+    expect(negotiatedFormat('application/ld+json; profile="http://www.w3.org/ns/dcat#"')).toBe('dcat');
+    expect(negotiatedFormat('application/ld+json; profile="https://schema.org/"')).toBe('schemaorg');
+    expect(negotiatedFormat('application/ld+json; profile="http://www.w3.org/ns/json-ld#compacted"')).toBe('schemaorg');
+    expect(negotiate('text/x-bibliography', 'en')[0]).toEqual({ kind: 'export', format: 'apa', language: 'en', type: 'text/x-bibliography; charset=utf-8' });
+    expect(negotiate('text/x-bibliography; locale=zh-CN', 'en')[0]).toMatchObject({ format: 'gbt7714', language: 'zh-hans' });
+    expect(negotiate('text/x-bibliography; style=APA', 'zh-hans')[0]).toMatchObject({ format: 'apa', language: 'zh-hans' });
+    expect(negotiate('text/x-bibliography; style=ieee', 'en')[0]!.kind).toBe('refused');
   });
 });
 
