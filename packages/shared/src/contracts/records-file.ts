@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AUTHOR_ROLES } from '../domain/metadata.js';
-import { keywordTypeSchema, languageSchema, metadataI18nUpdateSchema } from './metadata.js';
+import { funderIdSchema, keywordTypeSchema, languageSchema, metadataI18nUpdateSchema, orcidSchema, rorSchema } from './metadata.js';
 
 /**
  * The portal's own file of published records (`npm run portal -- export-records FILE`, read back by
@@ -31,6 +31,9 @@ export const exportedAuthorSchema = z.object({
   province: text(200),
   city: text(200),
   zipcode: text(200),
+  /** ORCID iD and the affiliation's ROR ID, checked and stored as the editor's (shared rules/identifiers.ts). */
+  orcid: orcidSchema.default(''),
+  affiliation_ror: rorSchema.default(''),
   /** The link to the record (meta-author). */
   role: z.enum(AUTHOR_ROLES),
   event_date: text(10),
@@ -47,6 +50,7 @@ export const exportedFundSchema = z.object({
   principal: text(200),
   phone: text(200),
   email: text(254),
+  funder_identifier: funderIdSchema.default(''),
   is_core: z.union([z.boolean(), z.number()]).transform(Boolean).default(false),
 });
 

@@ -1,6 +1,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { FUND_THIRD_POLE, FUND_THREE_POLE, LICENSES, type AuthorRole, type KeywordType, type Language } from '@portal/shared';
 import type { ExportedAuthor, ExportedFund, ExportedKeyword } from '@portal/shared/contracts/records-file';
+import { normalizeCrossrefFunderId, normalizeOrcid, normalizeRor } from '@portal/shared/rules/identifiers';
 import { ImportRefusal, type Candidate } from './candidates.js';
 
 /**
@@ -18,7 +19,9 @@ import { ImportRefusal, type Candidate } from './candidates.js';
  * - descriptions: Abstract -> description, Methods -> data_source, TechnicalInfo -> usage_method
  * - creators -> authors with role resourceProvider; contributors of the types in CONTRIBUTOR_ROLES
  *   -> authors with that role. A name in Chinese characters is the author's name, givenName and
- *   familyName in Latin letters its English translation; a Latin name is both.
+ *   familyName in Latin letters its English translation; a Latin name is both. A nameIdentifier of
+ *   scheme ORCID -> orcid, the ROR affiliationIdentifier of the affiliation taken -> affiliation_ror
+ *   (identifiers whose check digits fail are left out, shared rules/identifiers.ts).
  * - subjects -> keywords: the type from subjectScheme (PLACE / DISCIPLINE / TEMPORAL words, else
  *   theme); Chinese and English subjects of a type are paired by valueURI, else by position when
  *   both languages have as many. geoLocationPlace -> place keywords, paired the same way.
@@ -27,10 +30,13 @@ import { ImportRefusal, type Candidate } from './candidates.js';
  *   at the 180th meridian, as the portal's export does), are one box across it; a west
  *   longitude greater than the east one is a box across the 180th meridian, as the portal keeps it
  * - dates: Collected "start/end" -> time_start / time_end (a year or a month stands for its first and
- *   last day), Issued (else publicationYear) -> published_at, Available -> embargo_until
+ *   last day), Issued (else publicationYear) -> published_at, Available -> embargo_until; without a
+ *   Collected date, the dateInformation of an Other date without a date (the portal's time told in
+ *   words) -> time_description, by its script in the record's language or its translation
  * - rightsList: a Creative Commons 4.0 licence (URI, SPDX identifier or name) -> license
  * - fundingReferences: the programme funds 5 and 6 by name (their awardNumber -> the sub-topic),
- *   others -> funds (awardTitle or funderName, awardNumber as serial number); publisher -> dist_unit
+ *   others -> funds (awardTitle or funderName, awardNumber as serial number, a funderIdentifier of
+ *   type "Crossref Funder ID" or "ROR" -> funder_identifier); publisher -> dist_unit
  */
 
 type Node = Record<string, unknown> | string;
@@ -177,6 +183,8 @@ function recordOf(resource: Node): Record<string, unknown> {
   }
 
   const { funds, subtopics } = fundsOf(resource);
+  const timeWords = timeStart || timeEnd ? [] : timeInWords(resource);
+  const timeIn = (lang: Language) => timeWords.filter((words) => (hasHan(words) ? 'zh-hans' : 'en') === lang).join(' ');
   return {
     language,
     doi,
@@ -188,6 +196,7 @@ function recordOf(resource: Node): Record<string, unknown> {
     license: licenseOf(resource),
     time_start: timeStart,
     time_end: timeEnd,
+    time_description: timeIn(language) || (inOtherLanguages ? timeWords.join(' ') : ''),
     ...box,
     ...subtopics,
     published_at: published,
@@ -199,6 +208,7 @@ function recordOf(resource: Node): Record<string, unknown> {
         description: describe('Abstract', translationLanguage),
         data_source: describe('Methods', translationLanguage),
         usage_method: describe('TechnicalInfo', translationLanguage),
+        time_description: inOtherLanguages ? '' : timeIn(translationLanguage),
       },
     ],
     keywords: keywordsOf(resource, language),
@@ -214,10 +224,21 @@ function authorOf(node: Node, nameTag: string, role: AuthorRole, eventDate: stri
   const latinName = !hasHan(`${given}${family}`) && (given || family) ? [given, family].filter(Boolean).join(' ') : '';
   const name = fullName || [family, given].filter(Boolean).join(hasHan(`${family}${given}`) ? '' : ', ');
   if (!name) return null;
-  const affiliations = list(node, 'affiliation').map((a) => textOf(a)).filter(Boolean);
+  const affiliationNodes = list(node, 'affiliation');
+  const affiliations = affiliationNodes.map((a) => textOf(a)).filter(Boolean);
   const chineseAffiliation = affiliations.find(hasHan);
   const latinAffiliation = affiliations.find((a) => !hasHan(a));
   const chineseName = hasHan(name);
+  const orcid = list(node, 'nameIdentifier')
+    .filter((n) => attr(n, 'nameIdentifierScheme').toUpperCase() === 'ORCID')
+    .map((n) => normalizeOrcid(textOf(n)))
+    .find(Boolean);
+  // The ROR ID of the affiliation kept (in either language), not of another organisation the person names.
+  const ror = affiliationNodes
+    .filter((a) => [chineseAffiliation, latinAffiliation].includes(textOf(a)))
+    .filter((a) => !attr(a, 'affiliationIdentifierScheme') || attr(a, 'affiliationIdentifierScheme').toUpperCase() === 'ROR')
+    .map((a) => normalizeRor(attr(a, 'affiliationIdentifier')))
+    .find(Boolean);
   return {
     name: name.slice(0, 200),
     email: '',
@@ -228,6 +249,8 @@ function authorOf(node: Node, nameTag: string, role: AuthorRole, eventDate: stri
     province: '',
     city: '',
     zipcode: '',
+    orcid: orcid ?? '',
+    affiliation_ror: ror ?? '',
     role,
     event_date: eventDate,
     sort,
@@ -336,6 +359,13 @@ function dayOf(value: string, end: boolean): string {
   return end ? `${year}-12-31` : `${year}-01-01`;
 }
 
+/** The words of Other dates that carry no date (how the portal writes a time told only in words). */
+function timeInWords(resource: Node): string[] {
+  return list(first(resource, 'dates'), 'date')
+    .filter((d) => attr(d, 'dateType') === 'Other' && !textOf(d) && attr(d, 'dateInformation'))
+    .map((d) => attr(d, 'dateInformation').replace(/\s+/g, ' ').slice(0, 20_000));
+}
+
 function collected(resource: Node): [string, string] {
   const value = dateOfType(resource, 'Collected');
   if (!value) return ['', ''];
@@ -396,7 +426,10 @@ function fundsOf(resource: Node): { funds: ExportedFund[]; subtopics: Record<str
     }
     const name = (title || funder).slice(0, 200);
     if (!name) continue;
-    funds.push({ name, name_en: hasHan(name) ? '' : name, serial_number: award.slice(0, 200) });
+    const identifier = first(reference, 'funderIdentifier');
+    const identifierType = attr(identifier, 'funderIdentifierType');
+    const funderIdentifier = identifierType === 'Crossref Funder ID' ? normalizeCrossrefFunderId(textOf(identifier)) : identifierType === 'ROR' ? normalizeRor(textOf(identifier)) : null;
+    funds.push({ name, name_en: hasHan(name) ? '' : name, serial_number: award.slice(0, 200), funder_identifier: funderIdentifier ?? '' });
   }
   return { funds, subtopics };
 }

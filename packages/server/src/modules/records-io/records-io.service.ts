@@ -39,10 +39,10 @@ const EMPTY_TRANSLATION = Object.fromEntries(Object.keys(metadataI18nFields).map
 
 const keywordKey = (k: { name: string; type: string; language: string; translations: { language: string; name: string }[] }) =>
   [k.type, k.name, k.language, ...k.translations.map((t) => `${t.language}:${t.name}`).sort()].join('\u0000');
-const AUTHOR_FIELDS = ['name', 'email', 'affiliation', 'phone', 'address', 'country', 'province', 'city', 'zipcode'] as const;
+const AUTHOR_FIELDS = ['name', 'email', 'affiliation', 'phone', 'address', 'country', 'province', 'city', 'zipcode', 'orcid', 'affiliation_ror'] as const;
 const authorKey = (a: Record<(typeof AUTHOR_FIELDS)[number], string> & { translations: { language: string; name: string; affiliation: string; address: string }[] }) =>
   [...AUTHOR_FIELDS.map((f) => a[f]), ...a.translations.map((t) => [t.language, t.name, t.affiliation, t.address].join(':')).sort()].join('\u0000');
-const FUND_FIELDS = ['name', 'name_en', 'serial_number', 'principal', 'phone', 'email'] as const;
+const FUND_FIELDS = ['name', 'name_en', 'serial_number', 'principal', 'phone', 'email', 'funder_identifier'] as const;
 const fundKey = (f: Record<(typeof FUND_FIELDS)[number], string>) => FUND_FIELDS.map((k) => f[k]).join('\u0000');
 
 export class RecordsIoService {

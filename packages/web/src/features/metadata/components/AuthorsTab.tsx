@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { AUTHOR_ROLES, PROVIDER_ROLE } from '@portal/shared';
 import { authorCreateSchema, authorI18nCreateSchema, metaAuthorCreateSchema } from '@portal/shared/contracts/metadata';
+import { ORCID_URL } from '@portal/shared/rules/identifiers';
 import { formatDate } from '../../../components/format';
 import { useBusy } from '../../../components/useBusy';
 import { lengthCount, zodRule } from '../../../components/zod-rule';
@@ -33,9 +34,13 @@ interface AuthorForm {
   affiliation: string;
   affiliation_en: string;
   phone?: string;
+  orcid?: string;
+  affiliation_ror?: string;
   role: string;
   event_date: string;
 }
+
+type IdentifiersForm = Pick<AuthorForm, 'orcid' | 'affiliation_ror'>;
 
 /**
  * Data Resource Providers (role resourceProvider) and Author Information (the other roles):
@@ -56,6 +61,8 @@ export function AuthorsTab({ record, readOnly, providers, session }: EditorTabPr
   const [newForm] = Form.useForm<AuthorForm>();
   const [pickForm] = Form.useForm<{ author: string; role: string; event_date: string }>();
   const [englishForm] = Form.useForm<{ name: string; affiliation: string }>();
+  const [identifiersFor, setIdentifiersFor] = useState<Author | null>(null);
+  const [identifiersForm] = Form.useForm<IdentifiersForm>();
   const [found, setFound] = useState<Author[]>([]);
   const [searching, setSearching] = useState('');
   const searched = useRef('');
@@ -65,6 +72,8 @@ export function AuthorsTab({ record, readOnly, providers, session }: EditorTabPr
   const closeNew = useTypedInput({ session, form: newForm, active: mode === 'new', title: t('editor.author.createNew', { what }), onClose: () => setMode(null) });
   const closePick = useTypedInput({ session, form: pickForm, active: mode === 'existing', title: t('editor.author.pickExisting', { what }), onClose: () => setMode(null) });
   const closeEnglish = useTypedInput({ session, form: englishForm, active: englishFor !== null, title: t('editor.author.addEnglish'), onClose: () => setEnglishFor(null) });
+  const identifiersTitle = t('identifiers.editTitle', { name: identifiersFor?.name ?? '' });
+  const closeIdentifiers = useTypedInput({ session, form: identifiersForm, active: identifiersFor !== null, title: identifiersTitle, onClose: () => setIdentifiersFor(null) });
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['metadata', 'meta-author', record.id] });
   const nextSort = () => (rows.length ? Math.max(...rows.map((row) => row.sort)) + 1 : 0);
@@ -122,6 +131,20 @@ export function AuthorsTab({ record, readOnly, providers, session }: EditorTabPr
     await refresh();
   };
 
+  /**
+   * ORCID iD and the affiliation's ROR ID of a linked author. `metadata`: an author other records use
+   * too changes on this record's own copy (the server's copy-on-write); staff change it in place.
+   */
+  const saveIdentifiers = async (values: IdentifiersForm) => {
+    if (!identifiersFor) return;
+    const changes = { orcid: values.orcid ?? '', affiliation_ror: values.affiliation_ror ?? '', metadata: record.id };
+    const done = await run(() => resource.update('author', identifiersFor.id, changes), identifiersForm);
+    if (!done) return;
+    message.success(t('identifiers.saved'));
+    setIdentifiersFor(null);
+    identifiersForm.resetFields();
+    await refresh();
+  };
 
   const columns: TableColumnsType<MetaAuthor> = [
     { title: t('editor.author.name'), key: 'name', render: (_, row) => row.author_detail?.name },
@@ -145,6 +168,16 @@ export function AuthorsTab({ record, readOnly, providers, session }: EditorTabPr
     },
     { title: t('editor.author.email'), key: 'email', render: (_, row) => row.author_detail?.email },
     { title: t('editor.author.affiliation'), key: 'affiliation', render: (_, row) => row.author_detail?.affiliation },
+    {
+      title: t('identifiers.orcid'),
+      key: 'orcid',
+      render: (_, row) =>
+        row.author_detail?.orcid ? (
+          <Typography.Link href={`${ORCID_URL}${row.author_detail.orcid}`} target="_blank" rel="noopener noreferrer">
+            {row.author_detail.orcid}
+          </Typography.Link>
+        ) : null,
+    },
     ...(providers ? [] : [{ title: t('editor.author.role'), key: 'role', render: (_: unknown, row: MetaAuthor) => t(`metadata.options.authorRole.${row.role}`) }]),
     { title: t('editor.author.eventDate'), dataIndex: 'event_date', key: 'event_date', render: (value: string) => formatDay(value) },
   ];
@@ -156,6 +189,11 @@ export function AuthorsTab({ record, readOnly, providers, session }: EditorTabPr
         <Space>
           <Button size="small" icon={<ArrowUpOutlined />} aria-label={t('editor.moveUp')} disabled={index === 0} onClick={() => void move(index, -1)} />
           <Button size="small" icon={<ArrowDownOutlined />} aria-label={t('editor.moveDown')} disabled={index === rows.length - 1} onClick={() => void move(index, 1)} />
+          {row.author_detail && (
+            <Button size="small" aria-label={t('identifiers.editTitle', { name: row.author_detail.name })} onClick={() => setIdentifiersFor(row.author_detail)}>
+              {t('identifiers.edit')}
+            </Button>
+          )}
           <Popconfirm title={t('editor.removeConfirm')} okText={t('editor.yes')} cancelText={t('editor.no')} onConfirm={() => remove(row.id)}>
             <Button size="small" danger>
               {t('editor.remove')}
@@ -177,6 +215,21 @@ export function AuthorsTab({ record, readOnly, providers, session }: EditorTabPr
     </Form.Item>
   );
   const count = (name: keyof typeof authorCreateSchema.shape) => lengthCount(authorCreateSchema.shape[name]);
+  /** The author's identifiers, checked by the server's rule as typed (shared rules/identifiers.ts). */
+  const identifierItems = (
+    <>
+      <Col xs={24} sm={12}>
+        <Form.Item name="orcid" label={t('identifiers.orcid')} extra={t('identifiers.orcidHelp')} rules={[zodRule(authorCreateSchema.shape.orcid, t)]}>
+          <Input autoComplete="off" spellCheck={false} />
+        </Form.Item>
+      </Col>
+      <Col xs={24} sm={12}>
+        <Form.Item name="affiliation_ror" label={t('identifiers.affiliationRor')} extra={t('identifiers.rorHelp')} rules={[zodRule(authorCreateSchema.shape.affiliation_ror, t)]}>
+          <Input autoComplete="off" spellCheck={false} />
+        </Form.Item>
+      </Col>
+    </>
+  );
   /** Two columns from a tablet up; one on a phone, where half a dialog is too narrow for a name. */
   const half = { xs: 24, sm: 12 } as const;
 
@@ -243,6 +296,7 @@ export function AuthorsTab({ record, readOnly, providers, session }: EditorTabPr
                 <Input count={count('phone')} />
               </Form.Item>
             </Col>
+            {identifierItems}
             <Col {...half}>{roleItem}</Col>
             <Col {...half}>{dateItem}</Col>
           </Row>
@@ -291,6 +345,27 @@ export function AuthorsTab({ record, readOnly, providers, session }: EditorTabPr
           <Form.Item name="affiliation" label={t('editor.author.affiliationEn')} rules={[zodRule(authorI18nCreateSchema.shape.affiliation, t)]}>
             <Input count={lengthCount(authorI18nCreateSchema.shape.affiliation)} />
           </Form.Item>
+        </Form>
+      </Modal>
+
+      <Modal
+        open={identifiersFor !== null}
+        title={identifiersTitle}
+        onCancel={closeIdentifiers}
+        onOk={() => void adding.submit(identifiersForm, saveIdentifiers)}
+        confirmLoading={adding.busy}
+        okText={t('editor.save')}
+        cancelText={t('editor.cancel')}
+        destroyOnHidden
+      >
+        <Form<IdentifiersForm>
+          form={identifiersForm}
+          name="authorIdentifiers"
+          layout="vertical"
+          onFinish={(values) => void adding.run(() => saveIdentifiers(values))}
+          initialValues={{ orcid: identifiersFor?.orcid ?? '', affiliation_ror: identifiersFor?.affiliation_ror ?? '' }}
+        >
+          <Row gutter={16}>{identifierItems}</Row>
         </Form>
       </Modal>
     </>

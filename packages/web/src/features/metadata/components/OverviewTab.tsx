@@ -631,7 +631,7 @@ function FundsField({ record, readOnly, session }: EditorTabProps & { session: E
   const { run, message, t } = useFeedback();
   const queryClient = useQueryClient();
   const [creating, setCreating] = useState(false);
-  const [fundForm] = Form.useForm<{ name: string; name_en: string }>();
+  const [fundForm] = Form.useForm<{ name: string; name_en: string; funder_identifier?: string }>();
   /** Add waits for its save: a double click creates the project once. */
   const adding = useBusy();
   const closeFund = useTypedInput({ session, form: fundForm, active: creating, title: t('editor.fundNew'), onClose: () => setCreating(false) });
@@ -658,7 +658,7 @@ function FundsField({ record, readOnly, session }: EditorTabProps & { session: E
     await refresh();
   };
 
-  const create = async (values: { name: string; name_en: string }) => {
+  const create = async (values: { name: string; name_en: string; funder_identifier?: string }) => {
     const done = await run(() => resource.create<Fund>('fund', { ...values, metadata: record.id }), fundForm);
     if (!done) return;
     message.success(t('editor.addedSuccess'));
@@ -701,6 +701,9 @@ function FundsField({ record, readOnly, session }: EditorTabProps & { session: E
           </Form.Item>
           <Form.Item name="name_en" label={t('editor.fundNameEn')} rules={[zodRule(fundCreateSchema.shape.name_en, t)]}>
             <Input count={lengthCount(fundCreateSchema.shape.name_en)} />
+          </Form.Item>
+          <Form.Item name="funder_identifier" label={t('identifiers.funder')} extra={t('identifiers.funderHelp')} rules={[zodRule(fundCreateSchema.shape.funder_identifier, t)]}>
+            <Input autoComplete="off" spellCheck={false} />
           </Form.Item>
         </Form>
       </Modal>
