@@ -5,6 +5,7 @@ import type { Page } from '@playwright/test';
 import type { Language } from '@portal/shared';
 import { E2E_DATA_DIR } from '../playwright.config';
 import { AFTER_LOAD, createUser, expect, prefixOf, test, textsOf, uniqueName, watchScripts, withDb } from './fixtures';
+import { withLighthouse } from './lighthouse';
 import { apiSession, completeRecord, expectJson, submitCompleteRecord } from './records';
 
 const LANGUAGES: Language[] = ['zh-hans', 'en'];
@@ -295,5 +296,23 @@ test.describe('the landing page stays light', () => {
     await expect(page.getByTestId('landing-map').locator('canvas').first()).toBeVisible();
     await expect.poll(() => [...scripts.keys()].filter((name) => mapFiles.includes(name)).length, { message: 'the map\'s code is loaded when it nears the screen' }).toBeGreaterThan(0);
     await context.close();
+  });
+
+  test('nothing moves as it loads on a phone (Lighthouse CLS 0), in both languages; the mobile performance score is reported', async ({ baseURL }) => {
+    test.setTimeout(240_000);
+    await withLighthouse(baseURL!, async (_context, audit) => {
+      const results: string[] = [];
+      const moved: string[] = [];
+      for (const language of LANGUAGES) {
+        const address = `${prefixOf(language)}/data/${seeded.polar.id}/`;
+        // A first visit, as from a search engine: nothing of the site in the browser's cache.
+        const { scores, metrics, layoutShift, shifted } = await audit(address, ['performance'], { cold: true });
+        results.push(`${address}: ${scores.performance} (${metrics})`);
+        if (layoutShift !== 0) moved.push(`${address} moved as it loaded (CLS ${layoutShift}): ${shifted.join(', ')}`);
+      }
+      console.log(`Lighthouse mobile performance of the landing page: ${results.join('; ')}`);
+      test.info().annotations.push({ type: 'performance', description: results.join('; ') });
+      expect(moved).toEqual([]);
+    });
   });
 });

@@ -49,9 +49,10 @@ export function useTombstone(id: string, enabled: boolean) {
   });
 }
 
-/** The record's attached rows, read once the record is known to be published. */
+/** The record's attached rows (public for a published record; empty or refused for any other). */
 export function useAttached(id: string, enabled: boolean) {
-  const options = { enabled, staleTime: 300_000 };
+  // Not retried three times over seconds: the page waits for some of them before it is drawn.
+  const options = { enabled, staleTime: 300_000, retry: 1 };
   return {
     authors: useQuery({ ...options, queryKey: ['landing', id, 'authors'], queryFn: () => list<MetaAuthor>('/api/metadata/meta-author/', byRecord(id)) }),
     keywords: useQuery({ ...options, queryKey: ['landing', id, 'keywords'], queryFn: () => list<MetaKeyword>('/api/metadata/meta-keyword/', byRecord(id)) }),

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { languageTag, type Language, type RecordSnapshot, type RoundSnapshot } from '@portal/shared';
 import { pageLanguage } from '../../../app/i18n';
 import { formatDateTime } from '../../../components/format';
-import { Coverage, Details, Documents, Funding, Keywords, Literature, People, Section, Terms } from '../../landing/LandingPage';
+import { Coverage, Details, Documents, Funding, Keywords, Literature, People, Section, Terms } from '../../landing/sections';
 import { textVersions } from '../../landing/landingData';
 import { snapshotChanges, type SnapshotChange } from '../snapshotChanges';
 import '../../landing/landing.css';
