@@ -279,6 +279,9 @@ test.describe('the landing page stays light', () => {
     expect(mapFiles.length, 'OpenLayers is in the build').toBeGreaterThan(0);
     // A phone: the map is far below the first screen.
     const context = await browser.newContext({ viewport: PHONE });
+    // The page's head names the page's own code, fetched beside the entry (not after it has run).
+    const html = await (await context.request.get(`/en/data/${seeded.polar.id}/`)).text();
+    expect(html, 'the landing page\'s chunk is preloaded').toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/LandingPage-[\w-]+\.js">/);
     const page = await context.newPage();
     const scripts = watchScripts(page);
     await page.goto(`/en/data/${seeded.polar.id}/`);
