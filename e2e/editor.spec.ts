@@ -193,6 +193,41 @@ for (const language of LANGUAGES) {
       await close(await open(e.reference.add));
     });
 
+    test('the author dialog takes an ORCID iD: a wrong check digit is told at the field, the address form stored bare (1280 and 390 px)', async ({ page }) => {
+      const ids = texts.identifiers;
+      await newRecord(page, language);
+      await page.getByRole('tab', { name: e.tabs.providers, exact: true }).click();
+      for (const width of [1280, 390]) {
+        await page.setViewportSize({ width, height: 844 });
+        const opener = e.author.createNew.replace('{{what}}', e.author.provider);
+        await page.getByRole('button', { name: opener, exact: true }).click();
+        const dialog = page.getByRole('dialog').filter({ hasText: opener });
+        await expectFits(page, dialog);
+        const name = uniqueName(english ? 'Permafrost Lab ' : '冻土实验室');
+        await dialog.getByLabel(e.author.name, { exact: true }).fill(name);
+        await dialog.getByLabel(e.author.nameEn, { exact: true }).fill(`${name} (en)`);
+        await dialog.getByLabel(e.author.affiliation, { exact: true }).fill(english ? 'Lanzhou University' : '兰州大学');
+        await dialog.getByLabel(e.author.affiliationEn, { exact: true }).fill('Lanzhou University');
+        await dialog.getByLabel(e.author.email).fill(`${uniqueName('orcid')}@example.org`);
+        await dialog.getByLabel(ids.affiliationRor, { exact: true }).fill('https://ror.org/01mkqqe32');
+        await dialog.getByLabel(ids.orcid, { exact: true }).fill('0000-0002-1825-0098');
+        // Under the ORCID field as typed, in the page's language, and the dialog still fits with it.
+        const orcidItem = dialog.locator('.ant-form-item').filter({ hasText: ids.orcidInvalid });
+        await expect(orcidItem).toHaveCount(1);
+        await expect(orcidItem.locator('.ant-form-item-label label')).toHaveText(ids.orcid);
+        await expectFits(page, dialog);
+        expect(withDb((db) => (db.prepare('select count(*) as n from authors where name = ?').get(name) as { n: number }).n)).toBe(0);
+
+        await dialog.getByLabel(ids.orcid, { exact: true }).fill('https://orcid.org/0000-0002-1825-0097');
+        await expect(dialog.getByText(ids.orcidInvalid)).toHaveCount(0);
+        await dialog.getByRole('button', { name: e.add }).click();
+        await expect(dialog).toBeHidden();
+        await expect(page.getByRole('row').filter({ hasText: name }).getByRole('link', { name: '0000-0002-1825-0097' })).toHaveAttribute('href', 'https://orcid.org/0000-0002-1825-0097');
+        const stored = withDb((db) => db.prepare('select orcid, affiliation_ror from authors where name = ?').get(name)) as { orcid: string; affiliation_ror: string };
+        expect(stored).toEqual({ orcid: '0000-0002-1825-0097', affiliation_ror: '01mkqqe32' });
+      }
+    });
+
     test('the projection list holds real projections only', async ({ page }) => {
       await newRecord(page, language);
       await page.getByLabel(e.fields.projection).click();
