@@ -47,7 +47,7 @@ function presentedRecord() {
     embargo_until: null,
     fund: ['5'],
     translations: [
-      { id: 't1', metadata_id: 'r1', language: 'en', title: 'Glacier', description: '', data_source: '', use_term: '', usage_method: '', citation: '', time_description: '', dist_unit: '', dist_address: '' },
+      { id: 't1', metadata_id: 'r1', language: 'en', title: 'Glacier', description: '', data_source: '', use_term: '', usage_method: '', citation: '', time_description: '', dist_unit: '', dist_address: '', dist_city: '', dist_province: '', dist_country: '' },
     ],
     // The review's facts: stored on the row, answered by the review state only.
     topic_review_status: 'pass',
@@ -97,6 +97,8 @@ describe('resourceReply', () => {
     province: '',
     city: '',
     zipcode: '',
+    orcid: '0000-0002-1825-0097',
+    affiliation_ror: '',
     created_by: 'u1',
     created_at: now,
     translations: [{ id: 'ai1', author_id: 'a1', language: 'en', name: 'Li Dongtu', affiliation: 'ITP', address: '' }],
@@ -117,6 +119,7 @@ describe('resourceReply', () => {
     });
     expect(reply).toMatchObject({ metadata_id: 'r1', metadata: 'r1', author_id: 'a1', author: 'a1', copied_from: 'l0' });
     expect(reply.author_detail?.translations[0]).toMatchObject({ name: 'Li Dongtu' });
+    expect(reply.author_detail).toMatchObject({ orcid: '0000-0002-1825-0097', affiliation_ror: '' });
   });
 
   it('keeps a nullable reference nullable', () => {
@@ -134,6 +137,7 @@ describe('resourceReply', () => {
       principal: '',
       phone: '',
       email: '',
+      funder_identifier: '10.13039/501100001809',
       is_core: false,
       created_by: null,
       created_at: now,

@@ -429,7 +429,7 @@ function fundsOf(resource: Node): { funds: ExportedFund[]; subtopics: Record<str
     const identifier = first(reference, 'funderIdentifier');
     const identifierType = attr(identifier, 'funderIdentifierType');
     const funderIdentifier = identifierType === 'Crossref Funder ID' ? normalizeCrossrefFunderId(textOf(identifier)) : identifierType === 'ROR' ? normalizeRor(textOf(identifier)) : null;
-    funds.push({ name, name_en: hasHan(name) ? '' : name, serial_number: award.slice(0, 200), funder_identifier: funderIdentifier ?? '' });
+    funds.push({ name, name_en: hasHan(name) ? '' : name, serial_number: award.slice(0, 200), ...(funderIdentifier ? { funder_identifier: funderIdentifier } : {}) });
   }
   return { funds, subtopics };
 }
