@@ -216,11 +216,61 @@ describe('failures are kept, shown to staff in their language, and retried with 
     expect(failed.results.map((r: { metadata_id: string }) => r.metadata_id)).toContain(id);
   });
 
-  it('is for staff only', async () => {
+  it("is for staff only: the record's creator, an expert and anyone signed in are refused, and nothing is retried for them", async () => {
+    standin.password = 'changed at DataCite';
     const id = await publishRecord();
-    expect((await call(portal, 'GET', `/api/metadata/metadata/${id}/doi-registration/`, cast.creator.token)).statusCode).toBe(403);
+    await runJob();
+    standin.password = ACCOUNT.password;
+    for (const person of [cast.creator, cast.expert, cast.stranger, cast.leader]) {
+      expect((await call(portal, 'GET', '/api/metadata/doi-registrations/', person.token)).statusCode).toBe(403);
+      expect((await call(portal, 'GET', '/api/metadata/doi-registrations/?failing=true', person.token)).statusCode).toBe(403);
+      expect((await call(portal, 'GET', `/api/metadata/metadata/${id}/doi-registration/`, person.token)).statusCode).toBe(403);
+      expect((await call(portal, 'POST', `/api/metadata/metadata/${id}/doi-registration/retry/`, person.token)).statusCode).toBe(403);
+    }
     expect((await call(portal, 'GET', '/api/metadata/doi-registrations/', null)).statusCode).toBe(401);
+    expect((await call(portal, 'GET', `/api/metadata/metadata/${id}/doi-registration/`, null)).statusCode).toBe(401);
+    expect((await call(portal, 'POST', `/api/metadata/metadata/${id}/doi-registration/retry/`, null)).statusCode).toBe(401);
+    // The refused retries sent nothing: the registration still waits with its failure.
+    await portal.doi.settled();
+    expect(expectStatus(await registration(id), 200).registrations[0]).toMatchObject({ status: 'pending', last_status: 401, attempts: 1 });
     expect((await call(portal, 'GET', '/api/metadata/doi-registrations/?status=lost', cast.staff.token)).statusCode).toBe(400);
+    expect((await call(portal, 'GET', '/api/metadata/doi-registrations/?failing=yes', cast.staff.token)).statusCode).toBe(400);
+    expect(expectStatus(await call(portal, 'POST', `/api/metadata/metadata/${id}/doi-registration/retry/`, cast.staff.token), 200).registrations[0]).toMatchObject({ status: 'done' });
+  });
+
+  it('failing=true lists those whose last try failed, waiting for the next or given up, not those done; titles in the reader\'s language', async () => {
+    type Row = { metadata_id: string; title: string; status: string; problem: string };
+    const all = async (query: string, headers = EN) => {
+      const page = expectStatus(await call(portal, 'GET', `/api/metadata/doi-registrations/?pageSize=100${query}`, cast.staff.token, { headers }), 200);
+      expect(page.count).toBe(page.results.length);
+      return page.results as Row[];
+    };
+    const ids = (rows: Row[]) => rows.map((r) => r.metadata_id);
+    // What earlier tests left waiting goes through now; the one given up above stays given up.
+    await runJob(LATER(24 * 60));
+    const done = await publishRecord();
+    await runJob();
+    standin.failNext(503);
+    const failed = await publishRecord();
+    await runJob();
+
+    const failing = await all('&failing=true');
+    const givenUp = (await all('&status=failed')).map((r) => r.metadata_id);
+    expect(ids(failing).sort()).toEqual([failed, ...givenUp].sort());
+    expect(failing.every((r) => r.status !== 'done' && r.problem)).toBe(true);
+    expect(ids(await all('&status=pending&failing=true'))).toEqual([failed]);
+    expect(ids(await all(''))).toEqual(expect.arrayContaining([done, failed, ...givenUp]));
+    expect((await all('&failing=false')).length).toBe((await all('')).length);
+    // The record is written in Chinese with an English translation: each reader gets the title in their language.
+    const english = 'Glacier area changes of the Tibetan Plateau (1990-2020)';
+    const chinese = '青藏高原冰川面积变化数据集（1990-2020）';
+    expect((await all('&status=pending&failing=true'))[0]!.title).toBe(english);
+    expect((await all('&status=pending&failing=true', ZH))[0]!.title).toBe(chinese);
+    expect(expectStatus(await registration(failed), 200).registrations[0].title).toBe(english);
+    expect(expectStatus(await registration(failed, ZH), 200).registrations[0].title).toBe(chinese);
+    // Retried and done, it leaves the failing list.
+    expectStatus(await call(portal, 'POST', `/api/metadata/metadata/${failed}/doi-registration/retry/`, cast.staff.token), 200);
+    expect(ids(await all('&failing=true')).sort()).toEqual([...givenUp].sort());
   });
 });
 

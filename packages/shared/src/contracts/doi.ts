@@ -14,7 +14,7 @@ export const dataciteProblemSchema = z.object({ status: z.string().optional(), s
 export const doiRegistrationSchema = z.object({
   doi: z.string(),
   metadata_id: z.string(),
-  /** The record's title; null once the record is deleted. */
+  /** The record's title in the caller's language (its translation's when it has one), else its own; null once the record is deleted. */
   title: z.string().nullable(),
   /** What DataCite should hold: findable (published) or registered (withdrawn). */
   wanted: z.enum(['findable', 'registered']),
@@ -36,7 +36,11 @@ export type DoiRegistration = z.infer<typeof doiRegistrationSchema>;
 
 export const doiRegistrationPageSchema = pageOf(doiRegistrationSchema);
 
-export const doiRegistrationFilters = { status: z.enum(DOI_REGISTRATION_STATUSES, { error: 'metadata.validation.option' }).optional() };
+export const doiRegistrationFilters = {
+  status: z.enum(DOI_REGISTRATION_STATUSES, { error: 'metadata.validation.option' }).optional(),
+  /** `true`: only those whose last try failed and that are not done (waiting for the next try, or given up). */
+  failing: z.enum(['true', 'false'], { error: 'metadata.validation.option' }).optional(),
+};
 
 /** A record's DOI facts and its registrations. */
 export const recordDoiSchema = z.object({

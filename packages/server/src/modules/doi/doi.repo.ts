@@ -1,9 +1,10 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { DoiRegistrationTable } from '../../db/schema.js';
+import { translationTitle } from '../metadata/metadata.repo.js';
 
 export type RegistrationRow = Selectable<DoiRegistrationTable>;
-export type RegistrationWithTitle = RegistrationRow & { title: string | null };
+export type RegistrationWithTitle = RegistrationRow & { title: string | null; language: string | null; translation_title: string | null };
 /** What DataCite should hold of a DOI: findable while its record is published, registered after. */
 export type WantedState = 'findable' | 'registered';
 
@@ -86,18 +87,29 @@ export class DoiRepo {
     await this.db.updateTable('doi_registrations').set(values).where('doi', '=', doi).where('next_attempt_at', '=', lease).execute();
   }
 
+  /** The title of the record's translation (the version in the language it is not written in), if it has one. */
+  async translationTitleOf(metadataId: string, recordLanguage: string): Promise<string | null> {
+    const row = await this.db.selectFrom('metadata_i18n').select('title').where('metadata_id', '=', metadataId).where('language', '<>', recordLanguage).executeTakeFirst();
+    return row?.title ?? null;
+  }
+
   find(doi: string): Promise<RegistrationRow | undefined> {
     return this.db.selectFrom('doi_registrations').selectAll().where('doi', '=', doi).executeTakeFirst();
   }
 
-  /** Staff's list: not done first (failed, then pending), then the latest. */
-  async list(status: string | undefined, offset: number, limit: number): Promise<{ count: number; rows: RegistrationWithTitle[] }> {
+  /**
+   * Staff's list: not done first (failed, then pending), then the latest. `failing`: only those whose
+   * last try failed and that are not done (a success clears `last_error`; a change keeps it until the next try).
+   */
+  async list(filter: { status?: string; failing?: boolean }, offset: number, limit: number): Promise<{ count: number; rows: RegistrationWithTitle[] }> {
     let query = this.db.selectFrom('doi_registrations').leftJoin('metadata', 'metadata.id', 'doi_registrations.metadata_id');
-    if (status) query = query.where('doi_registrations.status', '=', status);
+    if (filter.status) query = query.where('doi_registrations.status', '=', filter.status);
+    if (filter.failing) query = query.where('doi_registrations.status', '<>', 'done').where('doi_registrations.last_error', '<>', '');
     const { count } = await query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     const rows = await query
       .selectAll('doi_registrations')
-      .select('metadata.title')
+      .select(['metadata.title', 'metadata.language'])
+      .select(translationTitle.as('translation_title'))
       .orderBy((eb) => eb.case().when('doi_registrations.status', '=', 'failed').then(0).when('doi_registrations.status', '=', 'pending').then(1).else(2).end())
       .orderBy('doi_registrations.last_attempt_at', 'desc')
       .orderBy('doi_registrations.doi')

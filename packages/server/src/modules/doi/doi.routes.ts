@@ -13,13 +13,13 @@ export async function doiRoutes(parent: FastifyInstance, { doi }: { doi: DoiServ
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  // Every registration, those failed or waiting first, with DataCite's errors and what they mean.
+  // Every registration (or those whose last try failed: `failing=true`), those failed or waiting first, with DataCite's errors and what they mean.
   app.get(
     '/api/metadata/doi-registrations/',
     { schema: { querystring: pagingQuery.extend(doiRegistrationFilters), response: { 200: doiRegistrationPageSchema } }, config: { access: 'staff' } },
     async (request) => {
-      const { page, pageSize, status } = request.query;
-      const { count, results } = await doi.list(request.language, status, (page - 1) * pageSize, pageSize);
+      const { page, pageSize, status, failing } = request.query;
+      const { count, results } = await doi.list(request.language, { status, failing: failing === 'true' }, (page - 1) * pageSize, pageSize);
       return toPage(request, { page, pageSize }, count, results);
     },
   );

@@ -226,9 +226,9 @@ export class DoiService implements RecordChangeListener {
 
   // ---- Staff ----
 
-  async list(language: Language, status: string | undefined, offset: number, limit: number): Promise<{ count: number; results: DoiRegistration[] }> {
-    const { count, rows } = await this.repo.list(status, offset, limit);
-    return { count, results: rows.map((row) => this.view(row, row.title, language)) };
+  async list(language: Language, filter: { status?: string; failing?: boolean }, offset: number, limit: number): Promise<{ count: number; results: DoiRegistration[] }> {
+    const { count, rows } = await this.repo.list(filter, offset, limit);
+    return { count, results: rows.map((row) => this.view(row, titleIn(language, row), language)) };
   }
 
   /** The record's DOI facts and its registrations (staff). */
@@ -236,6 +236,7 @@ export class DoiService implements RecordChangeListener {
     const record = await this.access.find(id);
     if (!record) throw new AppError('NOT_FOUND', 'metadata.notFound');
     const rows = await this.repo.ofRecords([id]);
+    const title = titleIn(language, { ...record, translation_title: await this.repo.translationTitleOf(record.id, record.language) });
     return {
       id: record.id,
       doi: record.doi,
@@ -243,7 +244,7 @@ export class DoiService implements RecordChangeListener {
       version_number: Number(record.version_number),
       access_right: record.access_right,
       configured: !!this.client,
-      registrations: rows.map((row) => this.view(row, record.title, language)),
+      registrations: rows.map((row) => this.view(row, title, language)),
     };
   }
 
@@ -284,6 +285,11 @@ export class DoiService implements RecordChangeListener {
       problem: row.status === 'done' || (!row.last_status && !errors.length) ? '' : translate(language, problemKey(row.last_status), { status: row.last_status }),
     };
   }
+}
+
+/** A record's title in the reader's language: its translation's when the record is written in the other one and has it. */
+function titleIn(language: Language, record: { title: string | null; language: string | null; translation_title: string | null }): string | null {
+  return (record.language !== language && record.translation_title) || record.title;
 }
 
 /** The catalogue's words for a failed call, by its HTTP status. */

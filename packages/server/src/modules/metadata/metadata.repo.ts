@@ -11,6 +11,12 @@ export type LooseDb = Kysely<any>;
 export const newId = () => randomUUID();
 
 /**
+ * The title of a record's version in the language it is not written in (null without one), read in the
+ * query that reads the record: `.select(translationTitle.as('translation_title'))` where `metadata` is in scope.
+ */
+export const translationTitle = sql<string | null>`(select metadata_i18n.title from metadata_i18n where metadata_i18n.metadata_id = metadata.id and metadata_i18n.language <> metadata.language order by metadata_i18n.language limit 1)`;
+
+/**
  * A condition on `metadata`: its title, or the title of one of its language versions, holds
  * `search` as literal text (any case). For every list that searches records by title.
  */
@@ -63,16 +69,7 @@ export class MetadataRepo {
     const [{ count }] = (await this.filtered(filter).select((eb) => eb.fn.countAll().as('count')).execute()) as [{ count: number | string }];
     const rows = await this.filtered(filter)
       .selectAll('metadata')
-      .select((eb) =>
-        eb
-          .selectFrom('metadata_i18n')
-          .select('metadata_i18n.title')
-          .whereRef('metadata_i18n.metadata_id', '=', 'metadata.id')
-          .whereRef('metadata_i18n.language', '<>', 'metadata.language')
-          .orderBy('metadata_i18n.language')
-          .limit(1)
-          .as('translation_title'),
-      )
+      .select(translationTitle.as('translation_title'))
       .orderBy('metadata.updated_at', 'desc')
       .orderBy('metadata.id')
       .offset(offset)

@@ -1,7 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { ReviewEventTable, ReviewTable } from '../../db/schema.js';
-import { newId, titleMatches } from '../metadata/metadata.repo.js';
+import { newId, titleMatches, translationTitle } from '../metadata/metadata.repo.js';
 
 export type ReviewRow = Selectable<ReviewTable>;
 export type ReviewEventRow = Selectable<ReviewEventTable>;
@@ -87,15 +87,7 @@ export class ReviewRepo {
         sql<string>`coalesce(nullif(owner.realname, ''), owner.username)`.as('owner_name'),
         sql<string>`coalesce(nullif(expert.realname, ''), expert.username)`.as('expert_name'),
       ])
-      .select((eb) =>
-        eb
-          .selectFrom('metadata_i18n')
-          .select('metadata_i18n.title')
-          .whereRef('metadata_i18n.metadata_id', '=', 'metadata.id')
-          .whereRef('metadata_i18n.language', '<>', 'metadata.language')
-          .limit(1)
-          .as('record_translation_title'),
-      )
+      .select(translationTitle.as('record_translation_title'))
       .orderBy('reviews.created_at', 'desc')
       .orderBy('reviews.id')
       .offset(offset)
@@ -245,13 +237,7 @@ export class ReviewRepo {
       .selectAll('metadata')
       .select(sql<string>`coalesce(nullif(owner.realname, ''), owner.username)`.as('owner_name'))
       .select((eb) => [
-        eb
-          .selectFrom('metadata_i18n')
-          .select('metadata_i18n.title')
-          .whereRef('metadata_i18n.metadata_id', '=', 'metadata.id')
-          .whereRef('metadata_i18n.language', '<>', 'metadata.language')
-          .limit(1)
-          .as('translation_title'),
+        translationTitle.as('translation_title'),
         eb
           .selectFrom('reviews')
           .select((inner) => inner.fn.countAll().as('n'))
