@@ -23,12 +23,14 @@ import { createLandingTestPortal, insertExportRecord } from './exports-builders.
  */
 let portal: TestPortal;
 let close: () => Promise<void>;
-const ids = {} as Record<'chinese' | 'english' | 'twin' | 'bare', string>;
+const ids = {} as Record<'chinese' | 'english' | 'twin' | 'bare' | 'unbalanced', string>;
 
 /** LaTeX's and BibTeX's specials, each of them, in a title. */
 const SPECIALS = 'Ice & snow 50% #1 $x_2$ {a} ~ ^ \\';
 const ZH_TITLE = `𠮷冰川 & 雪 50% #1 $x_2$ {a} ~ ^ \\ 数据集`;
 const DOI_CHINESE = '10.11888/Glacio.tpdc.270001';
+/** One brace of a pair in each text (BibTeX's lexer counts braces, `\}` too), and `<` `>` (pdflatex's OT1 prints ¡ ¿). */
+const UNBALANCED = { zh: '𠮷野 "引号" } & 100% <数据>', en: 'Unbalanced "quoted" } & 100% <data>', zhAbstract: '未闭合的 { 括号。', enAbstract: 'An open { brace > one.' };
 const DOI_ENGLISH = '10.11888/Polar.tpdc.300002';
 
 type Language = 'zh-hans' | 'en';
@@ -71,6 +73,9 @@ function expected(key: keyof typeof ids, language: Language): Expected {
       };
     case 'twin':
       return { title: zh ? '冰川厚度' : 'Ice volume', authors: ['Karlsson, Anna'], year: 2021, doi: '', url, keywords: [] };
+    case 'unbalanced':
+      // "𠮷野, 家" is written "Family, Given" (DataCite's way): split at the comma, in both languages (no English name).
+      return { title: zh ? UNBALANCED.zh : UNBALANCED.en, authors: ['𠮷野, 家', 'Karlsson, Anna'], year: 2022, doi: '', url, keywords: [] };
     case 'bare':
       // No author: the data centre; no keyword, abstract or DOI.
       return { title: 'Bare record', authors: [zh ? '三极科学数据门户' : 'Three Poles Data Portal'], year: 2023, doi: '', url, keywords: [] };
@@ -127,12 +132,23 @@ beforeAll(async () => {
     authors: [['Anna Karlsson', 'Anna Karlsson']],
     published: '2021-02-01',
   });
+  ids.unbalanced = await insertExportRecord(portal, owner.id, {
+    key: 'unbalanced',
+    language: 'zh-hans',
+    zh: { title: UNBALANCED.zh, abstract: UNBALANCED.zhAbstract },
+    en: { title: UNBALANCED.en, abstract: UNBALANCED.enAbstract },
+    authors: [
+      ['𠮷野, 家', ''],
+      ['Anna Karlsson', 'Anna Karlsson'],
+    ],
+    published: '2022-03-04',
+  });
   ids.bare = await insertExportRecord(portal, owner.id, { key: 'bare', language: 'en', zh: { title: '' }, en: { title: 'Bare record' }, published: '2023-11-26' });
 });
 
 afterAll(() => close());
 
-const RECORDS = ['chinese', 'english', 'twin', 'bare'] as const;
+const RECORDS = ['chinese', 'english', 'twin', 'bare', 'unbalanced'] as const;
 const LANGUAGES = ['zh-hans', 'en'] as const;
 const EACH = RECORDS.flatMap((key) => LANGUAGES.map((language) => [key, language] as const));
 
@@ -256,7 +272,12 @@ describe('biblatex', () => {
     // `english` and `twin`: Karlsson, 2021, "Ice": told apart by their short ids.
     expect(keys.get('english')!.replace(/-.*/, '')).toBe(keys.get('twin')!.replace(/-.*/, ''));
     const title = (await exported(ids.chinese, 'bibtex', 'en')).split('\n').find((line) => line.startsWith('\ttitle = '))!;
-    expect(title).toBe('\ttitle = {{Ice} \\& snow 50\\% \\#1 \\$x\\_2\\$ \\{a\\} \\textasciitilde{} \\textasciicircum{} \\textbackslash{}},');
+    expect(title).toBe('\ttitle = {{Ice} \\& snow 50\\% \\#1 \\$x\\_2\\$ \\textbraceleft{}a\\textbraceright{} \\textasciitilde{} \\textasciicircum{} \\textbackslash{}},');
+    // A brace alone and `<` `>` as commands that hold no brace of their own: the value's braces balance.
+    const unbalanced = await exported(ids.unbalanced, 'bibtex', 'en');
+    expect(unbalanced).toContain('\ttitle = {{Unbalanced} "quoted" \\textbraceright{} \\& 100\\% \\textless{}data\\textgreater{}},\n');
+    expect(unbalanced).toContain('\tabstract = {An open \\textbraceleft{} brace \\textgreater{} one.},\n');
+    expect(unbalanced).toContain('\tauthor = {𠮷野, 家 and Karlsson, Anna},\n');
   });
 
   it('citation-js reads the title, authors in order, year, DOI, address, keywords and access date', async () => {
@@ -303,12 +324,14 @@ describe('biblatex', () => {
       const written = output.split(/^(?=@)/m).filter((entry) => entry.startsWith('@'));
       expect(written, output).toHaveLength(RECORDS.length);
       const field = (text: string, name: string) => new RegExp(`^\\s*${name} = (.*),$`, 'mi').exec(text)?.[1];
+      // biber decodes \textless{} and \textgreater{} and writes the characters back (`<{}`): the same text.
+      const asBiberWrites = (value: string | undefined) => value?.replace(/\\text(less|greater)\{\}/g, (_, which: string) => `${which === 'less' ? '<' : '>'}{}`);
       for (const [index, key] of RECORDS.entries()) {
         const bibtex = entries[index]!;
         const read = written.find((entry) => entry.includes(`-${ids[key].slice(0, 8)},`));
         expect(read, output).toMatch(/^@DATASET\{/);
         for (const name of ['author', 'title', 'date', 'publisher', 'doi', 'url', 'urldate', 'abstract']) {
-          expect(field(read!, name), `${key} ${language} ${name}\n${read}`).toBe(field(bibtex, name));
+          expect(field(read!, name), `${key} ${language} ${name}\n${read}`).toBe(asBiberWrites(field(bibtex, name)));
         }
         expect(field(read!, 'keywords')?.split(','), read).toEqual(field(bibtex, 'keywords')?.split(', '));
       }
@@ -340,6 +363,16 @@ describe('GB/T 7714-2015', () => {
     const page = await portal.app.inject({ method: 'GET', url: `/data/${ids.english}/`, headers: { accept: 'text/html' } });
     expect(citationTag(page.body)).toBe((await exported(ids.english, 'gbt7714', 'zh-hans')).trim());
     expect(citationTag(page.body)).toContain(`[${day}]`);
+  });
+
+  it('names a person written "Family, Given" by family name and given name, in APA and GB/T 7714 too', async () => {
+    const day = today();
+    // citeproc-js writes a name in Chinese characters family name first, whole (no initials).
+    expect(await exported(ids.unbalanced, 'apa', 'en')).toBe(`𠮷野家, & Karlsson, A. (2022). ${UNBALANCED.en.replace(/"([^"]*)"/, '“$1”')} [Data set]. Three Poles Data Portal. ${landing(ids.unbalanced, 'en')}\n`);
+    expect(await exported(ids.unbalanced, 'gbt7714', 'zh-hans')).toBe(
+      `𠮷野家, KARLSSON A. ${UNBALANCED.zh.replace(/"([^"]*)"/, '“$1”')}[DS/OL]. 三极科学数据门户, 2022[${day}]. ${landing(ids.unbalanced, 'zh-hans')}.\n`,
+    );
+    expect((await exported(ids.unbalanced, 'ris', 'en')).split('\n').filter((line) => line.startsWith('AU  - '))).toEqual(['AU  - 𠮷野, 家', 'AU  - Karlsson, Anna']);
   });
 
   it("the landing page's citation is made again on the next day", async () => {

@@ -152,15 +152,19 @@ export const oneLine = (text: string) => text.replace(/[\s\u0085]+/g, ' ').trim(
 
 /**
  * The characters BibTeX or LaTeX read as syntax, written as text: braces would end a value early
- * (`Close}, note = {...` would add a field), a backslash starts a command, `%` comments out the rest of
- * the line in LaTeX, `& # $ _ ~ ^` are LaTeX's special characters (pdflatex stops on them), and `@`
- * starts an entry for the many readers that look for it anywhere. Each escape is one that LaTeX prints
- * as the character and BibTeX readers decode.
+ * (`Close}, note = {...` would add a field), and are written as commands with no brace of their own
+ * (`\{` is no escape to BibTeX's lexer, which counts its brace: one unmatched `}` and biber drops the
+ * entry); a backslash starts a command, `%` comments out the rest of the line in LaTeX,
+ * `& # $ _ ~ ^` are LaTeX's special characters (pdflatex stops on them), `<` and `>` print as ¡ and ¿
+ * in pdflatex's default OT1 encoding, and `@` starts an entry for the many readers that look for it
+ * anywhere. Each escape is one that LaTeX prints as the character and BibTeX readers decode.
  */
 const BIBTEX_ESCAPES: Record<string, string> = {
   '\\': '\\textbackslash{}',
-  '{': '\\{',
-  '}': '\\}',
+  '{': '\\textbraceleft{}',
+  '}': '\\textbraceright{}',
+  '<': '\\textless{}',
+  '>': '\\textgreater{}',
   '%': '\\%',
   '&': '\\&',
   '#': '\\#',
@@ -173,7 +177,7 @@ const BIBTEX_ESCAPES: Record<string, string> = {
 
 /** A text as the inside of a braced BibTeX value: escaped, on one line, its braces balanced. */
 export function bibtexText(text: string): string {
-  return oneLine(text).replace(/[\\{}%&#$_~^@]/g, (c) => BIBTEX_ESCAPES[c]!);
+  return oneLine(text).replace(/[\\{}<>%&#$_~^@]/g, (c) => BIBTEX_ESCAPES[c]!);
 }
 
 /**

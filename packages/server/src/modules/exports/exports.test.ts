@@ -71,6 +71,14 @@ describe('names in citations', () => {
     expect(nameParts(person('', 'Tenzing'), 'en')).toEqual({ literal: 'Tenzing' });
   });
 
+  it('splits a name written "Family, Given" at its first comma, in any script, counted in characters', () => {
+    expect(nameParts(person('𠮷野, 家', ''), 'zh-hans')).toEqual({ family: '𠮷野', given: '家' });
+    expect(nameParts(person('欧阳，冰', ''), 'zh-hans')).toEqual({ family: '欧阳', given: '冰' });
+    expect(nameParts(person('', 'King, Martin Luther, Jr.'), 'en')).toEqual({ family: 'King', given: 'Martin Luther, Jr.' });
+    // A comma with nothing on one side is no split.
+    expect(nameParts(person('张冰川,', ''), 'zh-hans')).toEqual({ family: '张', given: '冰川,' });
+  });
+
   it('falls back to the other language when the name has none in the one asked for', () => {
     expect(nameParts(person('', 'Anna Karlsson'), 'zh-hans')).toEqual({ family: 'Karlsson', given: 'Anna' });
     expect(nameParts(person('李雪', ''), 'en')).toEqual({ family: '李', given: '雪' });

@@ -9,9 +9,10 @@ export type NameParts = { family: string; given: string } | { literal: string };
 /**
  * A person's name in a language as family and given names, for citations (APA writes "Zhang, B.",
  * GB/T 7714 "ZHANG B"):
+ * - A name with a comma (`,` or the full-width `，`), in any script: "Family, Given" split at its first comma
+ *   (DataCite's convention: "𠮷野, 家" is the family 𠮷野 and the given name 家).
  * - Chinese characters: the surname is the first character, or the first two when they are a
  *   compound surname; the rest is the given name.
- * - Latin letters with a comma: "Family, Given" as written.
  * - Latin letters of a person who also has a Chinese name: the romanized name as the portal's
  *   authors write it, family name first ("Zhang Bingchuan").
  * - Other Latin names: the last word is the family name ("Anna Karlsson").
@@ -19,6 +20,8 @@ export type NameParts = { family: string; given: string } | { literal: string };
  */
 export function nameParts(person: CitablePerson, language: Language): NameParts {
   const name = textIn(person.name, language).replace(/\s+/g, ' ').trim();
+  const [, family = '', given = ''] = /^([^,，]*)[,，](.*)$/.exec(name) ?? [];
+  if (family.trim() && given.trim()) return { family: family.trim(), given: given.trim() };
   if (hasHan(name)) {
     // Counted in characters (code points): 𠮷 and the other characters beyond the BMP are two UTF-16
     // units, and a cut between them leaves a lone surrogate ("�") on each side.
@@ -28,8 +31,6 @@ export function nameParts(person: CitablePerson, language: Language): NameParts 
     const surnameLength = COMPOUND_SURNAMES.has(two) && characters.length > 2 ? 2 : 1;
     return { family: characters.slice(0, surnameLength).join(''), given: characters.slice(surnameLength).join('') };
   }
-  const comma = name.indexOf(',');
-  if (comma > 0) return { family: name.slice(0, comma).trim(), given: name.slice(comma + 1).trim() };
   const words = name.split(' ');
   if (words.length < 2) return { literal: name };
   if (hasHan(person.name['zh-hans'])) return { family: words[0]!, given: words.slice(1).join(' ') };
