@@ -17,9 +17,14 @@ import { decide } from './review-builders.js';
  */
 let portal: TestPortal;
 let close: () => Promise<void>;
-const ids = {} as Record<'full' | 'noDoi' | 'onRequest' | 'withdrawn' | 'draft', string>;
+const ids = {} as Record<'full' | 'noDoi' | 'onRequest' | 'withdrawn' | 'draft' | 'sici', string>;
 
 const DOI = '10.11888/Glacio.tpdc.270101';
+/** A SICI DOI (import accepts it): `<` and `>`, which no IRI may hold, `;`, and a `#` that would start a fragment. */
+const SICI_DOI = '10.1002/(SICI)1097-4636(199706)35:4<475::AID-JBM8>3.0.CO;2-E';
+const SICI_URL = 'https://doi.org/10.1002/(SICI)1097-4636(199706)35:4%3C475::AID-JBM8%3E3.0.CO;2-E';
+const CITED_DOI = '10.1000/a#b<c>';
+const CITED_URL = 'https://doi.org/10.1000/a%23b%3Cc%3E';
 /** Everything that could end a string or an element in Turtle, RDF/XML or HTML, and a character beyond the BMP. */
 const NASTY_TITLE = 'Ice "cores" \\ <of> & \'Tibet\' } </script> 𠮷\nsecond line';
 
@@ -73,6 +78,21 @@ beforeAll(async () => {
     doi: '10.11888/Hydro.tpdc.300109',
   });
   expectStatus(await decide(portal, staff.token, ids.withdrawn, { review_status: 'unpublish', content: 'Duplicates another dataset.' }), 200);
+  ids.sici = await insertExportRecord(
+    portal,
+    owner.id,
+    {
+      key: 'sici',
+      language: 'en',
+      zh: { title: '生物材料', abstract: '材料。' },
+      en: { title: 'Biomaterials', abstract: 'Materials.' },
+      authors: [['Anna Karlsson', 'Anna Karlsson']],
+      license: 'CC BY 4.0',
+      published: '2022-06-01',
+      doi: SICI_DOI,
+    },
+    { literature: [{ title: '引文', title_en: 'Cited', doi: CITED_DOI, type: 'article', year: '2020' }] },
+  );
   ids.draft = await insertExportRecord(portal, owner.id, { key: 'draft', status: 'draft', language: 'en', zh: { title: '草稿' }, en: { title: 'Draft' } });
 }, 60_000);
 
@@ -248,6 +268,27 @@ describe('the DCAT record as RDF', () => {
     const titles = (quads: Quad[]) => quads.filter((q) => q.predicate.value === 'http://purl.org/dc/terms/title').map((q) => q.object.value);
     expect(titles(new TurtleParser().parse((await exported(ids.full!, 'turtle', 'en')).body))).toContain(NASTY_TITLE);
     expect(titles(await parseRdfXml((await exported(ids.full!, 'rdfxml', 'en')).body))).toContain(NASTY_TITLE);
+  });
+
+  it('percent-encodes a DOI that holds < and > (SICI) as the same IRI in Turtle, RDF/XML, JSON-LD and the Link header', async () => {
+    const turtle = (await exported(ids.sici!, 'turtle', 'en')).body;
+    const fromTurtle = new TurtleParser({ format: 'text/turtle' }).parse(turtle);
+    const fromXml = await parseRdfXml((await exported(ids.sici!, 'rdfxml', 'en')).body);
+    const dcat = (await exported(ids.sici!, 'dcat', 'en')).json();
+    const expected = await canonical((await jsonld.toRDF(dcat, { format: 'application/n-quads', documentLoader: localDocumentLoader } as never)) as unknown as string);
+    expect(await canonical(await nquadsOf(fromTurtle))).toEqual(expected);
+    expect(await canonical(await nquadsOf(fromXml))).toEqual(expected);
+    for (const quads of [fromTurtle, fromXml]) {
+      const iris = quads.flatMap((quad) => [quad.subject, quad.object]).filter((term) => term.termType === 'NamedNode').map((term) => term.value);
+      expect(iris).toContain(SICI_URL);
+      expect(iris).toContain(CITED_URL);
+    }
+    const schemaorg = (await exported(ids.sici!, 'schemaorg', 'en')).json();
+    expect(schemaorg.sameAs).toBe(SICI_URL);
+    expect(schemaorg.identifier).toMatchObject({ value: `doi:${SICI_DOI}`, url: SICI_URL });
+    const page = await get(`/en/data/${ids.sici}/`, { accept: 'text/html' });
+    expect(page.headers.link).toContain(`<${SICI_URL}> ; rel="cite-as"`);
+    expect(page.body).toContain(`<meta name="dcterms.identifier" content="${SICI_URL}" />`);
   });
 
   it('is a download of the export API too', async () => {

@@ -15,6 +15,7 @@ import {
 import type { MetadataRow } from '../metadata/metadata-access.js';
 import type { AttachedRows } from '../metadata/attached-rows.js';
 import { canonicalUrl } from '../../plugins/site-pages.js';
+import { uriReference } from '../landing/signposting.js';
 import { accessRightOf, type AccessRight } from './access-right.js';
 
 /**
@@ -288,7 +289,14 @@ export function bareDoi(value: string): string {
   return value.trim().replace(/^(https?:\/\/(dx\.)?doi\.org\/|doi:\s*)/i, '');
 }
 
-export const doiUrl = (doi: string): string => `https://doi.org/${doi}`;
+/**
+ * A DOI's address at the resolver, a valid URI (schema.org url and sameAs, DCAT and RDF IRIs, oai_dc,
+ * the landing page's head and Link header): what may not stand in a URI percent-encoded by the Link
+ * header's own rule (a SICI DOI holds `<` and `>`: 10.1002/(SICI)...35:4<475::AID-JBM8>3.0.CO;2-E),
+ * and `%`, `#` and `?`, which would otherwise be read as an escape, a fragment or a query (the DOI
+ * Handbook's encoding of a DOI in a URL).
+ */
+export const doiUrl = (doi: string): string => `https://doi.org/${uriReference(doi.replace(/[%#?]/g, (c) => encodeURIComponent(c)))}`;
 
 /** A record's licence: its deed, legal code, SPDX identifier and name. */
 export function licenseFacts(license: License) {

@@ -55,9 +55,13 @@ function bySubject(quads: readonly Quad[]): Map<string, Quad[]> {
 
 // ---- Turtle (W3C RDF 1.1 Turtle) ----
 
-/** An IRI in angle brackets: the characters IRIREF forbids as \u escapes. */
+/**
+ * An IRI in angle brackets, the characters IRIREF forbids percent-encoded: a `\u` escape of one of them
+ * is no escape Turtle allows (n3 refuses `\u003C`), and percent-encoded the IRI is the one the other
+ * forms write (doiUrl already encodes a DOI's `<` and `>`).
+ */
 function turtleIri(iri: string): string {
-  return `<${iri.replace(/[\u0000-\u0020<>"{}|^`\\]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`)}>`;
+  return `<${iri.replace(/[\u0000-\u0020<>"{}|^`\\]/g, (c) => encodeURIComponent(c))}>`;
 }
 
 /** A string in double quotes: quote, backslash and line breaks escaped, other controls as \u escapes. */
