@@ -301,6 +301,9 @@ describe(`the official schemas${WITHOUT}`, () => {
     expectValid(documents, SCHEMAS.datacite45);
     expectValid(documents, SCHEMAS.datacite46);
     // The access right (COAR, issue 17) after the licence, then the terms of use: a rights statement in each language.
+    // A range open at one end (RKMS-ISO8601) leaves that side empty: valid, and not a single day.
+    expect(documents.openEnded).toContain('<date dateType="Collected">2015-01-01/</date>');
+    expect(documents.polar).toContain('<date dateType="Collected">/2020-12-31</date>');
     const rights = [...documents.fullEn!.matchAll(/<rights( [^>]*)?>([^<]*)<\/rights>/g)].map((m) => [/xml:lang="([^"]+)"/.exec(m[1] ?? '')?.[1], m[2]]);
     expect(rights).toEqual([
       ['en', 'Creative Commons Attribution-NonCommercial-ShareAlike 4.0 International'],

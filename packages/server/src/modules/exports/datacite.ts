@@ -142,7 +142,8 @@ export function dataciteXml(record: CitableRecord): string {
   dates.ele('date', { dateType: 'Updated' }).txt(dayOf(record.updatedAt));
   if (record.availableFrom) dates.ele('date', { dateType: 'Available' }).txt(record.availableFrom);
   if (record.temporal.start || record.temporal.end) {
-    dates.ele('date', { dateType: 'Collected' }).txt(`${record.temporal.start || record.temporal.end}/${record.temporal.end || record.temporal.start}`);
+    // An RKMS-ISO8601 range; one open at an end leaves that side empty ("2001-01-01/" ongoing, "/2020-12-31").
+    dates.ele('date', { dateType: 'Collected' }).txt(`${record.temporal.start}/${record.temporal.end}`);
   } else {
     // A time told only in words has no date to write: DataCite's dateInformation carries the words.
     for (const { text } of inLanguages(record, record.temporal.description)) dates.ele('date', { dateType: 'Other', dateInformation: text });

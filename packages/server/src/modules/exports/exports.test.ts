@@ -207,6 +207,21 @@ describe('XML of a record with only the required fields', () => {
     expect((whole as { value: Record<string, unknown> }).value).toMatchObject({ west: -180, east: 180, south: 60, north: 90 });
   });
 
+  it('DataCite: a time range open at one end is written open there, and reads back through the importer the same', () => {
+    const cases: [{ start: string; end: string }, string][] = [
+      [{ start: '2001-01-01', end: '' }, '2001-01-01/'],
+      [{ start: '', end: '2020-12-31' }, '/2020-12-31'],
+      [{ start: '2001-01-01', end: '2020-12-31' }, '2001-01-01/2020-12-31'],
+      [{ start: '2001-01-01', end: '2001-01-01' }, '2001-01-01/2001-01-01'],
+    ];
+    for (const [{ start, end }, written] of cases) {
+      const xml = dataciteXml(buildRecord({ doi: '10.1234/ongoing', temporal: { start, end, description: { 'zh-hans': '', en: '' } } }));
+      expect(xml).toContain(`<date dateType="Collected">${written}</date>`);
+      const [candidate] = readDataCite(xml);
+      expect((candidate as { value: Record<string, unknown> }).value, written).toMatchObject({ time_start: start, time_end: end });
+    }
+  });
+
   it('ISO 19139: one language is a plain CharacterString, no PT_FreeText', () => {
     const xml = iso19139Xml(buildRecord());
     expect(xml).toMatch(/<gmd:title>\s*<gco:CharacterString>Permafrost temperature<\/gco:CharacterString>\s*<\/gmd:title>/);
