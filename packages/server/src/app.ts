@@ -19,7 +19,7 @@ import { FilesService } from './modules/files/files.service.js';
 import { ExportsService } from './modules/exports/exports.service.js';
 import { exportsRoutes } from './modules/exports/exports.routes.js';
 import { LandingRepo } from './modules/landing/landing.repo.js';
-import { landingRoutes } from './modules/landing/landing.routes.js';
+import { landingRoutes, tombstoneOf } from './modules/landing/landing.routes.js';
 import { LandingService } from './modules/landing/landing.service.js';
 import { MetadataAccess } from './modules/metadata/metadata-access.js';
 import { MetadataRepo } from './modules/metadata/metadata.repo.js';
@@ -172,7 +172,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(reviewRoutes, { review });
   await app.register(doiRoutes, { doi });
   const exports = new ExportsService(database.db, metadataAccess, { publicUrl: config.publicUrl, siteVariant: config.siteVariant });
-  await app.register(exportsRoutes, { exports });
+  const landing = new LandingService(new LandingRepo(database.db));
+  await app.register(exportsRoutes, { exports, tombstone: (id, language) => tombstoneOf(landing, exports, id, language) });
   const oai = new OaiService(database.db, new OaiRepo(database.db), {
     publicUrl: config.publicUrl,
     siteVariant: config.siteVariant,
@@ -220,7 +221,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const jobs = cleanupJobs({ accounts, metadata, storage, review, search, orders, usage, doi });
   await runCleanupJobs(jobs, app.log);
   scheduleCleanupJobs(app, jobs);
-  const landing = new LandingService(new LandingRepo(database.db));
   await app.register(landingRoutes, { landing, exports });
   await app.register(webPlugin, { webDist: config.webDist, siteVariant: config.siteVariant, publicUrl: config.publicUrl, landing, exports, search });
 

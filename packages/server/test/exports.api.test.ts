@@ -7,6 +7,7 @@ import { Cite, plugins as citationPlugins } from '@citation-js/core';
 import '@citation-js/plugin-bibtex';
 import '@citation-js/plugin-ris';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { translate } from '@portal/shared';
 import { readDataCite } from '../src/modules/records-io/datacite.js';
 import { createTestPortal, createUserWithToken, tokenHeader, type TestPortal } from './helpers.js';
 import { insertExportRecord, localDocumentLoader, PRIVATE_AUTHOR, xmllintErrors } from './exports-builders.js';
@@ -158,8 +159,8 @@ function noPrivateDetails(body: string) {
 }
 
 describe('who may export', () => {
-  it('answers 404 for records that are not published, in the caller language, whatever the format', async () => {
-    for (const id of [ids.submitted, ids.unpublished, 'no-such-record']) {
+  it('answers 404 for records never published, in the caller language, whatever the format', async () => {
+    for (const id of [ids.submitted, 'no-such-record']) {
       for (const format of ['datacite', 'schemaorg', 'apa']) {
         const en = await get(exportUrl(id, format), { 'accept-language': 'en' });
         expect(en.statusCode).toBe(404);
@@ -168,9 +169,42 @@ describe('who may export', () => {
         expect(zh.json()).toEqual({ detail: '未找到该元数据' });
       }
     }
+    for (const method of ['GET', 'HEAD'] as const) {
+      const response = await portal.app.inject({ method, url: exportUrl(ids.submitted, 'ris') });
+      expect(response.statusCode, method).toBe(404);
+    }
     // Not to its creator either: an export is the published record's.
     const { token } = await createUserWithToken(portal);
     expect((await get(exportUrl(ids.submitted, 'ris'), { authorization: `Token ${token}` })).statusCode).toBe(404);
+  });
+
+  it('answers 410 with the tombstone\'s facts for a withdrawn record, GET and HEAD, as its page and negotiation do', async () => {
+    for (const language of ['en', 'zh-hans'] as const) {
+      const tombstone = (await get(`/api/metadata/metadata/${ids.unpublished}/tombstone/`, { 'accept-language': language })).json();
+      for (const format of ['datacite', 'schemaorg', 'ris', 'apa']) {
+        const response = await get(exportUrl(ids.unpublished, format), { 'accept-language': language });
+        expect(response.statusCode, format).toBe(410);
+        expect(response.json(), format).toEqual({ detail: translate(language, 'metadata.exports.withdrawn'), ...tombstone });
+        expect(response.json()).toMatchObject({ doi: '10.11888/Hidden.unpublished', title: '未发布的数据集 unpublished' });
+        expect(response.headers['content-disposition']).toBeUndefined();
+        // lang= names the language of the reply as of the export.
+        expect((await get(exportUrl(ids.unpublished, format, language), { 'accept-language': language === 'en' ? 'zh-hans' : 'en' })).json().detail).toBe(
+          translate(language, 'metadata.exports.withdrawn'),
+        );
+      }
+      const head = await portal.app.inject({ method: 'HEAD', url: exportUrl(ids.unpublished, 'ris'), headers: { 'accept-language': language } });
+      expect(head.statusCode).toBe(410);
+      expect(head.body).toBe('');
+    }
+  });
+
+  it('says the reply varies with Accept-Language when no lang= chose the language, and names the page it describes', async () => {
+    const byHeader = await get(exportUrl(ids.full, 'ris'), { 'accept-language': 'en' });
+    expect(byHeader.headers.vary).toBe('Accept-Language');
+    expect(byHeader.headers.link).toBe(`<http://portal.test/en/data/${ids.full}/> ; rel="describes" ; type="text/html"`);
+    const chosen = await get(exportUrl(ids.full, 'ris', 'zh-hans'), { 'accept-language': 'en' });
+    expect(chosen.headers.vary).toBeUndefined();
+    expect(chosen.headers.link).toBe(`<http://portal.test/data/${ids.full}/> ; rel="describes" ; type="text/html"`);
   });
 
   it('refuses a missing or unknown format with 400 and a message in both languages', async () => {
@@ -751,6 +785,8 @@ describe('content negotiation on the landing page address', () => {
     expect(datacite.headers['content-type']).toBe('application/vnd.datacite.datacite+xml; charset=utf-8');
     expect(datacite.headers.vary).toBe('Accept');
     expect(datacite.headers['content-disposition']).toBeUndefined();
+    // Signposting: the negotiated export names the page it describes, as a download does.
+    expect(datacite.headers.link).toBe(`<http://portal.test/en/data/${ids.full}/> ; rel="describes" ; type="text/html"`);
     expect(datacite.body).toContain(`<identifier identifierType="DOI">${DOI}</identifier>`);
     const schemaorg = await get(`/data/${ids.full}/`, { accept: 'application/ld+json' });
     expect(schemaorg.json()).toMatchObject({ '@type': 'Dataset', name: '青藏高原冰川面积变化数据集（1990-2020）' });

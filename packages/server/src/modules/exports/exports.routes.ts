@@ -131,6 +131,8 @@ export async function sendNegotiated(
     }
     try {
       const rendered = await exports.render(id, choice.format, choice.language);
+      // Signposting: the metadata names what it describes, the page asked for (as a download does).
+      reply.header('link', describesLink(exports, id, language));
       return sendExport(reply, rendered, false, choice.type);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
@@ -142,7 +144,11 @@ export async function sendNegotiated(
   return sendError(reply, refusal, language);
 }
 
-export async function exportsRoutes(parent: FastifyInstance, { exports }: { exports: ExportsService }) {
+/** The Link header of an export: the landing page it describes, in a language (FAIR Signposting). */
+const describesLink = (exports: ExportsService, id: string, language: Language) =>
+  linkHeader([{ anchor: '', rel: 'describes', href: exports.landingUrl(id, language), type: 'text/html' }]);
+
+export async function exportsRoutes(parent: FastifyInstance, { exports, tombstone }: { exports: ExportsService; tombstone: TombstoneOf }) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -152,9 +158,18 @@ export async function exportsRoutes(parent: FastifyInstance, { exports }: { expo
     { schema: { params: idParams, querystring: exportQuery }, config: { access: 'public' } },
     async (request, reply) => {
       const language = request.query.lang ?? request.language;
-      const rendered = await exports.render(request.params.id, request.query.format, language);
+      // Without lang= the language is the caller's Accept-Language: caches keep one reply per language.
+      if (!request.query.lang) reply.header('vary', 'Accept-Language');
+      let rendered;
+      try {
+        rendered = await exports.render(request.params.id, request.query.format, language);
+      } catch (error) {
+        // A withdrawn record: 410 with its tombstone's facts, as its page, negotiation and linkset answer.
+        if (error instanceof AppError && error.code === 'NOT_FOUND') return sendUnpublished(reply, error, request.params.id, language, tombstone);
+        throw error;
+      }
       // Signposting: a metadata resource names what it describes, the landing page.
-      reply.header('link', linkHeader([{ anchor: '', rel: 'describes', href: exports.landingUrl(request.params.id, language), type: 'text/html' }]));
+      reply.header('link', describesLink(exports, request.params.id, language));
       return sendExport(reply, rendered, true);
     },
   );
