@@ -231,7 +231,7 @@ describe(`exports carry the identifiers${WITHOUT}`, () => {
     expect(await exported(id, 'datacite')).not.toContain('dateType="Other"');
   });
 
-  it('schema.org: the ORCID iD and ROR ID as sameAs and identifier, the funder ID as sameAs', async () => {
+  it('schema.org: the ORCID iD and ROR ID as sameAs and identifier, the funder ID as identifier and sameAs, the award number its MonetaryGrant\'s', async () => {
     const dataset = JSON.parse(await exported(id, 'schemaorg'));
     const zhang = [...dataset.creator].find((p: { name: string }) => p.name === 'Zhang Bingchuan');
     expect(zhang).toMatchObject({
@@ -242,9 +242,9 @@ describe(`exports carry the identifiers${WITHOUT}`, () => {
     });
     const li = [...dataset.creator].find((p: { name: string }) => p.name === 'Li Dongtu');
     expect(li.sameAs).toBeUndefined();
-    expect(dataset.funder).toEqual([
-      { '@type': 'Organization', name: 'National Natural Science Foundation of China', sameAs: 'https://doi.org/10.13039/501100001809', identifier: '41671056' },
-    ]);
+    const nsfc = { '@type': 'Organization', name: 'National Natural Science Foundation of China', identifier: 'https://doi.org/10.13039/501100001809', sameAs: 'https://doi.org/10.13039/501100001809' };
+    expect(dataset.funder).toEqual([nsfc]);
+    expect(dataset.funding).toEqual([{ '@type': 'MonetaryGrant', identifier: '41671056', name: 'National Natural Science Foundation of China', funder: nsfc }]);
   });
 
   it.skipIf(!HAVE_SCHEMAS)("ISO 19139: the ORCID iD as a CI_OnlineResource of the party's contact, valid against gmd.xsd", async () => {

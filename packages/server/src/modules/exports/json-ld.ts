@@ -124,6 +124,12 @@ function temporalCoverage(record: CitableRecord, language: Language): string {
   return textIn(description, language).replace(/\s+/g, ' ').trim();
 }
 
+/** A fund's funder: its Crossref Funder ID or ROR ID (an address) identifies it, as identifier and sameAs. */
+function funderOf(fund: CitableRecord['funds'][number], language: Language) {
+  const id = fund.funderIdentifier ? funderIdentifierOf(fund.funderIdentifier)?.url : undefined;
+  return { '@type': 'Organization', name: textIn(fund.name, language), ...(id ? { identifier: id, sameAs: id } : {}) };
+}
+
 /**
  * schema.org Dataset of the record in one language (Google's Dataset rich result). Each data file
  * (those given: the service names the first hundred) is a DataDownload with its own address, media type and size.
@@ -168,13 +174,15 @@ export function schemaOrgDataset(record: CitableRecord, language: Language, file
     ...(geo ? { spatialCoverage: { '@type': 'Place', geo } } : {}),
     ...(record.funds.length
       ? {
-          funder: record.funds.map((fund) => ({
-            '@type': 'Organization',
-            name: textIn(fund.name, language),
-            // The funder's Crossref Funder ID or ROR ID as sameAs; identifier stays the award number.
-            ...(fund.funderIdentifier ? { sameAs: funderIdentifierOf(fund.funderIdentifier)!.url } : {}),
-            ...(fund.awardNumber ? { identifier: fund.awardNumber } : {}),
-          })),
+          funder: record.funds.map((fund) => funderOf(fund, language)),
+        }
+      : {}),
+    // The award numbers as science-on-schema.org's Dataset guidance writes them: a MonetaryGrant, its funder the organisation.
+    ...(record.funds.some((fund) => fund.awardNumber)
+      ? {
+          funding: record.funds
+            .filter((fund) => fund.awardNumber)
+            .map((fund) => ({ '@type': 'MonetaryGrant', identifier: fund.awardNumber, name: textIn(fund.name, language), funder: funderOf(fund, language) })),
         }
       : {}),
     ...(files.length
