@@ -268,20 +268,21 @@ for (const language of LANGUAGES) {
       await expect(page.getByRole('button', { name: e.returnDraft })).toBeVisible();
     });
 
-    test('the Translations tab says which fields have no translation yet, and keeps the distributor\'s (issue 16)', async ({ page }) => {
+    test('the Translations tab says which fields have no translation yet, and keeps the distributor\'s (issue 16; 1280 and 390 px)', async ({ page }) => {
       const other: Language = english ? 'zh-hans' : 'en';
       const otherName = texts.metadata.options.language[other];
       const id = await newRecord(page, language);
       await page.getByLabel(e.fields.title, { exact: true }).fill(`${english ? 'Lake ice' : '湖冰'} ${uniqueName('')}`);
       await expect(page.getByTestId('save-state')).toHaveText(timePattern(e.saveState.saved));
-      withDb((db) => db.prepare('update metadata set dist_unit = ? where id = ?').run(english ? 'Data Center' : '数据中心', id));
+      withDb((db) => db.prepare('update metadata set dist_unit = ?, dist_city = ? where id = ?').run(english ? 'Data Center' : '数据中心', english ? 'Lhasa' : '拉萨', id));
       await page.reload();
       await page.getByRole('tab', { name: e.tabs.translations }).click();
       const hint = e.translation.untranslated.replace('{{language}}', otherName).replace('{{own}}', texts.metadata.options.language[language]);
       await expect(page.getByTestId('untranslated-title')).toHaveText(hint);
       await expect(page.getByTestId('untranslated-dist_unit')).toHaveText(hint);
-      // The record has no abstract of its own: nothing to say.
-      await expect(page.getByTestId('untranslated-description')).toHaveCount(0);
+      await expect(page.getByTestId('untranslated-dist_city')).toHaveText(hint);
+      // The record has no abstract, province or country of its own: nothing to say.
+      for (const field of ['description', 'dist_province', 'dist_country']) await expect(page.getByTestId(`untranslated-${field}`)).toHaveCount(0);
       const unit = page.getByLabel(`${e.translation.distUnit} (${otherName})`);
       await unit.fill(english ? '数据中心' : 'Data Center');
       await expect(page.getByTestId('untranslated-dist_unit')).toHaveCount(0);
@@ -290,10 +291,18 @@ for (const language of LANGUAGES) {
       await page.reload();
       await page.getByRole('tab', { name: e.tabs.translations }).click();
       await expect(page.getByLabel(`${e.translation.distUnit} (${otherName})`)).toHaveValue(english ? '数据中心' : 'Data Center');
-      await page.getByLabel(`${e.translation.distAddress} (${otherName})`).fill(english ? '林萃路16号' : '16 Lincui Road');
+      // The city, province and country, with the rest, on a phone's screen.
+      await page.setViewportSize({ width: 390, height: 844 });
+      const translated = english
+        ? { dist_address: '林萃路16号', dist_city: '拉萨', dist_province: '西藏', dist_country: '中国' }
+        : { dist_address: '16 Lincui Road', dist_city: 'Lhasa', dist_province: 'Tibet', dist_country: 'China' };
+      const labels = { dist_address: e.translation.distAddress, dist_city: e.translation.distCity, dist_province: e.translation.distProvince, dist_country: e.translation.distCountry };
+      for (const [field, value] of Object.entries(translated)) await page.getByLabel(`${labels[field as keyof typeof labels]} (${otherName})`).fill(value);
+      await expect(page.getByTestId('untranslated-dist_city')).toHaveCount(0);
+      await expectFits(page, page.locator('form#translation'));
       await expect(page.getByTestId('save-state')).toHaveText(timePattern(e.saveState.saved));
-      const stored = withDb((db) => db.prepare('select dist_unit, dist_address from metadata_i18n where metadata_id = ?').get(id));
-      expect(stored).toEqual(english ? { dist_unit: '数据中心', dist_address: '林萃路16号' } : { dist_unit: 'Data Center', dist_address: '16 Lincui Road' });
+      const stored = withDb((db) => db.prepare('select dist_unit, dist_address, dist_city, dist_province, dist_country from metadata_i18n where metadata_id = ?').get(id));
+      expect(stored).toEqual({ dist_unit: english ? '数据中心' : 'Data Center', ...translated });
     });
 
     test('the drafts list shows the title in the language of the page', async ({ page }) => {

@@ -50,6 +50,9 @@ async function seed(): Promise<Seeded> {
       usage_method: '每年一个文件：glacier_YYYY.nc',
       dist_unit: '国家青藏高原科学数据中心',
       dist_address: '朝阳区林萃路16号',
+      dist_city: '北京',
+      dist_province: '北京市',
+      dist_country: '中国',
     },
     keywords: [{ name: theme.en, type: 'theme', language: 'en', translation: theme.zh }],
   });
@@ -68,6 +71,7 @@ async function seed(): Promise<Seeded> {
         dist_unit: 'National Tibetan Plateau Data Center',
         dist_address: '16 Lincui Road, Chaoyang District',
         dist_city: 'Beijing',
+        dist_province: 'Beijing Municipality',
         dist_country: 'China',
         dist_email: 'data@tpdc.example.org',
       },
@@ -162,9 +166,10 @@ for (const language of LANGUAGES) {
         // The distributor's organisation and address in the page's language (issue 16: the English ones showed on both pages).
         const contact = page.getByRole('region', { name: l.sections.contact });
         await expect(contact).toContainText(english ? 'National Tibetan Plateau Data Center' : '国家青藏高原科学数据中心');
-        await expect(contact).toContainText(english ? '16 Lincui Road, Chaoyang District' : '朝阳区林萃路16号');
+        // The whole address too: an English one from the street up, a Chinese one from the country down.
+        await expect(contact).toContainText(english ? '16 Lincui Road, Chaoyang District, Beijing, Beijing Municipality, China' : '中国 北京市 北京 朝阳区林萃路16号');
         await expect(contact).not.toContainText(english ? '国家青藏高原科学数据中心' : 'National Tibetan Plateau Data Center');
-        await expect(contact).not.toContainText(english ? '林萃路' : 'Lincui Road');
+        for (const word of english ? ['林萃路', '北京', '中国'] : ['Lincui Road', 'Beijing', 'China']) await expect(contact).not.toContainText(word);
         // What the provider wrote in both languages shows in the page's (issue 16: one language showed on both pages).
         await expect(page.getByRole('region', { name: l.sections.access })).toContainText(english ? 'Cite this dataset when you use it.' : '使用本数据时请引用本数据集。');
         await expect(page.getByRole('region', { name: l.sections.details })).toContainText(english ? 'One file a year: glacier_YYYY.nc' : '每年一个文件：glacier_YYYY.nc');

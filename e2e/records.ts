@@ -73,7 +73,7 @@ export async function anonymousRecord(id: string): Promise<{ status: number; rec
 /** What a spec may choose of a complete record: its area, its version in the other language, more keywords. */
 export interface RecordOptions {
   box?: { west: number; south: number; east: number; north: number };
-  translation?: { title: string; description: string; use_term?: string; usage_method?: string; data_source?: string; dist_unit?: string; dist_address?: string };
+  translation?: { title: string; description: string; use_term?: string; usage_method?: string; data_source?: string; dist_unit?: string; dist_address?: string; dist_city?: string; dist_province?: string; dist_country?: string };
   keywords?: { name: string; type: (typeof KEYWORD_TYPES)[number]; language: Language; translation: string }[];
 }
 

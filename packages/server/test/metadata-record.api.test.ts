@@ -242,15 +242,18 @@ describe('POST /api/metadata/metadata/', () => {
     expect(versions.results.map((v: { language: string }) => v.language)).toEqual(['en']);
   });
 
-  it("keeps the distributor's organisation and address of the translation (issue 16)", async () => {
+  it("keeps the distributor's organisation and address (street, city, province, country) of the translation (issue 16)", async () => {
     const record = await createRecord(portal, owner.token, { language: 'zh-hans' });
     const url = resourceUrl('metadata-i18n', record.translations[0].id);
-    const distributor = { dist_unit: 'National Tibetan Plateau Data Center', dist_address: '16 Lincui Road, Beijing' };
+    const distributor = { dist_unit: 'National Tibetan Plateau Data Center', dist_address: '16 Lincui Road, Beijing', dist_city: 'Lhasa', dist_province: 'Tibet', dist_country: 'China' };
     expect(expectStatus(await call(portal, 'PATCH', url, owner.token, { body: distributor }), 200)).toMatchObject(distributor);
     expect(expectStatus(await call(portal, 'GET', url, owner.token), 200)).toMatchObject({ language: 'en', ...distributor });
     expect((await getRecord(portal, owner.token, record.id)).translations[0]).toMatchObject(distributor);
     // The same limits as the record's own fields.
     expect((await call(portal, 'PATCH', url, owner.token, { body: { dist_unit: 'x'.repeat(10_000) } })).statusCode).toBe(400);
+    for (const field of ['dist_city', 'dist_province', 'dist_country']) {
+      expect((await call(portal, 'PATCH', url, owner.token, { body: { [field]: 'x'.repeat(10_000) } })).statusCode, field).toBe(400);
+    }
     expect(expectStatus(await call(portal, 'GET', url, owner.token), 200)).toMatchObject(distributor);
   });
 

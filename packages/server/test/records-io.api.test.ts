@@ -203,6 +203,10 @@ describe('npm run portal -- import-records', () => {
 describe('npm run portal -- export-records, and back', () => {
   it('writes every published record, and a fresh portal importing the file holds the same catalogue', async () => {
     const file = path.join(portal.config.dataDir, 'catalogue.json');
+    // The distributor's organisation and address in the record's other language travel with its translation (issue 16).
+    const distributor = { dist_unit: 'National Tibetan Plateau Data Center', dist_address: '16 Lincui Road', dist_city: 'Beijing', dist_province: 'Beijing Municipality', dist_country: 'China' };
+    const { id: glacierId } = await recordByDoi(portal, DOIS[0]!);
+    await portal.database.db.updateTable('metadata_i18n').set(distributor).where('metadata_id', '=', glacierId).where('language', '=', 'en').execute();
     const exported = await runPortalCli(portal, 'export-records', file);
     expect(exported.code, exported.stderr).toBe(0);
     expect(exported.stdout).toContain('Exported 5 published record(s)');
@@ -212,6 +216,7 @@ describe('npm run portal -- export-records, and back', () => {
     expect(glacier).toMatchObject({ status: 'published', title: '青藏高原冰川编目数据集（2000—2020年）', fund: expect.arrayContaining(['5']) });
     expect(glacier.keywords).toContainEqual({ name: '冰川', type: 'theme', language: 'zh-hans', translations: [{ language: 'en', name: 'glacier' }] });
     expect(glacier.authors[0]).toMatchObject({ name: '李新', role: 'resourceProvider', translations: [expect.objectContaining({ language: 'en', name: 'Xin Li' })] });
+    expect(glacier.translations).toEqual([expect.objectContaining({ language: 'en', ...distributor })]);
 
     const fresh = await createTestPortal();
     try {

@@ -153,10 +153,11 @@ async function addTheRest(id: string, ownerId: string) {
     'zh-hans': { usage_method: '文件按年份命名。', citation: '张冰川等，2021。', time_description: '逐年。', use_term: '使用数据须引用 <数据集>。' },
     en: { usage_method: 'Files are named by year.', citation: 'Zhang et al., 2021.', time_description: 'Yearly.', use_term: 'Users must cite the <dataset>.' },
   };
-  // The distributor's organisation and address in the other language (the record's own are FULL_EXTRAS's).
+  // The distributor's organisation and address (street, city, province, country) in the other language (the record's own are FULL_EXTRAS's).
+  const { unit, address, city, country } = FULL_EXTRAS.distributor;
   const distributor = {
-    'zh-hans': { dist_unit: FULL_EXTRAS.distributor.unit, dist_address: FULL_EXTRAS.distributor.address },
-    en: { dist_unit: 'National Tibetan Plateau Data Center', dist_address: '16 Lincui Road, Chaoyang District, Beijing' },
+    'zh-hans': { dist_unit: unit, dist_address: address, dist_city: city, dist_province: '北京', dist_country: country },
+    en: { dist_unit: 'National Tibetan Plateau Data Center', dist_address: '16 Lincui Road, Chaoyang District, Beijing', dist_city: 'Beijing', dist_province: 'Beijing Municipality', dist_country: 'China' },
   };
   await db
     .updateTable('metadata')
@@ -300,10 +301,10 @@ describe(`the official schemas${WITHOUT}`, () => {
     const documents = Object.fromEntries(await Promise.all(withDoi.map(async (id) => [keyOf(id), await exported(id, 'datacite')] as const)));
     expectValid(documents, SCHEMAS.datacite45);
     expectValid(documents, SCHEMAS.datacite46);
-    // The access right (COAR, issue 17) after the licence, then the terms of use: a rights statement in each language.
     // A range open at one end (RKMS-ISO8601) leaves that side empty: valid, and not a single day.
     expect(documents.openEnded).toContain('<date dateType="Collected">2015-01-01/</date>');
     expect(documents.polar).toContain('<date dateType="Collected">/2020-12-31</date>');
+    // The access right (COAR, issue 17) after the licence, then the terms of use: a rights statement in each language.
     const rights = [...documents.fullEn!.matchAll(/<rights( [^>]*)?>([^<]*)<\/rights>/g)].map((m) => [/xml:lang="([^"]+)"/.exec(m[1] ?? '')?.[1], m[2]]);
     expect(rights).toEqual([
       ['en', 'Creative Commons Attribution-NonCommercial-ShareAlike 4.0 International'],
@@ -326,12 +327,15 @@ describe(`the official schemas${WITHOUT}`, () => {
       expect(references.filter((reference) => !locales.includes(reference!)), key).toEqual([]);
       if (key.startsWith('full')) expect(references.length, key).toBeGreaterThan(5);
     }
-    // The Chinese record: the distributor's organisation and delivery point, and the terms of use, in both languages.
+    // The Chinese record: the distributor's organisation and address (delivery point, city, province, country), and the terms of use, in both languages.
     const zh = documents.fullZh!;
     const translated = (property: string) => new RegExp(`<gmd:${property} xsi:type="gmd:PT_FreeText_PropertyType">\\s*<gco:CharacterString>([^<]*)</gco:CharacterString>[\\s\\S]*?<gmd:LocalisedCharacterString[^>]*>([^<]*)<`, 'g');
     const pairs = (property: string) => [...zh.matchAll(translated(property))].map((m) => [m[1], m[2]]);
     expect(pairs('organisationName')).toContainEqual(['国家青藏高原科学数据中心', 'National Tibetan Plateau Data Center']);
     expect(pairs('deliveryPoint')).toContainEqual(['北京市朝阳区林萃路16号', '16 Lincui Road, Chaoyang District, Beijing']);
+    expect(pairs('city')).toContainEqual(['北京', 'Beijing']);
+    expect(pairs('administrativeArea')).toContainEqual(['北京', 'Beijing Municipality']);
+    expect(pairs('country')).toContainEqual(['中国', 'China']);
     expect(pairs('useLimitation')).toEqual([['使用数据须引用 &lt;数据集&gt;。', 'Users must cite the &lt;dataset&gt;.']]);
     expect(zh).toMatch(/<gmd:resourceConstraints>\s*<gmd:MD_Constraints>\s*<gmd:useLimitation/);
   });
@@ -501,6 +505,10 @@ describe(`the official schemas${WITHOUT}`, () => {
     expect(full).toContain('<Short_Name>XDA20-01</Short_Name>');
     expect(full).toContain('<URL>https://creativecommons.org/licenses/by-nc-sa/4.0/</URL>');
     expect(full).toMatch(/<Organization_Name>\s*<Short_Name>National Tibetan Plateau Data Center<\/Short_Name>/);
+    // The data centre's address in English, each part as the provider translated it.
+    expect(full).toMatch(
+      /<Address>\s*<Street_Address>16 Lincui Road, Chaoyang District, Beijing<\/Street_Address>\s*<City>Beijing<\/City>\s*<State_Province>Beijing Municipality<\/State_Province>\s*<Country>China<\/Country>\s*<\/Address>/,
+    );
     expect(full).toMatch(/<Reference>[\s\S]*?<Identifier>10.1038\/nclimate1580<\/Identifier>/);
     expect(full).toContain('<Abstract mime_type="text/plain">Annual glacier outlines &amp; "other" &lt;things&gt; from Landsat.</Abstract>');
     // No optional part: the placeholders, no empty element.

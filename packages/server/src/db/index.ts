@@ -26,6 +26,7 @@ import * as i18nDistributor from './migrations/0011-i18n-distributor.js';
 import * as doiRegistrations from './migrations/0012-doi-registrations.js';
 import * as recordVersions from './migrations/0013-record-versions.js';
 import * as identifiers from './migrations/0014-identifiers.js';
+import * as i18nDistributorPlace from './migrations/0015-i18n-distributor-place.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '0012-doi-registrations': doiRegistrations,
   '0013-record-versions': recordVersions,
   '0014-identifiers': identifiers,
+  '0015-i18n-distributor-place': i18nDistributorPlace,
 };
 
 class ListedMigrations implements MigrationProvider {

@@ -196,6 +196,10 @@ export interface MetadataI18nTable {
   /** The distributor's organisation and address in this language (0011). */
   dist_unit: string;
   dist_address: string;
+  /** The distributor's city, province and country in this language (0015). */
+  dist_city: string;
+  dist_province: string;
+  dist_country: string;
 }
 
 export interface AuthorTable extends Created {

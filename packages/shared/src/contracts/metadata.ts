@@ -162,6 +162,9 @@ export const metadataI18nFields = {
   time_description: text(METADATA_TEXT_LIMITS.long),
   dist_unit: shortText,
   dist_address: text(METADATA_TEXT_LIMITS.title),
+  dist_city: shortText,
+  dist_province: shortText,
+  dist_country: shortText,
 };
 export const metadataI18nCreateSchema = z.object({
   metadata: z.string({ error: 'metadata.validation.metadata' }).min(1, 'metadata.validation.metadata'),

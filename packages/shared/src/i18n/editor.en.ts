@@ -185,6 +185,9 @@ export const editorEn = {
     autosaveHint: 'What you type here is saved automatically.',
     distUnit: "Distributor's organisation",
     distAddress: "Distributor's address",
+    distCity: "Distributor's city",
+    distProvince: "Distributor's province",
+    distCountry: "Distributor's country",
     untranslated: 'Not translated yet: pages in {{language}} show the {{own}} text for it.',
   },
   files: {

@@ -187,6 +187,9 @@ export const editorZhHans: Messages['editor'] = {
     autosaveHint: '在此输入的内容会自动保存。',
     distUnit: '分发单位',
     distAddress: '分发地址',
+    distCity: '分发城市',
+    distProvince: '分发省份',
+    distCountry: '分发国家',
     untranslated: '尚未翻译：{{language}}页面将显示{{own}}原文。',
   },
   files: {

@@ -127,8 +127,8 @@ export interface CitableRecord {
   publisher: Texts;
   /** The portal's address. */
   catalogueUrl: string;
-  /** The organisation and its address in both languages (the record's translation has them); the rest as given. */
-  distributor: { unit: Texts; country: string; province: string; city: string; address: Texts; phone: string; email: string };
+  /** The organisation and its address (street, city, province, country) in both languages (the record's translation has them); phone and e-mail as given. */
+  distributor: { unit: Texts; country: Texts; province: Texts; city: Texts; address: Texts; phone: string; email: string };
   spatialResolution: string;
   temporalResolution: string;
   projection: string;
@@ -179,7 +179,7 @@ function boxOf(record: MetadataRow): Box | null {
 export function citableRecordOf(record: MetadataRow, attached: AttachedRows, site: SiteFacts): CitableRecord {
   const language: Language = record.language === 'en' ? 'en' : 'zh-hans';
   const translation = attached.translations.find((t) => t.language === otherLanguage(language));
-  const bilingual = (field: 'title' | 'description' | 'data_source' | 'use_term' | 'usage_method' | 'citation' | 'time_description' | 'dist_unit' | 'dist_address'): Texts => {
+  const bilingual = (field: 'title' | 'description' | 'data_source' | 'use_term' | 'usage_method' | 'citation' | 'time_description' | 'dist_unit' | 'dist_address' | 'dist_city' | 'dist_province' | 'dist_country'): Texts => {
     const texts: Texts = { 'zh-hans': '', en: '' };
     texts[language] = record[field].trim();
     texts[otherLanguage(language)] = (translation?.[field] ?? '').trim();
@@ -262,9 +262,9 @@ export function citableRecordOf(record: MetadataRow, attached: AttachedRows, sit
     catalogueUrl: site.publicUrl,
     distributor: {
       unit: bilingual('dist_unit'),
-      country: record.dist_country.trim(),
-      province: record.dist_province.trim(),
-      city: record.dist_city.trim(),
+      country: bilingual('dist_country'),
+      province: bilingual('dist_province'),
+      city: bilingual('dist_city'),
       address: bilingual('dist_address'),
       phone: record.dist_phone.trim(),
       email: record.dist_email.trim(),

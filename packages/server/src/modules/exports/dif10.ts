@@ -168,13 +168,14 @@ function organization(dif: XMLBuilder, record: CitableRecord): void {
   contact.ele('Role').txt('DATA CENTER CONTACT');
   const group = contact.ele('Contact_Group');
   group.ele('Name').txt(unit);
-  const street = english(distributor.address);
-  if (street || distributor.city || distributor.province || distributor.country) {
+  // DIF is read in English: each part of the address in English when the provider translated it.
+  const [street, city, province, country] = [distributor.address, distributor.city, distributor.province, distributor.country].map(english);
+  if (street || city || province || country) {
     const address = group.ele('Address');
     add(address, 'Street_Address', street);
-    add(address, 'City', distributor.city);
-    add(address, 'State_Province', distributor.province);
-    add(address, 'Country', distributor.country);
+    add(address, 'City', city);
+    add(address, 'State_Province', province);
+    add(address, 'Country', country);
   }
   if (distributor.phone) {
     const phone = group.ele('Phone');

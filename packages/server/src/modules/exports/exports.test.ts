@@ -46,7 +46,7 @@ function buildRecord(fields: Partial<CitableRecord> = {}): CitableRecord {
     files: { count: 0, bytes: 0, mediaTypes: [] },
     publisher: { 'zh-hans': '三极科学数据门户', en: 'Three Poles Data Portal' },
     catalogueUrl: 'http://portal.test',
-    distributor: { unit: { 'zh-hans': '', en: '' }, country: '', province: '', city: '', address: { 'zh-hans': '', en: '' }, phone: '', email: '' },
+    distributor: { unit: none, country: none, province: none, city: none, address: none, phone: '', email: '' },
     spatialResolution: '',
     temporalResolution: '',
     projection: '',

@@ -22,7 +22,7 @@ import { ORCID_URL } from '@portal/shared/rules/identifiers';
  *   other language is a gmd:locale (PT_Locale) and every text a PT_FreeText with both, so a client
  *   that reads only gco:CharacterString gets the record's language.
  * - hierarchyLevel dataset; contact: the record's distributor (the data centre; its organisation and
- *   delivery point in both languages), then the metadata
+ *   address (deliveryPoint, city, administrativeArea, country) in both languages), then the metadata
  *   authors (role author: they wrote the metadata); distributor: the data centre; dateStamp the last
  *   update.
  * - MD_DataIdentification: citation (title, publication and revision dates, edition (the published
@@ -155,10 +155,14 @@ function distributorParty(parent: XMLBuilder, record: CitableRecord, property: s
   const contact = responsible.ele('gmd:contactInfo').ele('gmd:CI_Contact');
   if (distributor.phone) text(contact.ele('gmd:phone').ele('gmd:CI_Telephone'), 'voice', distributor.phone);
   const address = contact.ele('gmd:address').ele('gmd:CI_Address');
-  if (distributor.address['zh-hans'] || distributor.address.en) freeText(address, record, 'deliveryPoint', distributor.address);
-  if (distributor.city) text(address, 'city', distributor.city);
-  if (distributor.province) text(address, 'administrativeArea', distributor.province);
-  if (distributor.country) text(address, 'country', distributor.country);
+  // The street, city, province and country each in both languages when the provider translated them.
+  const parts = [
+    ['deliveryPoint', distributor.address],
+    ['city', distributor.city],
+    ['administrativeArea', distributor.province],
+    ['country', distributor.country],
+  ] as const;
+  for (const [property, texts] of parts) if (texts['zh-hans'] || texts.en) freeText(address, record, property, texts);
   if (distributor.email) text(address, 'electronicMailAddress', distributor.email);
   onlineResource(contact.ele('gmd:onlineResource'), record.catalogueUrl, 'WWW:LINK');
   codeValue(responsible, 'role', 'CI_RoleCode', role);

@@ -22,7 +22,17 @@ import './landing.css';
 // OpenLayers and proj4 come only when the page has an area and its map nears the screen.
 const ExtentMap = lazy(() => loadChunk(() => import('./ExtentMap')));
 
-type TranslatedField = 'data_source' | 'use_term' | 'usage_method' | 'citation' | 'time_description' | 'dist_unit' | 'dist_address';
+type TranslatedField =
+  | 'data_source'
+  | 'use_term'
+  | 'usage_method'
+  | 'citation'
+  | 'time_description'
+  | 'dist_unit'
+  | 'dist_address'
+  | 'dist_city'
+  | 'dist_province'
+  | 'dist_country';
 
 /**
  * A text of the record in the page's language: the record's own in its language, the translation
@@ -138,8 +148,8 @@ export function Access({ record }: { record: MetadataRecord }) {
 /** The distributor as the record's distribution fields publish it (never an author's own e-mail or phone). */
 export function Contact({ record }: { record: MetadataRecord }) {
   const { t } = useTranslation();
-  // The organisation and the street address in the page's language when the provider translated them.
-  const place = [inLanguage(record, 'dist_address'), record.dist_city, record.dist_province, record.dist_country].filter(Boolean);
+  // The organisation and each part of the address in the page's language when the provider translated it.
+  const place = (['dist_address', 'dist_city', 'dist_province', 'dist_country'] as const).map((field) => inLanguage(record, field)).filter(Boolean);
   // Chinese addresses run from the country down, English ones from the street up.
   const address = pageLanguage === 'en' ? place.join(', ') : [...place].reverse().join(' ');
   const items: [string, ReactNode][] = [

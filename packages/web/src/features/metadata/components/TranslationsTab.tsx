@@ -10,10 +10,10 @@ import { AUTOSAVE_DELAY_MS, patchValid, readUnsaved, SaveBar, same, writeUnsaved
 import { useFreshTranslations, type EditorSession } from './editorSession';
 import { useFeedback } from './useFeedback';
 
-const FIELDS = ['title', 'description', 'data_source', 'use_term', 'usage_method', 'citation', 'time_description', 'dist_unit', 'dist_address'] as const;
+const FIELDS = ['title', 'description', 'data_source', 'use_term', 'usage_method', 'citation', 'time_description', 'dist_unit', 'dist_address', 'dist_city', 'dist_province', 'dist_country'] as const;
 type Field = (typeof FIELDS)[number];
 /** The short fields, on one line (their count inside); the others are text areas. */
-const ONE_LINE = new Set<Field>(['title', 'dist_unit']);
+const ONE_LINE = new Set<Field>(['title', 'dist_unit', 'dist_city', 'dist_province', 'dist_country']);
 type TranslationValues = Partial<Record<Field, string>>;
 const LABELS: Record<Field, string> = {
   title: 'editor.fields.title',
@@ -25,6 +25,9 @@ const LABELS: Record<Field, string> = {
   time_description: 'editor.fields.timeDescription',
   dist_unit: 'editor.translation.distUnit',
   dist_address: 'editor.translation.distAddress',
+  dist_city: 'editor.translation.distCity',
+  dist_province: 'editor.translation.distProvince',
+  dist_country: 'editor.translation.distCountry',
 };
 
 /** Where this version's values that could not be saved wait across a reload (the Overview's own are apart). */
