@@ -222,10 +222,12 @@ describe('XML of a record with only the required fields', () => {
     }
   });
 
-  it('ISO 19139: one language is a plain CharacterString, no PT_FreeText', () => {
+  it('ISO 19139: the record\'s texts in one language are plain CharacterStrings; only the data centre\'s name, which the portal has in both, is a PT_FreeText', () => {
     const xml = iso19139Xml(buildRecord());
     expect(xml).toMatch(/<gmd:title>\s*<gco:CharacterString>Permafrost temperature<\/gco:CharacterString>\s*<\/gmd:title>/);
-    expect(xml).not.toContain('PT_FreeText');
+    const freeTexts = xml.match(/<gmd:\w+ xsi:type="gmd:PT_FreeText_PropertyType">/g) ?? [];
+    // The centre as the originator (no creator): cited and as point of contact.
+    expect(freeTexts).toEqual(['<gmd:organisationName xsi:type="gmd:PT_FreeText_PropertyType">', '<gmd:organisationName xsi:type="gmd:PT_FreeText_PropertyType">']);
     expect(xml).not.toContain('<gmd:extent>');
   });
 });
