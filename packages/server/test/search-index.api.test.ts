@@ -215,6 +215,39 @@ describe('the index follows edits of a published record', () => {
   });
 });
 
+describe('a published record as shown is kept in memory (issue 16 speed)', () => {
+  const anonymousTitle = async (id: string) => {
+    const response = await portal.app.inject({ method: 'GET', url: recordUrl(id), headers: { ...EN, 'user-agent': 'Mozilla/5.0 Firefox/140.0' } });
+    expectStatus(response, 200);
+    return response.json().title as string;
+  };
+
+  it('a change through the portal reaches every reader at once: the title, an English version, a withdrawal', async () => {
+    const id = await publishedRecord('巴松错水温', 'Water temperature of Basum Tso');
+    expect(await anonymousTitle(id)).toBe('巴松错水温');
+    await patchRecord(portal, staff.token, id, { title: '巴松错水温与溶解氧' });
+    expect(await anonymousTitle(id)).toBe('巴松错水温与溶解氧');
+    const english = (await getOk(portal, `${resourceUrl('metadata-i18n')}?metadata__id=${id}&language=en`)).results[0];
+    expectStatus(await call(portal, 'PATCH', resourceUrl('metadata-i18n', english.id), staff.token, { body: { title: 'Basum Tso oxygen' } }), 200);
+    const shown = (await portal.app.inject({ method: 'GET', url: recordUrl(id), headers: EN })).json();
+    expect(shown.translations.find((t: { language: string }) => t.language === 'en').title).toBe('Basum Tso oxygen');
+    await unpublish(id);
+    expectStatus(await portal.app.inject({ method: 'GET', url: recordUrl(id), headers: EN }), 404);
+  });
+
+  it('its creator and staff read it as stored, even what changed beside the portal (another instance)', async () => {
+    const id = await publishedRecord('然乌湖冰情', 'Ice of Rawu Lake');
+    expect(await anonymousTitle(id)).toBe('然乌湖冰情');
+    await portal.database.db.updateTable('metadata').set({ title: '然乌湖冰情变化' }).where('id', '=', id).execute();
+    // Any other reader: the kept one, until it is made again (PUBLISHED_KEPT_MS).
+    expect(await anonymousTitle(id)).toBe('然乌湖冰情');
+    for (const token of [creator.token, staff.token]) {
+      const response = await call(portal, 'GET', recordUrl(id), token);
+      expect(response.json().title).toBe('然乌湖冰情变化');
+    }
+  });
+});
+
 describe('views', () => {
   const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
   const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';

@@ -43,7 +43,8 @@ type ShownRecord = PresentedRecord & { translations: MetadataTranslation[] };
  * A published record as shown is the same for every reader, and it is the catalogue's most read
  * call: it is kept in memory for PUBLISHED_KEPT_MS, dropped at once when this process changes or
  * deletes the record (MetadataAccess tells, in the writing transaction), so that another instance's
- * change (or a change to the owner's name) reaches it at most that late. Its views and downloads are
+ * change (or a change to the owner's name) reaches it at most that late. Its creator and staff read it
+ * as stored. Its views and downloads are
  * not taken from it (metadata.routes.ts reads them each time).
  */
 const PUBLISHED_KEPT_MS = 5_000;
@@ -116,7 +117,9 @@ export class MetadataService {
 
   async get(user: AuthenticatedUser | null, id: string): Promise<ShownRecord> {
     const kept = this.shown.get(id);
-    if (kept && Date.now() - kept.at < PUBLISHED_KEPT_MS) return kept.record;
+    // Its creator and staff, who change it, always read it as stored.
+    const mayChange = !!user && (user.is_staff || user.id === kept?.record.owner_id);
+    if (kept && !mayChange && Date.now() - kept.at < PUBLISHED_KEPT_MS) return kept.record;
     const changes = this.changesTold;
     const record = await this.access.readable(user, id);
     const [presented] = await this.present([record]);
