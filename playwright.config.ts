@@ -5,6 +5,9 @@ export const E2E_PORT = Number(process.env.E2E_PORT ?? 8123);
 /** E2E_DATA_DIR and E2E_PORT let two runs share a checkout (each its own server, database and results). */
 export const E2E_DATA_DIR = path.resolve(import.meta.dirname, process.env.E2E_DATA_DIR ?? 'var/e2e');
 
+/** Specs that count what the whole catalogue holds. */
+const WHOLE_CATALOGUE = ['home.spec.ts', 'search.spec.ts'];
+
 /**
  * End-to-end tests in Debian's Chromium (no browser download): the real server on a fresh
  * SQLite database under var/e2e, with the mail outbox the tests read verification links from.
@@ -14,9 +17,16 @@ export default defineConfig({
   outputDir: process.env.E2E_OUTPUT ?? 'test-results',
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  // Two cores: one browser at a time next to the server.
-  workers: 1,
+  // Two browsers at once next to the one server (two cores: the server mostly waits on them). Spec
+  // files run whole in one worker each; the specs that read what the whole catalogue holds (the home
+  // page's counts and lists, the search's facets) run afterwards, one at a time, so that no other
+  // spec publishes while they count.
+  workers: 2,
   fullyParallel: false,
+  projects: [
+    { name: 'parallel', testIgnore: WHOLE_CATALOGUE },
+    { name: 'whole-catalogue', testMatch: WHOLE_CATALOGUE, dependencies: ['parallel'], workers: 1 },
+  ],
   retries: 0,
   reporter: [['list']],
   use: {

@@ -37,7 +37,8 @@ export async function withLighthouse<T>(
   baseURL: string,
   run: (context: BrowserContext, audit: (address: string, categories: Category[], options?: AuditOptions) => Promise<Audit>) => Promise<T>,
 ): Promise<T> {
-  const port = E2E_PORT + 1000;
+  // A debugging port of each worker's own (two workers may audit at once).
+  const port = E2E_PORT + 1000 + Number(process.env.TEST_WORKER_INDEX ?? 0);
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-lighthouse-'));
   const launch = config.use!.launchOptions!;
   let context: BrowserContext | undefined;
