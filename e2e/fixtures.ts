@@ -90,19 +90,19 @@ export function setProfile(username: string, values: { affiliation: string; spec
 
 type NewUser = { staff?: boolean; project?: 0 | 1 | 2; realname: string };
 
-/** The operators' tool's command line for a new active account, and its name and password. */
-function createUserCommand(options: NewUser) {
+/** The operators' tool's command line for a new active account, and its name and password (`dataDir`: another portal's). */
+function createUserCommand(options: NewUser, dataDir = E2E_DATA_DIR) {
   const username = uniqueName('op');
   const password = 'operator-pass-2026';
   // Node with tsx's loader, not `npx tsx`: a second and a half less for each of the suite's many accounts.
   const args = ['--import', 'tsx', 'packages/server/src/cli.ts', 'create-user', '--username', username, '--email', `${username}@example.org`, '--password', password, '--realname', options.realname, '--project', String(options.project ?? 0)];
   if (options.staff) args.push('--staff');
-  return { args, run: { cwd: path.resolve(import.meta.dirname, '..'), env: { ...process.env, DATA_DIR: E2E_DATA_DIR } }, user: { username, password } };
+  return { args, run: { cwd: path.resolve(import.meta.dirname, '..'), env: { ...process.env, DATA_DIR: dataDir } }, user: { username, password } };
 }
 
-/** An active account made with the operators' tool, as a data-centre operator would. */
-export function createUser(options: NewUser) {
-  const { args, run, user } = createUserCommand(options);
+/** An active account made with the operators' tool, as a data-centre operator would (`dataDir`: of a portal a spec started itself). */
+export function createUser(options: NewUser, dataDir?: string) {
+  const { args, run, user } = createUserCommand(options, dataDir);
   execFileSync(process.execPath, args, { ...run, stdio: 'pipe' });
   return user;
 }

@@ -50,9 +50,8 @@ export async function expectJson<T = any>(response: APIResponse, status = 200): 
   return (await response.json()) as T;
 }
 
-/** A person's API session: logged in by the spec's login call, then the `Token` header (no cookies). */
-export async function apiSession(username: string, password: string): Promise<APIRequestContext> {
-  const baseURL = `http://localhost:${E2E_PORT}`;
+/** A person's API session: logged in by the spec's login call, then the `Token` header (no cookies); `baseURL`: a portal a spec started itself. */
+export async function apiSession(username: string, password: string, baseURL = `http://localhost:${E2E_PORT}`): Promise<APIRequestContext> {
   const anonymous = await request.newContext({ baseURL });
   const { token } = await expectJson<{ token: string }>(await anonymous.post('/account/profile-login/', { form: { username, password } }));
   await anonymous.dispose();

@@ -121,6 +121,14 @@ describe('the personal centre menu', () => {
     expect(pathsOf(visibleMenu(USERS.staff!, 'zh-hans'))).toContain('/review/preview');
   });
 
+  it('offers the DOI registrations to staff only, in both languages', () => {
+    for (const language of ['zh-hans', 'en'] as const) {
+      for (const name of ['user', 'leader']) expect(pathsOf(visibleMenu(USERS[name]!, language)), name).not.toContain('/review/doi-registrations');
+      for (const name of ['staff', 'staffLeader']) expect(pathsOf(visibleMenu(USERS[name]!, language)), name).toContain('/review/doi-registrations');
+    }
+    expect(groupForPath(visibleMenu(USERS.staff!, 'en'), '/review/doi-registrations')).toBe('review');
+  });
+
   it('swaps my data for my projects for project users (spec section 6)', () => {
     const keys = (user: MenuUser) => visibleMenu(user, 'en').map((entry) => (entry.kind === 'group' ? entry.key : entry.path));
     expect(keys(USERS.user!)).toContain('metadata');

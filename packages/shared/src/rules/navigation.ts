@@ -105,6 +105,8 @@ export const PERSONAL_MENU: MenuEntry[] = [
       { path: '/review/hitory', labelKey: 'menu.reviewHistory' },
       // The data centre's formal pre-review of received records: a staff task.
       { path: '/review/preview', labelKey: 'menu.preReview', zhOnly: true, isVisible: (user) => user.is_staff },
+      // Where each DOI the data centre assigns stands with DataCite, and a retry: the server answers staff only.
+      { path: '/review/doi-registrations', labelKey: 'doi.ui.title', isVisible: (user) => user.is_staff },
     ],
   },
   {

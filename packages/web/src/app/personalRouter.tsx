@@ -24,6 +24,7 @@ const ReviewHistoryPage = lazyPage(() => import('../features/review/pages/Histor
 const ProjectListPage = lazyPage(() => import('../features/review/pages/ProjectListPage'));
 const ProjectReviewPage = lazyPage(() => import('../features/review/pages/SubmitPage'));
 const PreReviewPage = lazyPage(() => import('../features/review/pages/PreviewPage'));
+const DoiRegistrationsPage = lazyPage(() => import('../features/doi/DoiRegistrationsPage'));
 const BasketPage = lazyPage(() => import('../features/orders/pages/BasketPage'));
 const ApplyFormPage = lazyPage(() => import('../features/orders/pages/ApplyFormPage'));
 const OrderListPage = lazyPage(() => import('../features/orders/pages/OrderListPage'));
@@ -73,6 +74,7 @@ export function createPersonalRouter() {
     { path: 'review/projectList', element: <ProjectListPage /> },
     { path: 'review/submit/:id', element: <ProjectReviewPage /> },
     { path: 'review/preview', element: withUser(PreReviewPage) },
+    { path: 'review/doi-registrations', element: withUser(DoiRegistrationsPage) },
     { path: 'data/basket', element: <BasketPage /> },
     { path: 'data/applyform', element: withUser(ApplyFormPage) },
     { path: 'data/order', element: <OrderListPage /> },

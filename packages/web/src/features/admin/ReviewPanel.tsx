@@ -7,6 +7,7 @@ import { handleFormReply } from '../../api/form';
 import { personalPath } from '../../app/site';
 import { formatDate, formatDateTime } from '../../components/format';
 import { useIsPhone } from '../../components/useIsPhone';
+import { DoiRegistrationLine } from '../doi/DoiRegistrationLine';
 import { InviteExpertsModal } from './InviteExpertsModal';
 import { useDeskStep } from './useDeskStep';
 import { reviewDeskApi, titleOf, type Review, type ReviewDeskItem, type ReviewState } from './reviewDeskApi';
@@ -56,6 +57,7 @@ function PanelBody({ id, title }: { id: string; title: string }) {
   return (
     <Flex vertical gap={20}>
       <Facts review={review} />
+      {review.published_at && <DoiRegistrationLine id={id} />}
       <Flex wrap gap={8}>
         <Button href={personalPath(`/metadata/edit/${id}`)} target="_blank" rel="noopener">
           {t('reviewDesk.panel.openRecord')}
