@@ -28,7 +28,9 @@ beforeAll(async () => {
       DATACITE_USER: ACCOUNT.user,
       DATACITE_PASSWORD: ACCOUNT.password,
       DATACITE_DOI_PATTERN: '{prefix}/tpdc.{number}',
-      DATACITE_TIMEOUT_MS: '400',
+      // Long enough for the stand-in's schema check (an xmllint process) on a loaded machine: at 400 ms a
+      // busy CI run timed out an ordinary call.
+      DATACITE_TIMEOUT_MS: '2000',
     },
   });
   cast = await createCast(portal);
@@ -123,7 +125,7 @@ describe('publishing a record whose DOI the data centre assigns', () => {
   });
 
   it('does not wait for DataCite: the publication answers while DataCite holds the call', async () => {
-    standin.stallNext(1_500);
+    standin.stallNext(3_500);
     const before = standin.requests.length;
     const id = await publishRecord();
     expect((await stored(id)).status).toBe('published');
@@ -134,7 +136,7 @@ describe('publishing a record whose DOI the data centre assigns', () => {
     expect(row).toMatchObject({ status: 'pending', last_status: 0, attempts: 1 });
     expect(row.problem).toBe('DataCite did not answer (timeout or network); it will be tried again.');
     // DataCite carried the call out all the same: the retry's POST is "already taken", and a PUT completes it.
-    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
     await runJob(LATER(2));
     const doi = (await stored(id)).doi;
     expect(standin.requests.filter((r) => r.body?.data?.attributes?.doi === doi || r.path.endsWith(doi)).map((r) => `${r.method} ${r.status}`)).toEqual(['POST 201', 'POST 422', 'PUT 200']);
