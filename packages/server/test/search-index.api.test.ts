@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestPortal, createUserWithToken, EN, type TestPortal } from './helpers.js';
 import { addAuthor, call, createRecord, expectStatus, patchRecord, postResource, recordUrl, resourceUrl, setStatus, storedStatus } from './metadata-builders.js';
 import { decide, type Person } from './review-builders.js';
@@ -373,6 +373,28 @@ describe('views', () => {
     await portal.usage.forgetViews(at(200_000));
     expect(await count(visitor, 200_000)).toBe(true);
     expect(await hits(id)).toBe(6);
+  });
+
+  it('views of several turns gather in one transaction; a repeat of a view this instance counted asks none', async () => {
+    const id = await publishedRecord('佩枯错湖冰', 'Lake ice of Paiku Co');
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    const transaction = vi.spyOn(portal.database.db, 'transaction');
+    try {
+      const counted: Promise<boolean>[] = [];
+      for (const ip of ['198.51.100.60', '198.51.100.61', '198.51.100.62']) {
+        counted.push(portal.usage.countView(id, { ip, userAgent: FIREFOX }));
+        await turn();
+      }
+      expect(await Promise.all(counted)).toEqual([true, true, true]);
+      expect(transaction).toHaveBeenCalledTimes(1);
+      // Within the window the database would answer no: this instance knows it without asking.
+      for (const ip of ['198.51.100.60', '198.51.100.61']) expect(await portal.usage.countView(id, { ip, userAgent: FIREFOX })).toBe(false);
+      await portal.usage.flush();
+      expect(transaction).toHaveBeenCalledTimes(1);
+    } finally {
+      transaction.mockRestore();
+    }
+    expect(await hits(id)).toBe(3);
   });
 
   it('views at the same moment count once', async () => {

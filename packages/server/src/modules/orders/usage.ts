@@ -65,6 +65,8 @@ interface PendingCount {
   /** What the repeat window is kept for: the file of a download, the record of a view. */
   target: string;
   visitor: string;
+  /** The key under which a count taken is remembered (Usage.counted). */
+  memo: string;
   country: string;
   at: Date;
   settle: (counted: boolean) => void;
@@ -79,49 +81,110 @@ function visitorKey(who: { userId?: string; ip: string; userAgent: string }): st
   return who.userId ? `u:${who.userId}` : `a:${createHash('sha256').update(`${who.ip}\u0000${who.userAgent}`).digest('base64url').slice(0, 22)}`;
 }
 
+/** How long views wait for others to join their batch (no reply waits for a view). */
+const VIEW_BATCH_MS = 50;
+/** Counts remembered at most (the oldest go first; a count not remembered is asked of the database). */
+const REMEMBERED_COUNTS = 100_000;
+
+const windowOf = (kind: 'view' | 'download') => (kind === 'view' ? VIEW_WINDOW_MS : DOWNLOAD_WINDOW_MS);
+
 const slices = <T>(rows: readonly T[]) => Array.from({ length: Math.ceil(rows.length / ROWS_PER_STATEMENT) }, (_, i) => rows.slice(i * ROWS_PER_STATEMENT, (i + 1) * ROWS_PER_STATEMENT));
 
 /**
  * Usage of records: views and downloads counted once per visitor, record (or file) and 30 seconds,
  * never for robots; views, downloads and orders per day and country for the statistics.
  *
- * Views and downloads are counted in batches (group commit): a count joins the batch of the current
- * turn of the event loop, and one transaction writes the whole batch (one upsert of their
+ * Views and downloads are counted in batches (group commit): a download joins the batch of the
+ * current turn of the event loop (its reply waits for it), a view waits up to VIEW_BATCH_MS for
+ * others (no reply waits for it), and one transaction writes the whole batch (one upsert of their
  * repeat-window rows, one update of each table's counters, one upsert of the daily counts) before
  * the requests go on. Counted one by one, each wrote five statements and a commit of its own on the
  * event loop (SQLite writes are synchronous): a counted download cost 1.75 times an uncounted one,
  * and counting a view was 40 % of a record page's time under load. The database keeps deciding what
- * counts (the repeat windows' rows), so that several instances still count a visitor's repeat once.
+ * counts (the repeat windows' rows), so that several instances still count a visitor's repeat once;
+ * a repeat within the window of a count this instance wrote is known to be one without asking it
+ * (a returning visitor's page costs no transaction).
  */
 export class Usage {
   private pending: PendingCount[] = [];
   private draining: Promise<void> | null = null;
+  /** Views waiting for their batch (VIEW_BATCH_MS after the first): written now, or at the end of this turn. */
+  private viewTimer: { now: () => void; soon: () => void } | null = null;
+  /**
+   * What this instance counted and when (ms), by kind, target and visitor: a repeat inside the window
+   * of a count the database took is a repeat whatever else happens (the row it wrote keeps that time
+   * until the window has passed), so it is answered here without a transaction. Oldest first.
+   */
+  private readonly counted = new Map<string, number>();
 
   constructor(private readonly db: Db) {}
 
   /** Counts a view of a published record's page; answers whether it counted once it is written. */
   countView(metadataId: string, who: { userId?: string; ip: string; userAgent: string }, now = new Date()): Promise<boolean> {
-    if (isRobot(who.userAgent)) return Promise.resolve(false);
-    return this.enqueue({ kind: 'view', metadataId, target: metadataId, visitor: visitorKey(who), country: '', at: now });
+    return this.count('view', metadataId, metadataId, who, '', now);
   }
 
   /** Counts a download of a file of the record; answers whether it counted once it is written. */
   countDownload(metadataId: string, fileId: string, who: Downloader, now = new Date()): Promise<boolean> {
+    return this.count('download', metadataId, fileId, who, who.country, now);
+  }
+
+  private count(kind: PendingCount['kind'], metadataId: string, target: string, who: { userId?: string; ip: string; userAgent: string }, country: string, at: Date): Promise<boolean> {
     if (isRobot(who.userAgent)) return Promise.resolve(false);
-    return this.enqueue({ kind: 'download', metadataId, target: fileId, visitor: visitorKey(who), country: who.country, at: now });
+    // The key of the memory: the account, else the address and browser themselves (hashed only for the database).
+    const memo = `${kind}\u0000${target}\u0000${who.userId ? `u:${who.userId}` : `a:${who.ip}\u0000${who.userAgent}`}`;
+    const last = this.counted.get(memo);
+    if (last !== undefined && at.getTime() - last <= windowOf(kind)) return Promise.resolve(false);
+    return this.enqueue({ kind, metadataId, target, visitor: visitorKey(who), memo, country, at });
   }
 
   private enqueue(count: Omit<PendingCount, 'settle' | 'fail'>): Promise<boolean> {
     return new Promise<boolean>((settle, fail) => {
       this.pending.push({ ...count, settle, fail });
-      // The rest of this turn's counts join the batch; then it is written.
-      if (!this.draining) this.draining = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.drain());
+      // A download's reply waits for its count: the views waiting go with it, at the end of this turn.
+      if (count.kind === 'download') this.viewTimer?.soon();
+      if (this.draining) return;
+      if (count.kind === 'download') {
+        // The rest of this turn's counts join the batch; then it is written.
+        this.draining = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.drain());
+        return;
+      }
+      // No reply waits for a view: views gather for VIEW_BATCH_MS (or until a download or a flush) and are written together.
+      let release!: () => void;
+      const due = new Promise<void>((resolve) => (release = resolve));
+      const timer = setTimeout(release, VIEW_BATCH_MS);
+      const stop = () => {
+        clearTimeout(timer);
+        return true;
+      };
+      this.viewTimer = { now: () => stop() && release(), soon: () => stop() && setImmediate(release) };
+      this.draining = due.then(() => {
+        this.viewTimer = null;
+        return this.drain();
+      });
     });
   }
 
-  /** Writes what waits to be counted; resolves when nothing does. */
+  /** Writes what waits to be counted, at once; resolves when nothing does. */
   async flush(): Promise<void> {
+    this.viewTimer?.now();
     while (this.draining) await this.draining;
+  }
+
+  /** Remembers a count the database took, and forgets those whose window has passed. */
+  private remember(memo: string, at: number): void {
+    this.counted.delete(memo);
+    this.counted.set(memo, at);
+    const before = at - Math.max(VIEW_WINDOW_MS, DOWNLOAD_WINDOW_MS);
+    for (const [key, time] of this.counted) {
+      if (time >= before && this.counted.size <= REMEMBERED_COUNTS) break;
+      this.counted.delete(key);
+    }
+  }
+
+  /** Forgets remembered counts of a kind made before `before` (ms), as the database forgets their rows. */
+  private forgetCounted(kind: PendingCount['kind'], before: number): void {
+    for (const [key, time] of this.counted) if (time < before && key.startsWith(`${kind}\u0000`)) this.counted.delete(key);
   }
 
   /** Writes batches until none waits (counts that come while one is written make the next). */
@@ -144,7 +207,10 @@ export class Usage {
             }
           }
         }
-        for (const [i, count] of batch.entries()) count.settle(counted[i]!);
+        for (const [i, count] of batch.entries()) {
+          if (counted[i]) this.remember(count.memo, count.at.getTime());
+          count.settle(counted[i]!);
+        }
       }
     } finally {
       this.draining = null;
@@ -219,7 +285,8 @@ export class Usage {
         row.count += 1;
         daily.set(key, row);
       }
-      const days = [...daily.values()].sort((a, b) => a.metadata_id.localeCompare(b.metadata_id) || a.kind.localeCompare(b.kind) || a.day.localeCompare(b.day) || a.country.localeCompare(b.country));
+      // In the order of their keys, compared by code units (localeCompare's collation cost a batch of views milliseconds).
+      const days = [...daily.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
       for (const slice of slices(days)) {
         await trx
           .insertInto('usage_days')
@@ -244,6 +311,7 @@ export class Usage {
 
   /** Forgets downloads older than the window (they no longer hold a repeat back). */
   async forgetDownloads(now = new Date()): Promise<number> {
+    this.forgetCounted('download', now.getTime() - DOWNLOAD_WINDOW_MS);
     const before = new Date(now.getTime() - DOWNLOAD_WINDOW_MS).toISOString();
     const result = await this.db.deleteFrom('recent_downloads').where('downloaded_at', '<', before).executeTakeFirst();
     return Number(result.numDeletedRows);
@@ -251,6 +319,7 @@ export class Usage {
 
   /** Forgets views older than the window (they no longer hold a repeat back). */
   async forgetViews(now = new Date()): Promise<number> {
+    this.forgetCounted('view', now.getTime() - VIEW_WINDOW_MS);
     const before = new Date(now.getTime() - VIEW_WINDOW_MS).toISOString();
     const result = await this.db.deleteFrom('record_views').where('viewed_at', '<', before).executeTakeFirst();
     return Number(result.numDeletedRows);
