@@ -64,6 +64,7 @@ for (const language of ['en', 'zh-hans'] as Language[]) {
     const single = sci.page.waitForEvent('download');
     await sci.page.getByRole('button', { name: like(o.download.download) }).click();
     const file = await single;
+    const singleAt = Date.now();
     expect(file.suggestedFilename()).toBe('glacier_1990.csv');
     expect(await fs.readFile((await file.path())!, 'utf8')).toContain('year,area_km2');
 
@@ -110,6 +111,9 @@ for (const language of ['en', 'zh-hans'] as Language[]) {
     const zipped = sci.page.waitForEvent('download');
     await sci.page.getByRole('button', { name: like(o.download.download) }).click();
     const zip = await zipped;
+    // The same file again: a repeat within 30 seconds of the first counts once (COUNTER); on a busy
+    // machine the owners' decisions in between may take longer, and then it counts again.
+    const sinceSingle = Date.now() - singleAt;
     expect(zip.suggestedFilename()).toMatch(/^data-\d{4}-\d{2}-\d{2}\.zip$/);
     const folder = testInfo.outputPath('zip');
     await fs.mkdir(folder, { recursive: true });
@@ -138,12 +142,14 @@ for (const language of ['en', 'zh-hans'] as Language[]) {
     await visitor.close();
 
     // The provider sees the download in the statistics chart of the open dataset: the single file and
-    // the zip within 30 seconds count once; the order came from Norway.
+    // the zip within 30 seconds count once (twice when more than 30 seconds apart); the order came from Norway.
     const provider = await signedInQuietly(browser, ownerA);
     await provider.page.goto(`${prefix}/personal/#/metadata/published`);
     await provider.page.getByRole('row').filter({ hasText: open.title }).getByRole('link', { name: texts.statistics.link }).click();
     await expect(provider.page.getByRole('heading', { name: texts.statistics.record.title })).toBeVisible(AFTER_LOAD);
-    await expect(provider.page.getByTestId('total-downloads').locator('.ant-statistic-content-value')).toHaveText('1');
+    // Two seconds either side of the window: the browser's clock is not the server's moment of counting.
+    const counted = sinceSingle < 28_000 ? /^1$/ : sinceSingle > 32_000 ? /^2$/ : /^[12]$/;
+    await expect(provider.page.getByTestId('total-downloads').locator('.ant-statistic-content-value')).toHaveText(counted);
     await expect(provider.page.getByTestId('total-orders').locator('.ant-statistic-content-value')).toHaveText('1');
     await expect(provider.page.getByTestId('usage-chart').locator('canvas')).toBeVisible();
     await expect(provider.page.getByRole('row').filter({ hasText: language === 'en' ? 'Norway' : '挪威' })).toBeVisible();
