@@ -60,8 +60,6 @@ export async function withLighthouse<T>(
         // machine; it is advice, not part of the score.
         skipAudits: ['uses-text-compression'],
       });
-      // E2E_LIGHTHOUSE_SAVE: a directory that keeps each report's JSON (its metrics, long tasks, requests).
-      if (process.env.E2E_LIGHTHOUSE_SAVE) fs.writeFileSync(path.join(process.env.E2E_LIGHTHOUSE_SAVE, `${address.replace(/\W+/g, '_')}.json`), JSON.stringify(result!.lhr));
       return result!.lhr;
     };
     const audit = async (address: string, categories: Category[], options: AuditOptions = {}): Promise<Audit> => {

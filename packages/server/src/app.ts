@@ -222,7 +222,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await runCleanupJobs(jobs, app.log);
   scheduleCleanupJobs(app, jobs);
   await app.register(landingRoutes, { landing, exports });
-  await app.register(webPlugin, { webDist: config.webDist, siteVariant: config.siteVariant, publicUrl: config.publicUrl, landing, exports, search, metadata, usage });
+  await app.register(webPlugin, { webDist: config.webDist, siteVariant: config.siteVariant, publicUrl: config.publicUrl, landing, exports, search });
 
   return { app, database, accounts, metadata, review, search, searchIndex, metadataAccess, oaiIndex, orders, usage, doi };
 }

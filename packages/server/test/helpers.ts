@@ -313,16 +313,3 @@ export async function runPortalCli(portal: TestPortal, ...args: string[]): Promi
     return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
   }
 }
-
-/**
- * A built web app of its own (the markers of packages/web's index.html), for a portal that serves
- * its pages (`WEB_DIST`); remove the directory after.
- */
-export async function testWebDist(): Promise<string> {
-  const webDist = await fs.mkdtemp(path.join(os.tmpdir(), 'portal-web-'));
-  await fs.writeFile(
-    path.join(webDist, 'index.html'),
-    '<!doctype html><html lang="zh-CN"><head><meta name="portal-site-variant" content="portal" /><title>x</title></head><body><div id="root"></div></body></html>',
-  );
-  return webDist;
-}

@@ -3,7 +3,7 @@ import path from 'node:path';
 import zlib, { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { LANGUAGES, MAX_PAGE_SIZE, languageFromPath, languageTag, translate, type Language } from '@portal/shared';
+import { LANGUAGES, languageFromPath, languageTag, translate, type Language } from '@portal/shared';
 import { negotiate, sendNegotiated } from '../modules/exports/exports.routes.js';
 import type { ExportsService } from '../modules/exports/exports.service.js';
 import { tombstoneOf } from '../modules/landing/landing.routes.js';
@@ -11,12 +11,6 @@ import type { LandingService } from '../modules/landing/landing.service.js';
 import { linkHeader } from '../modules/landing/signposting.js';
 import { hotReplyText, searchReplyText, statsReplyText } from '../modules/search/search.routes.js';
 import type { SearchService } from '../modules/search/search.service.js';
-import { recordReply } from '../modules/metadata/metadata.routes.js';
-import type { MetadataService } from '../modules/metadata/metadata.service.js';
-import type { Usage } from '../modules/orders/usage.js';
-import { metadataRecordSchema } from '@portal/shared/contracts/metadata-replies';
-import { compiledSerializerCompiler } from './compiled-serializer.js';
-import { landingFirstScreen } from './landing-first-screen.js';
 import { searchQuerySchema } from '@portal/shared/contracts/search';
 import { ensureCsrfCookie } from './csrf.js';
 import {
@@ -73,29 +67,6 @@ function withData(html: string, id: string, facts: Record<string, string>, repli
   return Buffer.from(html.replace('</body>', () => `${element}\n  </body>`), 'utf8');
 }
 
-/**
- * The page with its stylesheets written in as `<style>` elements (the CSP allows inline styles):
- * the entry's `<link rel="stylesheet">` is replaced, and the styles of the `preloads` (a page's
- * chunks, still preloaded for the code that loads them later) are added, in the order the app has
- * them. A file the build does not hold keeps its link.
- */
-function inlineStyles(html: string, webDist: string, preloads: readonly string[]): string {
-  const css = (href: string) => {
-    try {
-      return `<style>${fs.readFileSync(path.join(webDist, href), 'utf8').replace(/<\/style/gi, '<\\/style')}</style>`;
-    } catch {
-      return undefined;
-    }
-  };
-  const added = preloads.flatMap((tag) => {
-    const href = /rel="preload" as="style" href="\/([^"]+)"/.exec(tag)?.[1];
-    return href ? [css(href) ?? ''] : [];
-  });
-  return html
-    .replace(/<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g, (tag, href: string) => css(href) ?? tag)
-    .replace('</head>', () => [...added, '</head>'].join('\n    '));
-}
-
 /** A page made for one request, compressed quickly in the one encoding the browser takes best. */
 function dynamicBody(request: FastifyRequest, html: Buffer): StaticBody {
   const accepted = String(request.headers['accept-encoding'] ?? '');
@@ -113,10 +84,7 @@ function dynamicBody(request: FastifyRequest, html: Buffer): StaticBody {
  * public path, filled in on the server for its language (title, description, canonical and
  * alternate addresses, or noindex); robots.txt and the sitemap.
  */
-async function webRoutes(
-  app: FastifyInstance,
-  site: SiteOptions & { webDist: string; landing: LandingService; exports: ExportsService; search: SearchService; metadata: MetadataService; usage: Usage },
-) {
+async function webRoutes(app: FastifyInstance, site: SiteOptions & { webDist: string; landing: LandingService; exports: ExportsService; search: SearchService }) {
   const indexFile = path.join(site.webDist, 'index.html');
   if (!fs.existsSync(indexFile)) {
     app.log.warn({ webDist: site.webDist }, 'the web app is not built: serving the API only (run `npm run build`)');
@@ -124,11 +92,6 @@ async function webRoutes(
   }
   const template = fs.readFileSync(indexFile, 'utf8');
   const chunks = routeChunkTags(readManifest(site.webDist));
-  // The landing page's first screen is in its HTML, with its styles (the entry's and the page's
-  // chunks') written in: it is drawn from the one response, before any other file arrives.
-  const landingTemplate = inlineStyles(template, site.webDist, chunks.landing);
-  // The record as its API call writes it (the same compiled serializer).
-  const recordText = compiledSerializerCompiler({ schema: metadataRecordSchema, method: 'GET', url: '/api/metadata/metadata/:id/', httpStatus: '200' });
   const pagesOf = (head: PageHead, own: readonly string[] = []) =>
     Object.fromEntries(LANGUAGES.map((language) => [language, staticText(fillPage(template, head, language, site, own), HTML, 'no-cache')])) as Record<
       Language,
@@ -174,27 +137,11 @@ async function webRoutes(
   });
 
   /**
-   * The API's reply to a GET the landing page would make at once, as its JSON text, asked in process
-   * with the visitor's cookie and language (the same access rules, the same serializer).
-   */
-  const apiText = async (request: FastifyRequest, language: Language, url: string) => {
-    const headers: Record<string, string> = { 'accept-language': language };
-    if (request.headers.cookie) headers.cookie = request.headers.cookie;
-    const response = await app.inject({ method: 'GET', url, headers });
-    return response.statusCode === 200 ? response.body : undefined;
-  };
-
-  /**
    * A dataset's landing page: made for each request from one read of the record (its title and
    * abstract in the page's language go into the head; see LandingService), compressed at a quick
-   * brotli level. A published record's page carries its first screen (title, abstract: plugins/
-   * landing-first-screen.ts) and, as JSON the page reads instead of asking (features/landing/api.ts),
-   * the record's reply and those of its thumbnail and people, which the page waits for before it is
-   * drawn. Serving it counts the view, as the record's API call does (once per visitor per 30 s; not
-   * robots, not the creator), since the page no longer makes that call. Not found (404) and gone (410)
-   * are the same web app, which shows why, never indexed.
+   * brotli level. Not found (404) and gone (410) are the same web app, which shows why, never indexed.
    */
-  const sendLandingPage = async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply, language: Language, prefix: string) => {
+  const sendLandingPage = async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply, language: Language) => {
     // The same address gives a published record's exports to those who ask for one (exports.routes.ts).
     reply.header('vary', 'Accept');
     const choices = negotiate(request.headers.accept, language);
@@ -203,38 +150,26 @@ async function webRoutes(
       const sent = await sendNegotiated(reply, choices, request.params.id, language, { exports: site.exports, tombstone });
       if (sent) return sent;
     }
-    const { id } = request.params;
-    const head = await site.landing.head(id, language);
+    const head = await site.landing.head(request.params.id, language);
     if (head.kind === 'missing') return sendPage(request, reply, unindexedPage[language], 404);
-    if (head.kind !== 'published') {
-      const html = Buffer.from(fillPage(template, { kind: 'noindex', title: head.title }, language, site, chunks.landing), 'utf8');
-      return sendPage(request, reply, dynamicBody(request, html), 410);
+    let pageHead: PageHead = { kind: 'noindex', title: head.title };
+    if (head.kind === 'published') {
+      const facts = await site.exports.landingFacts(request.params.id, language);
+      pageHead = {
+        kind: 'record',
+        path: landingPath(request.params.id),
+        title: head.title,
+        description: head.description,
+        jsonLd: facts.jsonLd,
+        metaTags: facts.citationTags,
+        exportLinks: facts.exportLinks,
+        image: facts.image,
+      };
+      // FAIR Signposting: what a machine needs of the page, without reading it.
+      reply.header('link', linkHeader(facts.signposts));
     }
-    // The page's own queries (features/landing/api.ts useAttached).
-    const listOf = (resource: string, extra: Record<string, string>) => `/api/metadata/${resource}/?${new URLSearchParams({ metadata__id: id, pageSize: String(MAX_PAGE_SIZE), ...extra })}`;
-    const [facts, record, thumbnail, authors] = await Promise.all([
-      site.exports.landingFacts(id, language),
-      recordReply(site, request, id),
-      apiText(request, language, listOf('meta-media', { type: 'thumbnail', pageSize: '1' })),
-      apiText(request, language, listOf('meta-author', {})),
-    ]);
-    const pageHead: PageHead = {
-      kind: 'record',
-      path: landingPath(id),
-      title: head.title,
-      description: head.description,
-      jsonLd: facts.jsonLd,
-      metaTags: facts.citationTags,
-      exportLinks: facts.exportLinks,
-      image: facts.image,
-    };
-    // FAIR Signposting: what a machine needs of the page, without reading it.
-    reply.header('link', linkHeader(facts.signposts));
-    const page = fillPage(landingTemplate, pageHead, language, site, chunks.landing).replace('<div id="root"></div>', () => `<div id="root">${landingFirstScreen(record, language, prefix, site)}</div>`);
-    const replies: Record<string, string> = { record: recordText(record) };
-    if (thumbnail !== undefined) replies.thumbnail = thumbnail;
-    if (authors !== undefined) replies.authors = authors;
-    return sendPage(request, reply, dynamicBody(request, withData(page, 'portal-landing', { language, id }, replies)));
+    const html = Buffer.from(fillPage(template, pageHead, language, site, chunks.landing), 'utf8');
+    return sendPage(request, reply, dynamicBody(request, html), head.kind === 'published' ? 200 : 410);
   };
 
   /**
@@ -299,7 +234,7 @@ async function webRoutes(
         app.get(`${prefix}${url.slice(0, -1)}`, PAGE_ROUTE, (_request, reply) => reply.redirect(`${prefix}${url}`));
       }
     }
-    app.get<{ Params: { id: string } }>(`${prefix}/data/:id/`, PAGE_ROUTE, (request, reply) => sendLandingPage(request, reply, language, prefix));
+    app.get<{ Params: { id: string } }>(`${prefix}/data/:id/`, PAGE_ROUTE, (request, reply) => sendLandingPage(request, reply, language));
     app.get<{ Params: { id: string } }>(`${prefix}/data/:id`, PAGE_ROUTE, (request, reply) => reply.redirect(`${prefix}${landingPath(request.params.id)}`));
     // A download voucher's public check (issue 10): the web app reads the code; personal, never indexed.
     app.get(`${prefix}/voucher/:code`, PAGE_ROUTE, (request, reply) => sendPage(request, reply, unindexedPage[language]));

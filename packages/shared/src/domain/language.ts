@@ -44,21 +44,3 @@ export function languageFromHeader(header: string | undefined): Language | undef
   }
   return undefined;
 }
-
-/** A record's title and abstract: its own fields in its language, its translation's in the other. */
-export interface TextVersioned {
-  language: Language;
-  title: string;
-  description: string;
-  translations?: readonly { language: string; title?: string | null; description?: string | null }[] | null;
-}
-
-/** The record's title and abstract in each language (the landing page's, drawn by the web app and written by the server). */
-export function textVersions(record: TextVersioned): Record<Language, { title: string; description: string }> {
-  const other: Language = record.language === 'en' ? 'zh-hans' : 'en';
-  const translation = record.translations?.find((version) => version.language === other);
-  return {
-    [record.language]: { title: record.title, description: record.description },
-    [other]: { title: translation?.title ?? '', description: translation?.description ?? '' },
-  } as Record<Language, { title: string; description: string }>;
-}

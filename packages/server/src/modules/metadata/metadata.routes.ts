@@ -31,29 +31,6 @@ const statusValue = z.enum(METADATA_STATUSES, { error: 'metadata.validation.opti
 /** The Personal header of spec section 7: true in the personal centre, false on admin pages. */
 const isPersonal = (request: FastifyRequest) => String(request.headers.personal ?? '').toLowerCase() === 'true';
 
-/**
- * A record as `GET /api/metadata/metadata/{id}/` gives it, also written into its landing page
- * (plugins/web.ts): a published one with the catalogue's counts as they are now (the record itself
- * may come from memory). A reader's view of a published record (not its creator's own look) counts,
- * once per visitor per 30 s, in the batch of this turn of the event loop; the reply does not wait
- * for it (it shows the counts before this view, as it always did).
- */
-export async function recordReply(
-  { metadata, search, usage }: { metadata: MetadataService; search: SearchService; usage: Usage },
-  request: FastifyRequest,
-  id: string,
-) {
-  const record = await metadata.get(request.user, id);
-  if (record.status !== 'published') return record;
-  const reply = { ...record, ...(await search.countsOf(record.id)) };
-  if (record.owner_id !== request.user?.id) {
-    usage.countView(record.id, { userId: request.user?.id, ip: request.ip, userAgent: request.headers['user-agent'] ?? '' }).catch((error: unknown) => {
-      request.log.error({ err: error, metadataId: record.id }, 'a view could not be counted');
-    });
-  }
-  return reply;
-}
-
 /** Metadata calls of spec section 7. Thin: schema, access, one service call. */
 export async function metadataRoutes(
   parent: FastifyInstance,
@@ -96,9 +73,21 @@ export async function metadataRoutes(
     return reply.status(201).send(await metadata.create(request.user!, request.body));
   });
 
-  app.get('/api/metadata/metadata/:id/', { schema: { params: idParams, response: { 200: metadataRecordSchema } }, config: { access: 'public' } }, async (request) =>
-    recordReply({ metadata, search, usage }, request, request.params.id),
-  );
+  app.get('/api/metadata/metadata/:id/', { schema: { params: idParams, response: { 200: metadataRecordSchema } }, config: { access: 'public' } }, async (request) => {
+    const record = await metadata.get(request.user, request.params.id);
+    if (record.status !== 'published') return record;
+    // The counts as the catalogue holds them now (the record itself may come from memory).
+    const reply = { ...record, ...(await search.countsOf(record.id)) };
+    // A reader's view of a published record (not its creator's own look) counts, once per visitor per
+    // 30 s, in the batch of this turn of the event loop; the reply does not wait for it (it shows the
+    // counts before this view, as it always did).
+    if (record.owner_id !== request.user?.id) {
+      usage.countView(record.id, { userId: request.user?.id, ip: request.ip, userAgent: request.headers['user-agent'] ?? '' }).catch((error: unknown) => {
+        request.log.error({ err: error, metadataId: record.id }, 'a view could not be counted');
+      });
+    }
+    return reply;
+  });
 
   for (const method of ['PUT', 'PATCH'] as const) {
     app.route({

@@ -3,18 +3,12 @@ import type { z } from 'zod';
 import { MAX_PAGE_SIZE, type Citation, type Language, type Media, type MetadataRecord, type MetaAuthor, type MetaFund, type Page, type StoredFile, type Tombstone } from '@portal/shared';
 import type { metaKeywordSchema } from '@portal/shared/contracts/metadata-replies';
 import { api, ApiError, ok } from '../../api/client';
-import { takeEmbedded } from '../../app/embedded';
 
 /**
  * The landing page's calls, each public for a published record (types only from the contracts:
  * the page does not load zod). GET of the record counts the visit as a view (search.service's
  * countView: once per visitor in 30 seconds, never robots, never the record's own creator).
- * The server writes the replies the page waits for into the page (plugins/web.ts, which then counts
- * the view): the first render takes them instead of asking.
  */
-
-/** A reply the server wrote into this record's landing page; each is taken once. */
-const embedded = <T>(id: string, part: string) => takeEmbedded<T>('portal-landing', part, (data) => data.id === id);
 
 export type MetaKeyword = z.infer<typeof metaKeywordSchema>;
 export type FilePage = Page<StoredFile> & { total_size: number };
@@ -39,7 +33,6 @@ export function useRecord(id: string) {
   return useQuery({
     queryKey: ['landing', id, 'record'],
     queryFn: notFoundIsNull(async () => ok<MetadataRecord>(await api.get(`/api/metadata/metadata/${encodeURIComponent(id)}/`))),
-    initialData: () => embedded<MetadataRecord>(id, 'record'),
     // One view per visit: the record is not fetched again while the page is open.
     staleTime: Infinity,
     retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
@@ -61,12 +54,7 @@ export function useAttached(id: string, enabled: boolean) {
   // Not retried three times over seconds: the page waits for some of them before it is drawn.
   const options = { enabled, staleTime: 300_000, retry: 1 };
   return {
-    authors: useQuery({
-      ...options,
-      queryKey: ['landing', id, 'authors'],
-      queryFn: () => list<MetaAuthor>('/api/metadata/meta-author/', byRecord(id)),
-      initialData: () => embedded<Page<MetaAuthor>>(id, 'authors')?.results,
-    }),
+    authors: useQuery({ ...options, queryKey: ['landing', id, 'authors'], queryFn: () => list<MetaAuthor>('/api/metadata/meta-author/', byRecord(id)) }),
     keywords: useQuery({ ...options, queryKey: ['landing', id, 'keywords'], queryFn: () => list<MetaKeyword>('/api/metadata/meta-keyword/', byRecord(id)) }),
     funds: useQuery({ ...options, queryKey: ['landing', id, 'funds'], queryFn: () => list<MetaFund>('/api/metadata/meta-fund/', byRecord(id)) }),
     literature: useQuery({ ...options, queryKey: ['landing', id, 'literature'], queryFn: () => list<Citation>('/api/metadata/citation/', byRecord(id)) }),
@@ -75,10 +63,6 @@ export function useAttached(id: string, enabled: boolean) {
       ...options,
       queryKey: ['landing', id, 'thumbnail'],
       queryFn: async () => (await list<Media>('/api/metadata/meta-media/', byRecord(id, { type: 'thumbnail', pageSize: 1 })))[0] ?? null,
-      initialData: () => {
-        const page = embedded<Page<Media>>(id, 'thumbnail');
-        return page && (page.results[0] ?? null);
-      },
     }),
   };
 }

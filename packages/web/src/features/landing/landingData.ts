@@ -1,7 +1,15 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
-import type { MetadataRecord } from '@portal/shared';
+import type { Language, MetadataRecord } from '@portal/shared';
 
-export { textVersions } from '@portal/shared';
+/** The record's title and abstract in each language: its own fields in its language, its translation in the other. */
+export function textVersions(record: MetadataRecord): Record<Language, { title: string; description: string }> {
+  const other: Language = record.language === 'en' ? 'zh-hans' : 'en';
+  const translation = record.translations?.find((version) => version.language === other);
+  return {
+    [record.language]: { title: record.title, description: record.description },
+    [other]: { title: translation?.title ?? '', description: translation?.description ?? '' },
+  } as Record<Language, { title: string; description: string }>;
+}
 
 export function hasBox(record: Pick<MetadataRecord, 'west' | 'south' | 'east' | 'north'>): boolean {
   return record.west !== null && record.south !== null && record.east !== null && record.north !== null;
