@@ -1,6 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
 import { countWords, descriptionLength, KEYWORD_TYPES, type Language } from '@portal/shared';
-import { createUser, expect, logIn, prefixOf, settled, test, textsOf, uniqueName } from './fixtures';
+import { AFTER_LOAD, createUser, expect, logIn, prefixOf, settled, test, textsOf, uniqueName } from './fixtures';
 import { tinyPng } from './records';
 
 const LANGUAGES: Language[] = ['zh-hans', 'en'];
@@ -245,6 +245,8 @@ for (const language of LANGUAGES) {
       });
       await page.reload();
       expect(asked).toEqual(['beforeunload']);
+      // The editor drawn again after the reload (a loaded machine takes more than the usual 10 s).
+      await expect(page.getByRole('tab', { name: e.tabs.translations })).toBeVisible(AFTER_LOAD);
       if (!english) await expect(page.getByLabel(e.fields.titleEn, { exact: true })).toHaveValue(translatedTitle);
       await page.getByRole('tab', { name: e.tabs.translations }).click();
       await expect(page.getByLabel(titleLabel, { exact: true })).toHaveValue(translatedTitle);
