@@ -207,8 +207,10 @@ for (const language of LANGUAGES) {
         await page.goto(`${prefix}/personal/#/`);
         const entries = await menuEntries(page);
         expect(entries.filter((entry) => entry.disabled).map((entry) => entry.label), 'no disabled entry').toEqual([]);
-        // The spec's Chinese-only pre-review, staff's work, is the only entry one language has and the other has not.
-        const expected = role === 'staff' && !english ? [...everyone.slice(0, 13), texts.menu.preReview, ...everyone.slice(13)] : everyone;
+        // Staff have the review group's staff pages after Review history: the spec's Chinese-only pre-review
+        // (the only entry one language has and the other has not) and the DOI registrations.
+        const staffPages = [...(english ? [] : [texts.menu.preReview]), texts.doi.ui.title];
+        const expected = role === 'staff' ? [...everyone.slice(0, 13), ...staffPages, ...everyone.slice(13)] : everyone;
         expect(entries.map((entry) => entry.label)).toEqual(expected);
 
         // Each entry opens its page: not the not-found page, no notice that the page is not for this reader.
