@@ -74,7 +74,9 @@ for (const language of LANGUAGES) {
       await page.goto(home);
       const main = page.getByRole('main');
       const hotList = main.getByRole('region', { name: texts.home.hotData });
-      await expect(hotList.getByRole('link', { name: title })).toBeVisible();
+      // The page shows the new record (the newest first); the hot list ranks by downloads and views, so
+      // after other specs' downloads a new record may be below its first 10.
+      await expect(main.getByRole('region', { name: texts.home.newest }).getByRole('link', { name: title })).toBeVisible();
       const { hot, stats } = await catalogueOf(page, language);
       expect(stats.datasets).toBeGreaterThan(0);
 
@@ -93,7 +95,7 @@ for (const language of LANGUAGES) {
       const rows = table.getByRole('row').filter({ has: page.getByRole('cell') });
       await expect(rows).toHaveCount(expected.length);
       expect((await rows.allInnerTexts()).map(words)).toEqual(expected);
-      await expect(hotList.getByRole('link', { name: title })).toHaveAttribute('href', `${sitePrefix}/data/${id}/`);
+      if (hot.slice(0, 10).some((item) => item.id === id)) await expect(hotList.getByRole('link', { name: title })).toHaveAttribute('href', `${sitePrefix}/data/${id}/`);
 
       // The newest publications, newest first: ours is among them.
       const newest = main.getByRole('region', { name: texts.home.newest });
