@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metadataI18nFields, metadataUpdateSchema, PROJECTIONS } from '@portal/shared';
 import { createTestPortal, createUserWithToken, EN, form, FORM, tokenHeader, type TestAccount, type TestPortal } from './helpers.js';
+import { insertCatalogue } from './search-builders.js';
 import {
   addAuthor,
   addKeyword,
@@ -330,6 +331,17 @@ describe('GET /api/metadata/metadata/{id}/', () => {
     await setStatus(portal, record.id, 'published');
     expect((await getRecord(portal, null, record.id)).title).toBe('公开');
     expect((await getRecord(portal, other.token, record.id)).title).toBe('公开');
+  });
+
+  it('answers a published record kept in memory with the counts of now, whatever its texts hold', async () => {
+    const title = 'Counts "hit_count":-1, "download_count":-1 } {';
+    const { kept } = await insertCatalogue(portal, owner.id, [{ key: 'kept', language: 'en', published: '2026-01-01', zh: { title: '计数' }, en: { title } }]);
+    const record = { id: kept! };
+    const first = await getRecord(portal, null, record.id);
+    expect(first).toMatchObject({ title, hit_count: 0, download_count: 0 });
+    await portal.database.db.updateTable('search_entries').set({ hit_count: 7, download_count: 3 }).where('metadata_id', '=', record.id).execute();
+    const second = await getRecord(portal, null, record.id);
+    expect(second).toEqual({ ...first, hit_count: 7, download_count: 3 });
   });
 
   it("answers the record's fields, not the review's facts kept on its row (the review state answers those)", async () => {
