@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import Fastify from 'fastify';
 import type { AccountService } from '../src/modules/account/account.service.js';
 import { authPlugin, type Access } from '../src/plugins/auth.js';
-import { createTestPortal, type TestPortal } from './helpers.js';
+import { createTestPortal, createUserWithToken, type TestPortal } from './helpers.js';
 
 /** Every route the portal registers, seen by a hook added before any plugin of buildApp. */
 const registered = vi.hoisted(() => [] as { method: string; url: string; access: unknown }[]);
@@ -90,6 +90,24 @@ describe('route access policy', () => {
         payload: route.method === 'GET' || route.method === 'HEAD' ? undefined : '',
       });
       expect(response.statusCode, `${route.method} ${route.url}`).toBe(401);
+    }
+  });
+
+  it('every route for staff refuses a signed-in user who is not staff with 403, and lets staff past the door', async () => {
+    const user = await createUserWithToken(portal);
+    const staff = await createUserWithToken(portal, { isStaff: true });
+    const staffOnly = registered.filter((route) => route.access === 'staff' && route.method !== 'HEAD');
+    expect(staffOnly.length).toBeGreaterThan(0);
+    const ask = (route: (typeof registered)[number], token: string) =>
+      portal.app.inject({
+        method: route.method as 'GET',
+        url: route.url.replace(/:(\w+)/g, 'x'),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Token ${token}` },
+        payload: route.method === 'GET' ? undefined : '',
+      });
+    for (const route of staffOnly) {
+      expect((await ask(route, user.token)).statusCode, `${route.method} ${route.url} as a user`).toBe(403);
+      expect([401, 403], `${route.method} ${route.url} as staff`).not.toContain((await ask(route, staff.token)).statusCode);
     }
   });
 
