@@ -24,6 +24,26 @@ export const SUBMISSION_REASONS = [
 ] as const;
 export type SubmissionReason = (typeof SUBMISSION_REASONS)[number];
 
+/**
+ * The editor's fields that a reason asks for each on its own: the Overview marks them required.
+ * `time` names none (two dates or a description will do); the other reasons are other tabs' lists.
+ * The English title and abstract of a Chinese record are `en_title` and `en_description` there.
+ */
+export const SUBMISSION_FIELDS = {
+  title: ['title'],
+  titleEn: ['en_title'],
+  abstract: ['description'],
+  abstractEn: ['en_description'],
+  fileSize: ['file_size'],
+  usageMethod: ['usage_method'],
+  spatial: ['east', 'south', 'west', 'north'],
+  subtopic: ['subtopic_three_pole', 'subtopic_third_pole'],
+  platform: ['platform'],
+} as const satisfies Partial<Record<SubmissionReason, readonly string[]>>;
+
+/** Every field of the checklist that carries the required mark. */
+export const REQUIRED_FIELDS: ReadonlySet<string> = new Set(Object.values(SUBMISSION_FIELDS).flat());
+
 /** What the checklist looks at, gathered from the record and everything attached to it. */
 export interface SubmissionFacts {
   title: string;
