@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LANGUAGES, PROJECT_ROLES } from '../domain/constants.js';
+import { pageOf } from './page.js';
 
 /**
  * Account payloads (spec sections 3, 5, 7). Messages are i18n keys of the shared catalogues:
@@ -190,6 +191,26 @@ export type User = z.infer<typeof userSchema>;
 export const userWithTokenSchema = userSchema.extend({ token: z.string() });
 export type UserWithToken = z.infer<typeof userWithTokenSchema>;
 
-/** Reply of the account form posts that have no other payload. */
+/**
+ * The account calls' replies (spec section 7): the server serializes each through its schema (no
+ * field it does not name leaves), the web client checks them against it in development builds.
+ */
+
+/** Reply of the account form posts that have no other payload (forgot, send, reset, change). */
 export const statusReplySchema = z.object({ status: z.number(), msg: z.string() });
 export type StatusReply = z.infer<typeof statusReplySchema>;
+
+/** POST /account/register/ (201): the message and the address the verification mail went to. */
+export const registerReplySchema = statusReplySchema.extend({ email: z.string() });
+export type RegisterReply = z.infer<typeof registerReplySchema>;
+
+/** POST /account/profile-login/: the user, the token (API clients read it here) and the message. */
+export const loginReplySchema = userWithTokenSchema.extend({ msg: z.string() });
+export type LoginReply = z.infer<typeof loginReplySchema>;
+
+/** POST /account/ptpe-account/: 1 when the login names an active programme account, else 0. */
+export const programmeAccountReplySchema = z.object({ s: z.literal([0, 1]) });
+
+/** GET /api/account/account/ (staff): a page of users. */
+export const userPageSchema = pageOf(userSchema);
+export type UserPage = z.infer<typeof userPageSchema>;

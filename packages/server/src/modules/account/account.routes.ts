@@ -1,20 +1,26 @@
 import type { FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { CHANGE_RESULT, languagePrefix } from '@portal/shared';
 import {
   changeSchema,
   forgotSchema,
+  loginReplySchema,
   loginSchema,
+  programmeAccountReplySchema,
+  registerReplySchema,
   registerSchema,
   resetSchema,
   sendSchema,
+  statusReplySchema,
+  userPageSchema,
   userSchema,
 } from '@portal/shared/contracts/account';
 import { expertCandidatePageSchema } from '@portal/shared/contracts/review';
 import type { RateLimits } from '../../config.js';
 import { pagingQuery, toPage } from '../../http/paging.js';
 import { clearAuthCookies, setTokenCookie } from '../../plugins/auth.js';
+import { compiledSerializerCompiler } from '../../plugins/compiled-serializer.js';
 import { ensureCsrfCookie, sameOriginSignIn } from '../../plugins/csrf.js';
 import type { AccountService } from './account.service.js';
 
@@ -33,7 +39,8 @@ export async function accountRoutes(
   // The zod compilers are set in this scope only: plugins with JSON schemas stay untouched.
   const app = parent.withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // Replies through their contracts (shared/contracts/account.ts) compiled once (plugins/compiled-serializer.ts).
+  app.setSerializerCompiler(compiledSerializerCompiler);
 
   const limit = (name: keyof RateLimits) => ({
     rateLimit: { max: rateLimits[name].max, timeWindow: rateLimits[name].timeWindowMs },
@@ -49,7 +56,7 @@ export async function accountRoutes(
 
   app.post(
     '/account/register/',
-    { schema: { body: registerSchema }, config: { access: 'public', ...limit('register') } },
+    { schema: { body: registerSchema, response: { 201: registerReplySchema } }, config: { access: 'public', ...limit('register') } },
     async (request, reply) => {
       const user = await accounts.register(request.body, request.cookies[CAPTCHA_COOKIE], request.language);
       reply.clearCookie(CAPTCHA_COOKIE, { path: '/account/' });
@@ -75,7 +82,7 @@ export async function accountRoutes(
   // Signing in sets the session: another site's form may not do it (login CSRF), see sameOriginSignIn.
   app.post(
     '/account/profile-login/',
-    { schema: { body: loginSchema }, onRequest: sameOriginSignIn(accounts.publicUrl), config: { access: 'public', ...limit('login') } },
+    { schema: { body: loginSchema, response: { 200: loginReplySchema } }, onRequest: sameOriginSignIn(accounts.publicUrl), config: { access: 'public', ...limit('login') } },
     async (request, reply) => {
       // The page's language (the web client sends it as Accept-Language) becomes the mail language; a
       // client that names none (no Accept-Language, no lang cookie) leaves it as it is.
@@ -105,7 +112,7 @@ export async function accountRoutes(
 
   app.post(
     '/account/forgot/',
-    { schema: { body: forgotSchema }, config: { access: 'public', ...limit('mail') } },
+    { schema: { body: forgotSchema, response: { 200: statusReplySchema } }, config: { access: 'public', ...limit('mail') } },
     async (request) => {
       await accounts.forgot(request.body.email);
       return { status: 1, msg: request.t('account.forgotSent', { email: request.body.email }) };
@@ -114,7 +121,7 @@ export async function accountRoutes(
 
   app.post(
     '/account/send/',
-    { schema: { body: sendSchema }, config: { access: 'public', ...limit('mail') } },
+    { schema: { body: sendSchema, response: { 200: statusReplySchema } }, config: { access: 'public', ...limit('mail') } },
     async (request) => {
       await accounts.resendActivation(request.body.username);
       return { status: 1, msg: request.t('account.sendDone') };
@@ -123,7 +130,7 @@ export async function accountRoutes(
 
   app.post(
     '/account/reset/',
-    { schema: { body: resetSchema }, config: { access: 'public', ...limit('mail') } },
+    { schema: { body: resetSchema, response: { 200: statusReplySchema } }, config: { access: 'public', ...limit('mail') } },
     async (request) => {
       await accounts.reset(request.body.key, request.body.password);
       return { status: 1, msg: request.t('account.resetSuccess') };
@@ -132,7 +139,7 @@ export async function accountRoutes(
 
   app.post(
     '/account/change/',
-    { schema: { body: changeSchema }, config: { access: 'user', ...limit('login') } },
+    { schema: { body: changeSchema, response: { 200: statusReplySchema } }, config: { access: 'user', ...limit('login') } },
     async (request, reply) => {
       const status = await accounts.change(request.user!, request.body);
       // Every token was revoked: the browser forgets its cookies too (log in again).
@@ -144,10 +151,10 @@ export async function accountRoutes(
   app.post(
     '/account/ptpe-account/',
     {
-      schema: { body: z.object({ username: sendSchema.shape.username }) },
+      schema: { body: z.object({ username: sendSchema.shape.username }), response: { 200: programmeAccountReplySchema } },
       config: { access: 'user', ...limit('login') },
     },
-    async (request) => ({ s: (await accounts.isProgrammeAccount(request.body.username)) ? 1 : 0 }),
+    async (request) => ({ s: (await accounts.isProgrammeAccount(request.body.username)) ? 1 : 0 }) as const,
   );
 
   app.get(
@@ -159,6 +166,7 @@ export async function accountRoutes(
           // The experts staff may invite to review (issue 7): active accounts, no e-mail.
           role: z.enum(['expert']).optional(),
         }),
+        response: { 200: z.union([userPageSchema, expertCandidatePageSchema]) },
       },
       config: { access: 'staff' },
     },
