@@ -3,7 +3,7 @@ import fastifyFormbody from '@fastify/formbody';
 import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 'fastify';
 import { DEFAULT_LANGUAGE, languageFromHeader, translate } from '@portal/shared';
-import type { Config } from './config.js';
+import type { Config, PasswordHashing } from './config.js';
 import { migrateToLatest, openDatabase, type DbHandle } from './db/index.js';
 import { storedSecret } from './db/server-secret.js';
 import { cleanupJobs, runCleanupJobs, scheduleCleanupJobs } from './jobs.js';
@@ -77,6 +77,8 @@ export interface BuildOptions {
   /** Replaces the configured mailer (tests that inspect mail without a server). */
   mailer?: Mailer;
   logger?: boolean;
+  /** 'owasp' unless given: only test code (the API tests' portal, e2e's server) passes 'fast-for-tests'. */
+  passwordHashing?: PasswordHashing;
 }
 
 /** Levels at which every request is logged (two lines each); above them only what goes wrong. */
@@ -124,6 +126,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     publicUrl: config.publicUrl,
     siteVariant: config.siteVariant,
     tokenTtlDays: config.tokenTtlDays,
+    passwordHashing: options.passwordHashing ?? 'owasp',
   });
 
   await app.register(fastifyCookie);

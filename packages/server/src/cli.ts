@@ -162,6 +162,7 @@ async function main(argv: string[]): Promise<void> {
       publicUrl: config.publicUrl,
       siteVariant: config.siteVariant,
       tokenTtlDays: config.tokenTtlDays,
+      passwordHashing: 'owasp',
     });
     if (command === 'cleanup') {
       const metadata = new MetadataService(new MetadataRepo(db), new MetadataAccess(db));

@@ -65,6 +65,13 @@ export interface AccountLimits {
   appliesPerHour: number;
 }
 
+/**
+ * How new password hashes are made: 'owasp' (argon2id at OWASP's minimum, account.service.ts) in
+ * every portal that serves people; 'fast-for-tests' only where test code asks for it through
+ * buildApp's option (never from the environment, so no setting can weaken a production portal).
+ */
+export type PasswordHashing = 'owasp' | 'fast-for-tests';
+
 export const defaultAccountLimits: AccountLimits = { recordsPerHour: 30, storageBytes: 10240 * 1024 * 1024, appliesPerHour: ORDER_LIMITS.appliesPerHour };
 
 export interface RateLimit {

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { simpleParser } from 'mailparser';
 import pg from 'pg';
-import { buildApp, type Portal } from '../src/app.js';
+import { buildApp, type BuildOptions, type Portal } from '../src/app.js';
 import { defaultRateLimits, loadConfig, type Config, type RateLimits } from '../src/config.js';
 
 /**
@@ -20,7 +20,13 @@ export interface TestPortal extends Portal {
   close(): Promise<void>;
 }
 
-export async function createTestPortal(overrides: { rateLimits?: Partial<RateLimits>; env?: NodeJS.ProcessEnv } = {}): Promise<TestPortal> {
+/**
+ * `buildOptions` replace the test portal's own ({ logger: false, passwordHashing: 'fast-for-tests' }):
+ * `{ logger: false }` builds the portal as main.ts does (OWASP's hashing).
+ */
+export async function createTestPortal(
+  overrides: { rateLimits?: Partial<RateLimits>; env?: NodeJS.ProcessEnv; buildOptions?: BuildOptions } = {},
+): Promise<TestPortal> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'portal-test-'));
   const adminUrl = process.env.DATABASE_URL;
   let databaseUrl: string | undefined;
@@ -41,7 +47,8 @@ export async function createTestPortal(overrides: { rateLimits?: Partial<RateLim
     databaseUrl,
     rateLimits: { ...relaxedRateLimits, ...overrides.rateLimits },
   };
-  const portal = await buildApp(config, { logger: false });
+  // Argon2's cheapest parameters: the suite's hundreds of accounts would otherwise cost minutes of CPU.
+  const portal = await buildApp(config, overrides.buildOptions ?? { logger: false, passwordHashing: 'fast-for-tests' });
   return {
     ...portal,
     config,
