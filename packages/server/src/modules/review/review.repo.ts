@@ -1,7 +1,8 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { ReviewEventTable, ReviewTable } from '../../db/schema.js';
-import { newId, titleMatches, translationTitle } from '../metadata/metadata.repo.js';
+import { newId } from '../../db/index.js';
+import { titleMatches, translationTitle } from '../metadata/metadata.repo.js';
 
 export type ReviewRow = Selectable<ReviewTable>;
 export type ReviewEventRow = Selectable<ReviewEventTable>;
