@@ -10,7 +10,9 @@ import { cleanupJobs, runCleanupJobs, scheduleCleanupJobs } from './jobs.js';
 import { AppError } from './errors.js';
 import { parseQuery } from './http/query.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
-import { AccountDirectory, AccountRepo, accountRoutes, AccountService } from './modules/account/index.js';
+import { AccountRepo } from './modules/account/account.repo.js';
+import { accountRoutes } from './modules/account/account.routes.js';
+import { AccountService } from './modules/account/account.service.js';
 import { FilesRepo } from './modules/files/files.repo.js';
 import { filesRoutes } from './modules/files/files.routes.js';
 import { FilesService } from './modules/files/files.service.js';
@@ -19,7 +21,10 @@ import { exportsRoutes } from './modules/exports/exports.routes.js';
 import { LandingRepo } from './modules/landing/landing.repo.js';
 import { landingRoutes, tombstoneOf } from './modules/landing/landing.routes.js';
 import { LandingService } from './modules/landing/landing.service.js';
-import { MetadataAccess, MetadataService, metadataRoutes, ResourceService } from './modules/metadata/index.js';
+import { MetadataAccess } from './modules/metadata/metadata-access.js';
+import { MetadataRepo } from './modules/metadata/metadata.repo.js';
+import { metadataRoutes } from './modules/metadata/metadata.routes.js';
+import { MetadataService } from './modules/metadata/metadata.service.js';
 import { DownloadAccess } from './modules/orders/download-access.js';
 import { OrdersRepo } from './modules/orders/orders.repo.js';
 import { downloadRoutes } from './modules/orders/download.routes.js';
@@ -32,12 +37,11 @@ import { OaiRepo } from './modules/oai/oai.repo.js';
 import { oaiRoutes } from './modules/oai/oai.routes.js';
 import { OaiService } from './modules/oai/oai.service.js';
 import { tokenKey } from './modules/oai/resumption-token.js';
-import { reviewRoutes } from './modules/review/review.routes.js';
+import { ReviewService, reviewRoutes } from './modules/review/index.js';
 import { SearchIndex } from './modules/search/search-index.js';
 import { SearchRepo } from './modules/search/search.repo.js';
 import { searchRoutes } from './modules/search/search.routes.js';
 import { SearchService } from './modules/search/search.service.js';
-import { ReviewService } from './modules/review/review.service.js';
 import { doiRoutes } from './modules/doi/doi.routes.js';
 import { DoiService } from './modules/doi/doi.service.js';
 import { authPlugin } from './plugins/auth.js';
@@ -160,9 +164,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   metadataAccess.onChange(oaiIndex);
   await oaiIndex.fillMissing();
   const search = new SearchService(new SearchRepo(database.db, database.dialect));
-  const metadata = new MetadataService(database.db, metadataAccess, new AccountDirectory(database.db), config.accountLimits);
-  // The generic attached entities (authors, keywords, funds ...) of metadata.routes.ts.
-  const resources = new ResourceService(database.db, metadataAccess);
+  const metadata = new MetadataService(new MetadataRepo(database.db), metadataAccess, config.accountLimits);
   const review = new ReviewService(database.db, metadataAccess, metadata, mailer, {
     publicUrl: config.publicUrl,
     siteVariant: config.siteVariant,
@@ -196,7 +198,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   const downloads = new DownloadAccess(metadataAccess, orders.repo);
   usage = new Usage(database.db);
-  await app.register(metadataRoutes, { metadata, resources, review, search, usage });
+  await app.register(metadataRoutes, { metadata, review, search, usage });
   await app.register(ordersRoutes, { orders, downloads, usage, access: metadataAccess });
   // Uploaded files live in DATA_DIR/files.
   const storage = createBlobStore({ dataDir: config.dataDir });
@@ -206,7 +208,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     downloads,
   });
   // A deleted record takes its stored files with it (rows go by cascade, blobs here, first).
-  metadataAccess.events.on('removing', ({ id }) => files.removeAllOf(id));
+  metadata.onDelete((id) => files.removeAllOf(id));
   await app.register(filesRoutes, { files, storage, usage, landingUrl: (id, language) => exports.landingUrl(id, language) });
   await app.register(downloadRoutes, {
     orders,

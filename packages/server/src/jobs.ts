@@ -4,7 +4,7 @@ import type { OrdersService } from './modules/orders/orders.service.js';
 import type { Usage } from './modules/orders/usage.js';
 import type { MetadataService } from './modules/metadata/metadata.service.js';
 import type { DoiService } from './modules/doi/doi.service.js';
-import type { ReviewService } from './modules/review/review.service.js';
+import type { ReviewService } from './modules/review/index.js';
 import type { SearchService } from './modules/search/search.service.js';
 import type { LocalDiskStore } from './storage/index.js';
 

@@ -1,6 +1,7 @@
 import type { Insertable, Selectable, Transaction } from 'kysely';
-import { lockUserRow, type Db } from '../../db/index.js';
+import type { Db } from '../../db/index.js';
 import type { Database, MetaMediaTable, StoredFileTable } from '../../db/schema.js';
+import { lockUserRow } from '../account/account.repo.js';
 
 /** Data files (`meta_file`) and specification documents (`meta_attach`) share one shape. */
 export type FileKind = 'file' | 'attach';

@@ -1,9 +1,10 @@
 import { recordSnapshotSchema, type RecordSnapshot, type RoundSnapshot } from '@portal/shared/contracts/review';
-import { newId, type Db } from '../../db/index.js';
+import type { Db } from '../../db/index.js';
 import type { AuthenticatedUser } from '../account/account.service.js';
 import { FilesRepo } from '../files/files.repo.js';
 import { mediaImagePath } from '../files/files.service.js';
 import type { MetadataAccess } from '../metadata/metadata-access.js';
+import { newId } from '../metadata/metadata.repo.js';
 import type { MetadataService } from '../metadata/metadata.service.js';
 import { RESOURCES } from '../metadata/resources.js';
 import { ResourceService } from '../metadata/resources.service.js';

@@ -1,11 +1,12 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../../db/index.js';
-import type { ReviewEventTable, ReviewTable } from '../../db/schema.js';
-import { newId } from '../../db/index.js';
-import { titleMatches, translationTitle } from '../metadata/metadata.repo.js';
+import type { MetadataTable, ReviewEventTable, ReviewTable } from '../../db/schema.js';
+import { newId, titleMatches, translationTitle } from '../metadata/metadata.repo.js';
 
 export type ReviewRow = Selectable<ReviewTable>;
 export type ReviewEventRow = Selectable<ReviewEventTable>;
+/** What a review step writes on its record besides the status. */
+export type RecordChange = Updateable<MetadataTable>;
 
 /** A review with what its lists show: the record's titles and owner, the expert's name. */
 export type ReviewListRow = ReviewRow & {
@@ -132,6 +133,27 @@ export class ReviewRepo {
       .where('answered_at', 'is not', null)
       .execute()) as [{ count: number | string }];
     return Number(count);
+  }
+
+  /**
+   * Moves a record from the status (and round) it was read in, with the step's other values; false
+   * when another request moved it first. Holds the record's row until the transaction ends.
+   */
+  async moveRecord(record: { id: string; status: string; review_round: number }, to: string, values: RecordChange = {}): Promise<boolean> {
+    const result = await this.db
+      .updateTable('metadata')
+      .set({ ...values, status: to, updated_at: new Date().toISOString() })
+      .where('id', '=', record.id)
+      .where('status', '=', record.status)
+      .where('review_round', '=', record.review_round)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** What a record's review label is made of, by record. */
+  async labelFacts(ids: string[]) {
+    if (!ids.length) return [];
+    return this.db.selectFrom('metadata').select(['id', 'status', 'topic_review_status', 'published_without_review']).where('id', 'in', ids).execute();
   }
 
   async insertReviews(rows: Omit<ReviewRow, 'id'>[]): Promise<ReviewRow[]> {
