@@ -8,6 +8,7 @@ import { readCookie } from './cookies';
  * CSRF header, which the server asks of a request authenticated by the cookie.
  * GET adds a random `_r` and sends arrays as `name[]`. Replies: 204 gives undefined; 4xx JSON gets
  * `request_error: {status}`; 5xx gives the text plus `request_error`. Only JSON and HTML are read.
+ * Paths come from api/routes.ts; in development builds replies are checked against their contracts.
  */
 export interface RequestError {
   request_error: { status: number };
@@ -83,6 +84,8 @@ export async function request<T = Record<string, unknown>>(method: string, url: 
   if (contentType.includes('application/json')) {
     const data = (await response.json()) as T & Partial<RequestError>;
     if (response.status >= 400) return { ...data, request_error: { status: response.status } };
+    // Development builds check the reply against its route's contract; production builds drop this line and the module.
+    if (import.meta.env.DEV) (await import('./replyContracts')).checkReply(method, url, data);
     return data;
   }
   if (contentType.includes('text/html')) {

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { AUTH_COOKIES, type User } from '@portal/shared';
 import { api, isRequestError } from '../../api/client';
+import { path } from '../../api/routes';
 import { clearCookie, readCookie } from '../../api/cookies';
 import { flashAfterReload } from '../../app/flash';
 import { siteRoot } from '../../app/site';
@@ -20,7 +21,7 @@ export function useCurrentUser() {
     queryKey: CURRENT_USER_KEY,
     queryFn: async (): Promise<User | null> => {
       if (!hasSessionCookie()) return null;
-      const reply = await api.get<User>('/account/validate/');
+      const reply = await api.get<User>(path('validate'));
       if (!reply || isRequestError(reply)) {
         // A revoked, expired or unknown token: the server has expired its cookie; forget the rest.
         if (reply?.request_error.status === 401) clearSession();
@@ -43,7 +44,7 @@ export function clearSession(): void {
 /** Revokes the token on the server, clears the cookies and goes to the site root. */
 export async function signOut(doneText: string): Promise<void> {
   try {
-    await api.postForm('/account/logout/', {});
+    await api.postForm(path('logout'), {});
   } catch {
     // Signing out locally matters more than a server that cannot be reached.
   } finally {

@@ -3,15 +3,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { User } from '@portal/shared';
+import type { UserPage } from '@portal/shared/contracts/account';
 import { api, isRequestError } from '../../api/client';
+import { path } from '../../api/routes';
 import { formatDate } from '../../components/format';
 import { AdminTabs } from './AdminTabs';
 import { StaffOnly } from './StaffOnly';
-
-interface UserPage {
-  count: number;
-  results: User[];
-}
 
 /** Staff's administration: the users of the portal (GET /api/account/account/, staff only). */
 export default function AdminPage() {
@@ -29,7 +26,7 @@ function UserList() {
   const users = useQuery({
     queryKey: ['admin', 'users', search, page],
     queryFn: async () => {
-      const reply = await api.get<UserPage>('/api/account/account/', { search, page, pageSize: 20 });
+      const reply = await api.get<UserPage>(path('users'), { search, page, pageSize: 20 });
       if (!reply || isRequestError(reply)) throw new Error(String(reply?.detail ?? t('errors.generic')));
       return reply;
     },

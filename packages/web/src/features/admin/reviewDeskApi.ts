@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { expertCandidatePageSchema, reviewDeskPageSchema, ReviewState } from '@portal/shared/contracts/review';
 import { api, isRequestError, type Reply } from '../../api/client';
+import { path } from '../../api/routes';
 import { pageLanguage } from '../../app/i18n';
 
 /** Calls of the data centre's review desk (issue 7); reply types are inferred from the shared contracts. */
@@ -34,7 +35,7 @@ async function ok<T>(reply: Promise<Reply<T>>, fallback: string): Promise<T> {
 export const reviewDeskApi = {
   list: (query: DeskQuery, fallback: string) =>
     ok(
-      api.get<ReviewDeskPage>('/api/metadata/review-status/', {
+      api.get<ReviewDeskPage>(path('reviewStates'), {
         status: query.status ? [query.status] : undefined,
         fund: query.fund,
         search: query.search || undefined,
@@ -43,14 +44,14 @@ export const reviewDeskApi = {
       }),
       fallback,
     ),
-  state: (id: string, fallback: string) => ok(api.get<ReviewState>(`/api/metadata/review-status/${id}/`), fallback),
-  fund: (id: string, fallback: string) => ok(api.get<Fund>(`/api/metadata/fund/${id}/`), fallback),
-  experts: (search: string, fallback: string) => ok(api.get<ExpertCandidatePage>('/api/account/account/', { role: 'expert', search, pageSize: 20 }), fallback),
+  state: (id: string, fallback: string) => ok(api.get<ReviewState>(path('reviewState', { id })), fallback),
+  fund: (id: string, fallback: string) => ok(api.get<Fund>(path('fund', { id })), fallback),
+  experts: (search: string, fallback: string) => ok(api.get<ExpertCandidatePage>(path('users'), { role: 'expert', search, pageSize: 20 }), fallback),
   // The calls that change something answer the raw reply: the caller shows refusals by field label.
-  decide: (id: string, body: Record<string, unknown>) => api.patch<ReviewState>(`/api/metadata/review-status/${id}/set_review_status/`, body),
+  decide: (id: string, body: Record<string, unknown>) => api.patch<ReviewState>(path('setReviewStatus', { id }), body),
   invite: (body: { metadata: string; experts: string[]; deadline: string; message: string; reason: string }) =>
-    api.postJson<ReviewState>('/metadata/invite-experts/', body),
-  mailFeedback: (metadata: string) => api.postJson<{ status: 'true'; msg: string }>('/metadata/reviews-feedbackemail', { metadata }),
+    api.postJson<ReviewState>(path('inviteExperts'), body),
+  mailFeedback: (metadata: string) => api.postJson<{ status: 'true'; msg: string }>(path('mailFeedback'), { metadata }),
 };
 
 /** A record's title in the page's language: its other version's when the page is in that language. */

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { doiRegistrationPageSchema, DoiRegistration, RecordDoi } from '@portal/shared/contracts/doi';
 import { api } from '../../api/client';
+import { path } from '../../api/routes';
 import { ok } from '../metadata/api';
 
 /** Staff's DOI registration calls (issue 17); the shapes are the server's contracts. */
@@ -23,8 +24,8 @@ export const doiKeys = {
 
 export const doiApi = {
   list: async ({ failing, ...paging }: RegistrationQuery) =>
-    ok<DoiRegistrationPage>(await api.get('/api/metadata/doi-registrations/', { ...paging, ...(failing ? { failing: 'true' } : {}) })),
-  record: async (id: string) => ok<RecordDoi>(await api.get(`/api/metadata/metadata/${encodeURIComponent(id)}/doi-registration/`)),
+    ok<DoiRegistrationPage>(await api.get(path('doiRegistrations'), { ...paging, ...(failing ? { failing: 'true' } : {}) })),
+  record: async (id: string) => ok<RecordDoi>(await api.get(path('recordDoi', { id }))),
   /** Tries the record's registrations now; answers how they stand after the try. */
-  retry: async (id: string) => ok<RecordDoi>(await api.postJson(`/api/metadata/metadata/${encodeURIComponent(id)}/doi-registration/retry/`, {})),
+  retry: async (id: string) => ok<RecordDoi>(await api.postJson(path('retryDoi', { id }), {})),
 };

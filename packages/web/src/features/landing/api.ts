@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { MAX_PAGE_SIZE, type Citation, type Language, type Media, type MetadataRecord, type MetaAuthor, type MetaFund, type Page, type StoredFile, type Tombstone } from '@portal/shared';
 import type { metaKeywordSchema } from '@portal/shared/contracts/metadata-replies';
 import { api, ApiError, ok } from '../../api/client';
+import { path } from '../../api/routes';
 
 /**
  * The landing page's calls, each public for a published record (types only from the contracts:
@@ -32,7 +33,7 @@ const notFoundIsNull = <T>(load: () => Promise<T>) => async (): Promise<T | null
 export function useRecord(id: string) {
   return useQuery({
     queryKey: ['landing', id, 'record'],
-    queryFn: notFoundIsNull(async () => ok<MetadataRecord>(await api.get(`/api/metadata/metadata/${encodeURIComponent(id)}/`))),
+    queryFn: notFoundIsNull(async () => ok<MetadataRecord>(await api.get(path('record', { id })))),
     // One view per visit: the record is not fetched again while the page is open.
     staleTime: Infinity,
     retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
@@ -43,7 +44,7 @@ export function useRecord(id: string) {
 export function useTombstone(id: string, enabled: boolean) {
   return useQuery({
     queryKey: ['landing', id, 'tombstone'],
-    queryFn: notFoundIsNull(async () => ok<Tombstone>(await api.get(`/api/metadata/metadata/${encodeURIComponent(id)}/tombstone/`))),
+    queryFn: notFoundIsNull(async () => ok<Tombstone>(await api.get(path('tombstone', { id })))),
     enabled,
     staleTime: Infinity,
   });
@@ -54,15 +55,15 @@ export function useAttached(id: string, enabled: boolean) {
   // Not retried three times over seconds: the page waits for some of them before it is drawn.
   const options = { enabled, staleTime: 300_000, retry: 1 };
   return {
-    authors: useQuery({ ...options, queryKey: ['landing', id, 'authors'], queryFn: () => list<MetaAuthor>('/api/metadata/meta-author/', byRecord(id)) }),
-    keywords: useQuery({ ...options, queryKey: ['landing', id, 'keywords'], queryFn: () => list<MetaKeyword>('/api/metadata/meta-keyword/', byRecord(id)) }),
-    funds: useQuery({ ...options, queryKey: ['landing', id, 'funds'], queryFn: () => list<MetaFund>('/api/metadata/meta-fund/', byRecord(id)) }),
-    literature: useQuery({ ...options, queryKey: ['landing', id, 'literature'], queryFn: () => list<Citation>('/api/metadata/citation/', byRecord(id)) }),
-    documents: useQuery({ ...options, queryKey: ['landing', id, 'documents'], queryFn: () => list<StoredFile>('/api/metadata/meta-attach/', byRecord(id)) }),
+    authors: useQuery({ ...options, queryKey: ['landing', id, 'authors'], queryFn: () => list<MetaAuthor>(path('resources', { name: 'meta-author' }), byRecord(id)) }),
+    keywords: useQuery({ ...options, queryKey: ['landing', id, 'keywords'], queryFn: () => list<MetaKeyword>(path('resources', { name: 'meta-keyword' }), byRecord(id)) }),
+    funds: useQuery({ ...options, queryKey: ['landing', id, 'funds'], queryFn: () => list<MetaFund>(path('resources', { name: 'meta-fund' }), byRecord(id)) }),
+    literature: useQuery({ ...options, queryKey: ['landing', id, 'literature'], queryFn: () => list<Citation>(path('resources', { name: 'citation' }), byRecord(id)) }),
+    documents: useQuery({ ...options, queryKey: ['landing', id, 'documents'], queryFn: () => list<StoredFile>(path('resources', { name: 'meta-attach' }), byRecord(id)) }),
     thumbnail: useQuery({
       ...options,
       queryKey: ['landing', id, 'thumbnail'],
-      queryFn: async () => (await list<Media>('/api/metadata/meta-media/', byRecord(id, { type: 'thumbnail', pageSize: 1 })))[0] ?? null,
+      queryFn: async () => (await list<Media>(path('resources', { name: 'meta-media' }), byRecord(id, { type: 'thumbnail', pageSize: 1 })))[0] ?? null,
     }),
   };
 }
@@ -71,7 +72,7 @@ export function useAttached(id: string, enabled: boolean) {
 export function useFilePage(id: string, page: number, enabled: boolean) {
   return useQuery({
     queryKey: ['landing', id, 'files', page],
-    queryFn: async () => ok<FilePage>(await api.get('/api/metadata/meta-file/', { metadata__id: id, page, pageSize: FILES_PAGE_SIZE })),
+    queryFn: async () => ok<FilePage>(await api.get(path('recordFiles'), { metadata__id: id, page, pageSize: FILES_PAGE_SIZE })),
     enabled,
     staleTime: 300_000,
     placeholderData: keepPreviousData,
@@ -93,4 +94,4 @@ export function useCitationText(id: string, style: 'apa' | 'gbt7714', language: 
 
 /** The address of one of a published record's exports (a download). */
 export const exportUrl = (id: string, format: string, language: Language) =>
-  `/api/metadata/metadata/${encodeURIComponent(id)}/export/?format=${format}&lang=${language}`;
+  `${path('recordExport', { id })}?format=${format}&lang=${language}`;

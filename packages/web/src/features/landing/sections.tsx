@@ -1,6 +1,7 @@
 import { lazy, Suspense, useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { creditsOf, KEYWORD_TYPES, licenseUrl, type Credit, type Language, type MetadataRecord, type MetaAuthor } from '@portal/shared';
+import { path } from '../../api/routes';
 import { pageLanguage } from '../../app/i18n';
 import { loadChunk } from '../../app/lazy';
 import { siteVariant } from '../../app/site';
@@ -316,7 +317,7 @@ export function Documents({ files }: { files: { id: string; name: string; size: 
           {rows.map((file) => (
             <li key={file.id}>
               {/* Specification documents of a published record are public (plugins: files). */}
-              <a href={`/api/metadata/meta-attach/${encodeURIComponent(file.id)}/download/`} download aria-label={t('landing.documents.download', { name: file.name })}>
+              <a href={path('attachmentDownload', { id: file.id })} download aria-label={t('landing.documents.download', { name: file.name })}>
                 {file.name}
               </a>{' '}
               <span className="lp-muted">{formatBytes(file.size)}</span>

@@ -14,6 +14,7 @@ import {
   type SubmitDone,
 } from '@portal/shared';
 import { ApiError, api, isRequestError, ok, request } from '../../api/client';
+import { path } from '../../api/routes';
 import { readCookie } from '../../api/cookies';
 
 /**
@@ -43,27 +44,27 @@ export type {
 // The reply checks moved to the one HTTP client; the editor and review screens import them from here too.
 export { ApiError, ok };
 
-export const base = (name: string) => `/api/metadata/${name}/`;
+export const base = (name: string) => path('resources', { name });
 
 export const metadataApi = {
   list: async (params: Record<string, string | number | string[]>) => ok<Page<MetadataRecord>>(await api.get(base('metadata'), params)),
-  get: async (id: string) => ok<MetadataRecord>(await api.get(`${base('metadata')}${id}/`)),
+  get: async (id: string) => ok<MetadataRecord>(await api.get(path('record', { id }))),
   create: async (language: Language) => ok<MetadataRecord>(await api.postJson(base('metadata'), { language })),
-  update: async (id: string, changes: Record<string, unknown>) => ok<MetadataRecord>(await api.put(`${base('metadata')}${id}/`, changes)),
-  remove: async (id: string) => ok<undefined>(await api.delete(`${base('metadata')}${id}/`)),
-  checkSubmit: async (id: string) => ok<SubmitCheck>(await api.get('/metadata/metadata-submit/', { id })),
+  update: async (id: string, changes: Record<string, unknown>) => ok<MetadataRecord>(await api.put(path('record', { id }), changes)),
+  remove: async (id: string) => ok<undefined>(await api.delete(path('record', { id }))),
+  checkSubmit: async (id: string) => ok<SubmitCheck>(await api.get(path('submit'), { id })),
   /** The POST answers 400 with the same shape as the check when something is missing. */
   submit: async (id: string) => {
-    const reply = await api.postJson<SubmitDone>('/metadata/metadata-submit/', { id });
+    const reply = await api.postJson<SubmitDone>(path('submit'), { id });
     if (isRequestError(reply) && reply.request_error.status === 400 && Array.isArray(reply.msg)) return reply as unknown as SubmitCheck;
     return ok<SubmitDone>(reply);
   },
-  returnToDraft: async (id: string) => ok<z.infer<typeof returnToDraftSchema>>(await api.postJson('/metadata/return-draft/', { id })),
+  returnToDraft: async (id: string) => ok<z.infer<typeof returnToDraftSchema>>(await api.postJson(path('returnToDraft'), { id })),
   /** Deletes the draft when the server finds it empty and never changed (the editor being left). */
-  dropIfEmpty: async (id: string) => ok<z.infer<typeof droppedSchema>>(await api.postJson('/metadata/drop-empty-draft/', { id })),
+  dropIfEmpty: async (id: string) => ok<z.infer<typeof droppedSchema>>(await api.postJson(path('dropEmptyDraft'), { id })),
   /** The record's versions in other languages (metadata-i18n), read afresh: the Overview and the Translations tab both edit them. */
   translations: async (id: string) => ok<Page<Translation>>(await api.get(base('metadata-i18n'), { metadata__id: id, pageSize: 100 })),
-  projections: async () => ok<z.infer<typeof projectionsSchema>>(await api.get('/metadata/projections/')),
+  projections: async () => ok<z.infer<typeof projectionsSchema>>(await api.get(path('projections'))),
 };
 
 /** The generic attached resources: /api/metadata/<name>/ and <name>/<id>/. */
@@ -71,13 +72,13 @@ export const resource = {
   list: async <T>(name: string, params: Record<string, string | number> = {}) =>
     ok<Page<T>>(await api.get(base(name), { pageSize: 100, ...params })),
   create: async <T>(name: string, body: Record<string, unknown>) => ok<T>(await api.postJson(base(name), body)),
-  update: async <T>(name: string, id: string, body: Record<string, unknown>) => ok<T>(await request('PATCH', `${base(name)}${id}/`, { json: body })),
-  remove: async (name: string, id: string) => ok<undefined>(await api.delete(`${base(name)}${id}/`)),
+  update: async <T>(name: string, id: string, body: Record<string, unknown>) => ok<T>(await request('PATCH', path('resourceItem', { name, id }), { json: body })),
+  remove: async (name: string, id: string) => ok<undefined>(await api.delete(path('resourceItem', { name, id }))),
 };
 
-export const likeAuthor = async (text: string) => ok<Page<Author>>(await api.get('/api/metadata/like_author/', { like_author: text, pageSize: 20 }));
+export const likeAuthor = async (text: string) => ok<Page<Author>>(await api.get(path('likeAuthor'), { like_author: text, pageSize: 20 }));
 export const unlinkKeyword = async (metadata: string, keyword: string) =>
-  ok<undefined>(await request('DELETE', `/api/metadata/keyword/?${new URLSearchParams({ metadata, keyword })}`));
+  ok<undefined>(await request('DELETE', `${path('unlinkKeyword')}?${new URLSearchParams({ metadata, keyword })}`));
 
 /** The headers api/client.ts sends, for the calls it cannot make (multipart uploads, text replies). */
 function plainHeaders(state: boolean): Record<string, string> {
@@ -136,7 +137,7 @@ export async function uploadFile(url: string, metadata: string, file: File, fiel
 /** Deleting a stored file counts as done only when the server answers the text `ok` (spec section 5). */
 export async function deleteStored(name: string, id: string): Promise<boolean> {
   try {
-    const response = await fetch(`${base(name)}${id}/`, { method: 'DELETE', headers: plainHeaders(true), credentials: 'include' });
+    const response = await fetch(path('resourceItem', { name, id }), { method: 'DELETE', headers: plainHeaders(true), credentials: 'include' });
     return response.ok && (await response.text()).trim() === 'ok';
   } catch {
     return false;

@@ -14,6 +14,7 @@ import type { storedFilePageSchema } from '@portal/shared/contracts/metadata-rep
 import type { ApplicationForm, PlaceOrder } from '@portal/shared/contracts/orders';
 import { CSRF_HEADER, languageFromPath } from '@portal/shared';
 import { api, ApiError, ok } from '../../api/client';
+import { path } from '../../api/routes';
 import { readCookie } from '../../api/cookies';
 
 /** The order and download calls of issue 10 the personal centre makes; every shape inferred from the shared contracts. */
@@ -48,22 +49,22 @@ export interface OrderQuery extends Paging {
 export const FILE_PAGE_SIZE = 20;
 
 export const ordersApi = {
-  basket: async (paging: Paging) => ok<CartLinePage>(await api.get('/api/account/line_item/', { ...paging })),
-  addLine: async (metadataId: string) => ok<unknown>(await api.postJson('/api/account/line_item/', { metadata_id: metadataId })),
-  removeLine: async (id: string) => ok<unknown>(await api.delete(`/api/account/line_item/${id}/`)),
-  place: async (body: PlaceOrder) => ok<PlaceOrderReply>(await api.postJson('/api/account/order/', body)),
+  basket: async (paging: Paging) => ok<CartLinePage>(await api.get(path('basket'), { ...paging })),
+  addLine: async (metadataId: string) => ok<unknown>(await api.postJson(path('basket'), { metadata_id: metadataId })),
+  removeLine: async (id: string) => ok<unknown>(await api.delete(path('basketLine', { id }))),
+  place: async (body: PlaceOrder) => ok<PlaceOrderReply>(await api.postJson(path('orders'), body)),
   list: async ({ status, role, ...paging }: OrderQuery) =>
-    ok<OrderPage>(await api.get('/api/account/order/', { ...paging, ...(status ? { status } : {}), ...(role ? { role } : {}) })),
-  one: async (id: string) => ok<Order>(await api.get(`/api/account/order/${id}/`)),
-  update: async (id: string, body: ApplicationForm) => ok<Order>(await api.put(`/api/account/order/${id}/`, body)),
-  remove: async (ids: string[]) => ok<OrdersChanged>(await api.postJson('/account/delete_order/', { orders: ids })),
-  reapply: async (id: string) => ok<PlaceOrderReply>(await api.postJson('/account/reapply/', { order: id })),
-  handle: async (body: OrderHandle) => ok<OrdersChanged>(await api.postJson('/account/order-handle/', body)),
-  downloadable: async (paging: Paging) => ok<DownloadablePage>(await api.get('/api/data/downloadable/', { ...paging })),
+    ok<OrderPage>(await api.get(path('orders'), { ...paging, ...(status ? { status } : {}), ...(role ? { role } : {}) })),
+  one: async (id: string) => ok<Order>(await api.get(path('order', { id }))),
+  update: async (id: string, body: ApplicationForm) => ok<Order>(await api.put(path('order', { id }), body)),
+  remove: async (ids: string[]) => ok<OrdersChanged>(await api.postJson(path('deleteOrders'), { orders: ids })),
+  reapply: async (id: string) => ok<PlaceOrderReply>(await api.postJson(path('reapply'), { order: id })),
+  handle: async (body: OrderHandle) => ok<OrdersChanged>(await api.postJson(path('handleOrders'), body)),
+  downloadable: async (paging: Paging) => ok<DownloadablePage>(await api.get(path('downloadable'), { ...paging })),
   files: async (metadataId: string, page: number) =>
-    ok<FilePage>(await api.get('/api/metadata/meta-file/', { metadata__id: metadataId, page, pageSize: FILE_PAGE_SIZE })),
-  voucher: async (orderId: string) => ok<Voucher>(await api.get(`/api/account/voucher/${orderId}/`)),
-  statistics: async (metadataId: string, by: 'day' | 'month') => ok<Statistics>(await api.get(`/api/metadata/statistics/${metadataId}/`, { by })),
+    ok<FilePage>(await api.get(path('recordFiles'), { metadata__id: metadataId, page, pageSize: FILE_PAGE_SIZE })),
+  voucher: async (orderId: string) => ok<Voucher>(await api.get(path('voucher', { id: orderId }))),
+  statistics: async (metadataId: string, by: 'day' | 'month') => ok<Statistics>(await api.get(path('statistics', { id: metadataId }), { by })),
   /**
    * An order's signed download links, one a line, for `wget -i`: a text reply, which the JSON / HTML
    * client does not read, so it is fetched here with the same headers.
@@ -72,7 +73,7 @@ export const ordersApi = {
     const headers: Record<string, string> = { Accept: 'text/plain, application/json', 'Accept-Language': languageFromPath(location.pathname), Personal: 'true' };
     const csrf = readCookie('csrftoken');
     if (csrf) headers[CSRF_HEADER] = csrf;
-    const response = await fetch(`/api/account/order/${orderId}/links/`, { headers, credentials: 'include' });
+    const response = await fetch(path('orderLinks', { id: orderId }), { headers, credentials: 'include' });
     if (!response.ok) {
       const reply = (response.headers.get('content-type') ?? '').includes('application/json') ? ((await response.json()) as Record<string, unknown>) : {};
       throw new ApiError(response.status, reply);
@@ -82,8 +83,8 @@ export const ordersApi = {
 };
 
 /** The address of one file's download, and of a zip of several (plain navigations: the browser saves them). */
-export const fileDownloadUrl = (fileId: string) => `/api/metadata/meta-file/${fileId}/download/`;
-export const zipDownloadUrl = (fileIds: string[]) => `/api/data/zip/?files=${fileIds.map(encodeURIComponent).join(',')}`;
+export const fileDownloadUrl = (fileId: string) => path('fileDownload', { id: fileId });
+export const zipDownloadUrl = (fileIds: string[]) => `${path('zip')}?files=${fileIds.map(encodeURIComponent).join(',')}`;
 
 export const ordersKeys = {
   all: ['orders'] as const,

@@ -12,6 +12,7 @@ import type {
   topicReviewSchema,
 } from '@portal/shared/contracts/review';
 import { api, request } from '../../api/client';
+import { path } from '../../api/routes';
 import { ok } from '../metadata/api';
 
 /** The review calls of spec section 7 the personal centre makes; every shape inferred from the shared contracts. */
@@ -38,31 +39,31 @@ const query = ({ search, ...paging }: ListQuery) => ({ ...paging, ...(search ? {
 
 export const reviewApi = {
   /** The expert's invitations waiting for an answer. */
-  invited: async (q: ListQuery) => ok<ReviewPage>(await api.get('/api/metadata/invited-review/', query(q))),
+  invited: async (q: ListQuery) => ok<ReviewPage>(await api.get(path('invitedReviews'), query(q))),
   /** The expert's answered or declined reviews. */
-  history: async (q: ListQuery) => ok<ReviewPage>(await api.get('/api/metadata/review/', query(q))),
+  history: async (q: ListQuery) => ok<ReviewPage>(await api.get(path('reviews'), query(q))),
   /** Opening a review: the first opening moves the record to "under review". */
-  open: async (id: string) => ok<Review>(await api.get(`/api/metadata/review/${id}/`)),
+  open: async (id: string) => ok<Review>(await api.get(path('review', { id }))),
   /** The record as submitted for the review's round and the round before (issue 16). */
-  snapshot: async (id: string) => ok<ReviewSnapshotReply>(await api.get(`/api/metadata/review/${id}/snapshot/`)),
-  answer: async (id: string, body: ReviewAnswer) => ok<Review>(await api.put(`/api/metadata/review/${id}/`, body)),
-  decline: async (id: string, content: string) => ok<Review>(await api.postJson(`/api/metadata/review/${id}/decline/`, { content })),
+  snapshot: async (id: string) => ok<ReviewSnapshotReply>(await api.get(path('reviewSnapshot', { id }))),
+  answer: async (id: string, body: ReviewAnswer) => ok<Review>(await api.put(path('review', { id }), body)),
+  decline: async (id: string, content: string) => ok<Review>(await api.postJson(path('declineReview', { id }), { content })),
   /** A project leader's queue (`reviewed`: the records they have reviewed). */
   topicQueue: async (q: ListQuery & { reviewed?: boolean }) =>
-    ok<DeskPage>(await api.get('/api/metadata/topic-review/', { ...query(q), ...(q.reviewed ? { reviewed: 'true' } : {}) })),
-  topicReview: async (metadata: string, body: TopicAnswer) => ok<ReviewState>(await api.put(`/api/metadata/topic-review/${metadata}/`, body)),
+    ok<DeskPage>(await api.get(path('topicReviews'), { ...query(q), ...(q.reviewed ? { reviewed: 'true' } : {}) })),
+  topicReview: async (metadata: string, body: TopicAnswer) => ok<ReviewState>(await api.put(path('topicReview', { id: metadata }), body)),
   /** The data centre's desk, by status. */
   desk: async ({ status, preReview, ...q }: ListQuery & { status?: string; preReview?: boolean }) =>
     ok<DeskPage>(
-      await api.get('/api/metadata/review-status/', { ...query(q), ...(status ? { status } : {}), ...(preReview === undefined ? {} : { is_pre_review: String(preReview) }) }),
+      await api.get(path('reviewStates'), { ...query(q), ...(status ? { status } : {}), ...(preReview === undefined ? {} : { is_pre_review: String(preReview) }) }),
     ),
   /** A record's review state for the caller: label, roles, allowed actions. */
-  state: async (metadata: string) => ok<ReviewState>(await api.get(`/api/metadata/review-status/${metadata}/`)),
-  trail: async (metadata: string) => ok<History>(await api.get(`/api/metadata/review-status/${metadata}/history/`)),
+  state: async (metadata: string) => ok<ReviewState>(await api.get(path('reviewState', { id: metadata }))),
+  trail: async (metadata: string) => ok<History>(await api.get(path('reviewTrail', { id: metadata }))),
   setStatus: async (metadata: string, body: SetReviewStatus) =>
-    ok<ReviewState>(await request('PATCH', `/api/metadata/review-status/${metadata}/set_review_status/`, { json: body })),
+    ok<ReviewState>(await request('PATCH', path('setReviewStatus', { id: metadata }), { json: body })),
   /** The comments the record's creator may read (experts unnamed unless they signed). */
-  feedback: async (metadata: string) => ok<FeedbackList>(await api.get('/api/metadata/reviews-feedback/', { metadata__id: metadata })),
+  feedback: async (metadata: string) => ok<FeedbackList>(await api.get(path('reviewFeedback'), { metadata__id: metadata })),
 };
 
 export const reviewKeys = {

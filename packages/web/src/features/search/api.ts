@@ -1,5 +1,6 @@
 import type { SearchReply, SuggestReply } from '@portal/shared/contracts/search';
 import { api, isRequestError, type Reply } from '../../api/client';
+import { path } from '../../api/routes';
 import { takeEmbedded } from '../../app/embedded';
 
 /** The search page's calls. Types only from the contract: the page does not load zod. */
@@ -37,11 +38,11 @@ function paramsOf(pairs: [string, string][]): Record<string, string | string[]> 
 }
 
 export async function fetchSearch(pairs: [string, string][]): Promise<SearchReply> {
-  return unwrap(await api.get<SearchReply>('/api/metadata/search/', paramsOf(pairs)));
+  return unwrap(await api.get<SearchReply>(path('search'), paramsOf(pairs)));
 }
 
 export async function fetchSuggestions(q: string): Promise<SuggestReply['results']> {
-  return unwrap(await api.get<SuggestReply>('/api/metadata/search/suggest/', { q })).results;
+  return unwrap(await api.get<SuggestReply>(path('suggest'), { q })).results;
 }
 
 /** The first results the server wrote into the search page (plugins/web.ts), for this very address. */

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ApplyRole, applyStatisticsSchema } from '@portal/shared/contracts/orders';
 import { api, ok } from '../../api/client';
+import { path } from '../../api/routes';
 
 /**
  * The Apply Statistics call (its shape inferred from the shared contract). A record's own statistics
@@ -18,7 +19,7 @@ export interface ApplyQuery {
 }
 
 export const statisticsApi = {
-  applyStatistics: async (query: ApplyQuery) => ok<ApplyStatistics>(await api.get('/api/metadata/apply-statistics/', { ...query })),
+  applyStatistics: async (query: ApplyQuery) => ok<ApplyStatistics>(await api.get(path('applyStatistics'), { ...query })),
 };
 
 export const statisticsKeys = {

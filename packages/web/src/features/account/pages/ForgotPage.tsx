@@ -2,9 +2,11 @@ import { Alert, App, Button, Form } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { path } from '../../../api/routes';
 import { postForm } from '../../../api/form';
 import { AccountScreen } from '../components/AccountScreen';
 import { UserFields } from '../components/UserFields';
+import type { StatusReply } from '@portal/shared/contracts/account';
 
 export default function ForgotPage() {
   const { t } = useTranslation();
@@ -16,7 +18,7 @@ export default function ForgotPage() {
   const handleFinish = async (values: { email: string }) => {
     setSubmitting(true);
     try {
-      const done = await postForm<{ msg: string }>('/account/forgot/', values, { message, t, form });
+      const done = await postForm<StatusReply>(path('forgot'), values, { message, t, form });
       if (done) setSentTo(values.email);
     } finally {
       setSubmitting(false);

@@ -3,12 +3,14 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { isSiteReturnPage, safeReturnAddress, type UserWithToken } from '@portal/shared';
+import { isSiteReturnPage, safeReturnAddress } from '@portal/shared';
 import { api, isRequestError } from '../../../api/client';
+import { path } from '../../../api/routes';
 import { flashAfterReload } from '../../../app/flash';
 import { sitePath, siteRoot } from '../../../app/site';
 import { CURRENT_USER_KEY } from '../api';
 import { AccountScreen } from '../components/AccountScreen';
+import type { LoginReply } from '@portal/shared/contracts/account';
 
 interface LoginForm {
   username: string;
@@ -29,7 +31,7 @@ export default function LoginPage() {
   const handleFinish = async (values: LoginForm) => {
     setSubmitting(true);
     try {
-      const reply = await api.postForm<UserWithToken>('/account/profile-login/', { ...values });
+      const reply = await api.postForm<LoginReply>(path('login'), { ...values });
       if (!reply || isRequestError(reply)) {
         setNotActive(reply?.request_error.status === 403);
         message.error(typeof reply?.detail === 'string' ? reply.detail : t('account.loginFailed'));

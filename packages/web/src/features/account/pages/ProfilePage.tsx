@@ -4,10 +4,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { User } from '@portal/shared';
+import { path } from '../../../api/routes';
 import { postForm } from '../../../api/form';
 import { CURRENT_USER_KEY } from '../api';
 import { UserFields } from '../components/UserFields';
 import { formatDateTime } from '../../../components/format';
+import type { StatusReply } from '@portal/shared/contracts/account';
 
 type ProfileForm = Pick<User, 'username' | 'realname' | 'affiliation' | 'address' | 'phone' | 'zipcode' | 'specialty'>;
 
@@ -23,7 +25,7 @@ export default function ProfilePage({ user }: { user: User }) {
   const handleFinish = async (values: ProfileForm) => {
     setSaving(true);
     try {
-      const done = await postForm<{ status: number; msg: string }>('/account/change/', { ...values }, { message, t, form });
+      const done = await postForm<StatusReply>(path('change'), { ...values }, { message, t, form });
       if (!done) return;
       message.success(t('account.changeSuccess'));
       await queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY });

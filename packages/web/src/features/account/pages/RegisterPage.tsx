@@ -4,9 +4,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { CAPTCHA_IMAGE } from '@portal/shared';
+import { path } from '../../../api/routes';
 import { postForm } from '../../../api/form';
 import { AccountScreen } from '../components/AccountScreen';
 import { NewPasswordFields, UserFields } from '../components/UserFields';
+import type { RegisterReply } from '@portal/shared/contracts/account';
 
 interface RegisterForm {
   username: string;
@@ -43,8 +45,8 @@ export default function RegisterPage() {
     setSubmitting(true);
     try {
       // The server's field errors are shown at their fields (a wrong code under the code, not in a toast).
-      const done = await postForm<{ email: string; msg: string }>(
-        '/account/register/',
+      const done = await postForm<RegisterReply>(
+        path('register'),
         { ...values, agreement: values.agreement ? 'true' : 'false' },
         { message, t, form, inline: true },
       );
@@ -75,7 +77,7 @@ export default function RegisterPage() {
             </Form.Item>
             {/* Shown at the size it is drawn, so that no glyph is squeezed or cut. */}
             <img
-              src={`/account/jpgcode?_r=${captchaSeed}`}
+              src={`${path('captcha')}?_r=${captchaSeed}`}
               alt={t('account.captchaAlt')}
               width={CAPTCHA_IMAGE.width}
               height={CAPTCHA_IMAGE.height}

@@ -2,9 +2,11 @@ import { App, Button, Form } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { path } from '../../../api/routes';
 import { postForm } from '../../../api/form';
 import { AccountScreen } from '../components/AccountScreen';
 import { NewPasswordFields } from '../components/UserFields';
+import type { StatusReply } from '@portal/shared/contracts/account';
 
 interface ResetForm {
   password: string;
@@ -23,7 +25,7 @@ export default function ResetPage() {
   const handleFinish = async (values: ResetForm) => {
     setSubmitting(true);
     try {
-      if (await postForm('/account/reset/', { ...values, key: params.get('key') ?? '' }, { message, t, form })) {
+      if (await postForm<StatusReply>(path('reset'), { ...values, key: params.get('key') ?? '' }, { message, t, form })) {
         message.success(t('account.resetSuccess'));
         navigate('/login');
       }

@@ -2,8 +2,10 @@ import { Alert, App, Button, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
+import { path } from '../../../api/routes';
 import { postForm } from '../../../api/form';
 import { AccountScreen } from '../components/AccountScreen';
+import type { StatusReply } from '@portal/shared/contracts/account';
 
 /** After registering, and for anyone whose verification mail got lost: send it again. */
 export default function SendPage() {
@@ -17,7 +19,7 @@ export default function SendPage() {
   const handleFinish = async (values: { username: string }) => {
     setSubmitting(true);
     try {
-      const done = await postForm<{ msg: string }>('/account/send/', values, { message, t, form });
+      const done = await postForm<StatusReply>(path('sendActivation'), values, { message, t, form });
       if (done) {
         setSent(true);
         message.success(done.msg);

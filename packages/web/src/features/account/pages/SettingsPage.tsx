@@ -4,9 +4,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { CHANGE_RESULT, LANGUAGES, type Language, type User } from '@portal/shared';
+import { path } from '../../../api/routes';
 import { postForm } from '../../../api/form';
 import { clearSession, CURRENT_USER_KEY } from '../api';
 import { CurrentPasswordField, NewPasswordFields, UserFields } from '../components/UserFields';
+import type { StatusReply } from '@portal/shared/contracts/account';
 
 interface PasswordForm {
   old_password: string;
@@ -23,7 +25,6 @@ interface MailLanguageForm {
   mail_language: Language;
 }
 
-type ChangeReply = { status: number; msg: string };
 
 /**
  * /personal/settings: change the password (then log in again), the e-mail address, or the language of
@@ -42,7 +43,7 @@ export default function SettingsPage({ user }: { user: User }) {
   const handlePassword = async (values: PasswordForm) => {
     setBusy('password');
     try {
-      const done = await postForm<ChangeReply>('/account/change/', { ...values }, { message, t, form: passwordForm });
+      const done = await postForm<StatusReply>(path('change'), { ...values }, { message, t, form: passwordForm });
       if (done?.status !== CHANGE_RESULT.passwordChanged) return;
       // Every token was revoked: log in again (spec section 2).
       message.success(t('account.passwordChanged'));
@@ -58,7 +59,7 @@ export default function SettingsPage({ user }: { user: User }) {
   const handleEmail = async (values: EmailForm) => {
     setBusy('email');
     try {
-      if (!(await postForm<ChangeReply>('/account/change/', { ...values }, { message, t, form: emailForm }))) return;
+      if (!(await postForm<StatusReply>(path('change'), { ...values }, { message, t, form: emailForm }))) return;
       message.success(t('account.changeSuccess'));
       emailForm.resetFields();
       await queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY });
@@ -70,7 +71,7 @@ export default function SettingsPage({ user }: { user: User }) {
   const handleMailLanguage = async (values: MailLanguageForm) => {
     setBusy('mailLanguage');
     try {
-      if (!(await postForm<ChangeReply>('/account/change/', { ...values }, { message, t, form: mailLanguageForm }))) return;
+      if (!(await postForm<StatusReply>(path('change'), { ...values }, { message, t, form: mailLanguageForm }))) return;
       message.success(t('settings.mailLanguageSaved', { language: t(`settings.mailLanguages.${values.mail_language}`) }));
       await queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY });
     } finally {

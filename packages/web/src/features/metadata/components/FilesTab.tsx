@@ -3,14 +3,15 @@ import { InboxOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { METADATA_LIMITS } from '@portal/shared';
+import { path } from '../../../api/routes';
 import { formatDateTime } from '../../../components/format';
-import { base, deleteStored, resource, uploadFile, type EditorTabProps, type StoredFile } from '../api';
+import { deleteStored, resource, uploadFile, type EditorTabProps, type StoredFile } from '../api';
 import { useFeedback } from './useFeedback';
 
 const KINDS = {
   data: {
     list: 'meta-file',
-    upload: '/metadata/upload-file/',
+    upload: path('uploadDataFile'),
     max: METADATA_LIMITS.dataFilesMax,
     maxBytes: METADATA_LIMITS.dataFileMaxBytes,
     hint: 'editor.files.dataHint',
@@ -18,7 +19,7 @@ const KINDS = {
   },
   document: {
     list: 'meta-attach',
-    upload: '/metadata/upload-attachment',
+    upload: path('uploadAttachment'),
     max: METADATA_LIMITS.attachmentsMax,
     maxBytes: METADATA_LIMITS.attachmentMaxBytes,
     hint: 'editor.files.documentHint',
@@ -99,7 +100,7 @@ export function FilesTab({ record, readOnly, kind }: EditorTabProps & { kind: ke
     {
       title: t('editor.files.name'),
       dataIndex: 'name',
-      render: (name: string, file) => <a href={`${base(def.list)}${file.id}/download/`}>{name}</a>,
+      render: (name: string, file) => <a href={path('resourceDownload', { name: def.list, id: file.id })}>{name}</a>,
     },
     { title: t('editor.files.size'), dataIndex: 'size', width: 120, render: (size: number) => formatSize(size ?? 0) },
     { title: t('editor.files.uploadedAt'), dataIndex: 'created_at', width: 200, render: (value: string) => formatDateTime(value) },

@@ -2,10 +2,11 @@ import { Alert, Form, Input, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { metadataI18nFields } from '@portal/shared/contracts/metadata';
+import { path } from '../../../api/routes';
 import { formErrorText } from '../../../api/form';
 import { PageSpinner } from '../../../components/PageSpinner';
 import { lengthCount } from '../../../components/zod-rule';
-import { ApiError, base, recordKey, resource, sendOnUnload, translationsKey, type EditorTabProps, type Page, type Translation } from '../api';
+import { ApiError, recordKey, resource, sendOnUnload, translationsKey, type EditorTabProps, type Page, type Translation } from '../api';
 import { AUTOSAVE_DELAY_MS, patchValid, readUnsaved, SaveBar, same, writeUnsaved, type SaveState } from './autosave';
 import { useFreshTranslations, type EditorSession } from './editorSession';
 import { useFeedback } from './useFeedback';
@@ -144,7 +145,7 @@ function TranslationForm({ record, readOnly, version, session }: EditorTabProps 
       timer.current = null;
       const { changes, refused, values } = collect();
       writeUnsaved(unsavedKey(version), Object.fromEntries([...refused.keys()].map((key) => [key, values[key as Field] ?? ''])));
-      if (Object.keys(changes).length) sendOnUnload('PATCH', `${base('metadata-i18n')}${version.id}/`, changes);
+      if (Object.keys(changes).length) sendOnUnload('PATCH', path('resourceItem', { name: 'metadata-i18n', id: version.id }), changes);
     },
     unsaved: (): string[] | null => {
       if (readOnly) return null;

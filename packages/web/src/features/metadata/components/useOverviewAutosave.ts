@@ -2,8 +2,9 @@ import type { FormInstance } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { descriptionLength, METADATA_LIMITS } from '@portal/shared';
+import { path } from '../../../api/routes';
 import { formErrorText } from '../../../api/form';
-import { ApiError, base, metadataApi, recordKey, resource, sendOnUnload, translationsKey, type MetadataRecord, type Page, type Translation } from '../api';
+import { ApiError, metadataApi, recordKey, resource, sendOnUnload, translationsKey, type MetadataRecord, type Page, type Translation } from '../api';
 import { AUTOSAVE_DELAY_MS, patchValid, readUnsaved as readKept, same, writeUnsaved as writeKept, type SaveState } from './autosave';
 import type { EditorSession } from './editorSession';
 import { FIELD_LABELS, fieldsOf, problemOf, RECORD_FIELDS, sendable, type OverviewValues, type RecordField } from './overviewFields';
@@ -139,8 +140,8 @@ export function useOverviewAutosave({ form, record, english, readOnly, session }
     timer.current = null;
     const { changes, english: englishChange, refused, values } = collect();
     writeUnsaved(record.id, Object.fromEntries([...refused.keys()].map((key) => [key, values[key as keyof OverviewValues] ?? null])));
-    if (Object.keys(changes).length) sendOnUnload('PATCH', `${base('metadata')}${record.id}/`, changes);
-    if (englishChange) sendOnUnload('PATCH', `${base('metadata-i18n')}${englishChange.id}/`, englishChange.values);
+    if (Object.keys(changes).length) sendOnUnload('PATCH', path('record', { id: record.id }), changes);
+    if (englishChange) sendOnUnload('PATCH', path('resourceItem', { name: 'metadata-i18n', id: englishChange.id }), englishChange.values);
   };
 
   /** The labels of what is not stored now; null when everything is. */
