@@ -10,21 +10,16 @@ import { cleanupJobs, runCleanupJobs, scheduleCleanupJobs } from './jobs.js';
 import { AppError } from './errors.js';
 import { parseQuery } from './http/query.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
-import { AccountRepo } from './modules/account/account.repo.js';
-import { accountRoutes } from './modules/account/account.routes.js';
-import { AccountService } from './modules/account/account.service.js';
-import { FilesRepo } from './modules/files/files.repo.js';
-import { filesRoutes } from './modules/files/files.routes.js';
-import { FilesService } from './modules/files/files.service.js';
+import { AccountDirectory, AccountRepo, accountRoutes, AccountService } from './modules/account/index.js';
+import { FilesRepo } from './modules/files/index.js';
+import { filesRoutes } from './modules/files/index.js';
+import { FilesService } from './modules/files/index.js';
 import { ExportsService } from './modules/exports/exports.service.js';
 import { exportsRoutes } from './modules/exports/exports.routes.js';
 import { LandingRepo } from './modules/landing/landing.repo.js';
 import { landingRoutes, tombstoneOf } from './modules/landing/landing.routes.js';
 import { LandingService } from './modules/landing/landing.service.js';
-import { MetadataAccess } from './modules/metadata/metadata-access.js';
-import { MetadataRepo } from './modules/metadata/metadata.repo.js';
-import { metadataRoutes } from './modules/metadata/metadata.routes.js';
-import { MetadataService } from './modules/metadata/metadata.service.js';
+import { MetadataAccess, MetadataService, metadataRoutes, ResourceService } from './modules/metadata/index.js';
 import { DownloadAccess } from './modules/orders/download-access.js';
 import { OrdersRepo } from './modules/orders/orders.repo.js';
 import { downloadRoutes } from './modules/orders/download.routes.js';
@@ -164,7 +159,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   metadataAccess.onChange(oaiIndex);
   await oaiIndex.fillMissing();
   const search = new SearchService(new SearchRepo(database.db, database.dialect));
-  const metadata = new MetadataService(new MetadataRepo(database.db), metadataAccess, config.accountLimits);
+  const metadata = new MetadataService(database.db, metadataAccess, new AccountDirectory(database.db), config.accountLimits);
+  // The generic attached entities (authors, keywords, funds ...) of metadata.routes.ts.
+  const resources = new ResourceService(database.db, metadataAccess);
   const review = new ReviewService(database.db, metadataAccess, metadata, mailer, {
     publicUrl: config.publicUrl,
     siteVariant: config.siteVariant,
@@ -198,17 +195,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   const downloads = new DownloadAccess(metadataAccess, orders.repo);
   usage = new Usage(database.db);
-  await app.register(metadataRoutes, { metadata, review, search, usage });
+  await app.register(metadataRoutes, { metadata, resources, review, search, usage });
   await app.register(ordersRoutes, { orders, downloads, usage, access: metadataAccess });
   // Uploaded files live in DATA_DIR/files.
   const storage = createBlobStore({ dataDir: config.dataDir });
-  const files = new FilesService(new FilesRepo(database.db), metadataAccess, storage, {
+  const files = new FilesService(new FilesRepo(database.db, metadataAccess), metadataAccess, storage, {
     log: app.log,
     storageQuotaBytes: config.accountLimits.storageBytes,
     downloads,
   });
   // A deleted record takes its stored files with it (rows go by cascade, blobs here, first).
-  metadata.onDelete((id) => files.removeAllOf(id));
+  metadataAccess.events.on('removing', ({ id }) => files.removeAllOf(id));
   await app.register(filesRoutes, { files, storage, usage, landingUrl: (id, language) => exports.landingUrl(id, language) });
   await app.register(downloadRoutes, {
     orders,

@@ -1,24 +1,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import type { FastifyBaseLogger } from 'fastify';
 import { emailSchema, passwordSchema, projectRoleSchema, usernameSchema } from '@portal/shared/contracts/account';
 import { translate } from '@portal/shared';
 import { loadConfig } from './config.js';
 import { migrateToLatest, openDatabase } from './db/index.js';
 import { AppError } from './errors.js';
 import { createMailer } from './mail/mailer.js';
-import { AccountRepo } from './modules/account/account.repo.js';
-import { AccountService } from './modules/account/account.service.js';
+import { AccountDirectory, AccountRepo, AccountService } from './modules/account/index.js';
 import { cleanupJobs, runCleanupJobs } from './jobs.js';
-import { MetadataAccess } from './modules/metadata/metadata-access.js';
-import { MetadataRepo } from './modules/metadata/metadata.repo.js';
-import { MetadataService } from './modules/metadata/metadata.service.js';
-import { ImportRefusal } from './modules/records-io/candidates.js';
-import { readRecordsFile } from './modules/records-io/records-file.js';
-import { RecordsIoRepo } from './modules/records-io/records-io.repo.js';
-import { RecordsIoService } from './modules/records-io/records-io.service.js';
-import { OaiIndex } from './modules/oai/oai-index.js';
-import { SearchIndex } from './modules/search/search-index.js';
+import { MetadataAccess, MetadataService } from './modules/metadata/index.js';
+import { ImportRefusal, readRecordsFile, RecordsIoRepo, RecordsIoService } from './modules/records-io/index.js';
+import { OaiIndex } from './modules/oai/index.js';
+import { SearchIndex } from './modules/search/index.js';
 import { createBlobStore } from './storage/index.js';
 
 // Files and folders the portal creates are its user's only (see file-modes.ts).
@@ -157,7 +152,8 @@ async function main(argv: string[]): Promise<void> {
       }
       return;
     }
-    const log = { info() {}, warn() {}, error() {} } as never;
+    // The mails of account creation are written, never logged here.
+    const log: FastifyBaseLogger = { level: 'silent', fatal() {}, error() {}, warn() {}, info() {}, debug() {}, trace() {}, silent() {}, child: () => log };
     const accounts = new AccountService(new AccountRepo(db), createMailer({ from: config.mailFrom, dataDir: config.dataDir, log }), {
       publicUrl: config.publicUrl,
       siteVariant: config.siteVariant,
@@ -165,12 +161,12 @@ async function main(argv: string[]): Promise<void> {
       passwordHashing: 'owasp',
     });
     if (command === 'cleanup') {
-      const metadata = new MetadataService(new MetadataRepo(db), new MetadataAccess(db));
+      const metadata = new MetadataService(db, new MetadataAccess(db), new AccountDirectory(db));
       const jobs = cleanupJobs({ accounts, metadata, storage: createBlobStore({ dataDir: config.dataDir }) });
       await runCleanupJobs(jobs, {
-        info: (details: object) => process.stdout.write(`${JSON.stringify(details)}\n`),
-        error: (details: object) => process.stderr.write(`${String((details as { err?: unknown }).err)}\n`),
-      } as never);
+        info: (details: unknown) => process.stdout.write(`${JSON.stringify(details)}\n`),
+        error: (details: unknown) => process.stderr.write(`${String((details as { err?: unknown }).err)}\n`),
+      });
       process.stdout.write('Clean-up done.\n');
       return;
     }

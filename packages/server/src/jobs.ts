@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { AccountService } from './modules/account/account.service.js';
+import type { AccountService } from './modules/account/index.js';
 import type { OrdersService } from './modules/orders/orders.service.js';
 import type { Usage } from './modules/orders/usage.js';
-import type { MetadataService } from './modules/metadata/metadata.service.js';
+import type { MetadataService } from './modules/metadata/index.js';
 import type { DoiService } from './modules/doi/doi.service.js';
 import type { ReviewService } from './modules/review/index.js';
 import type { SearchService } from './modules/search/search.service.js';

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { randomUUID } from 'node:crypto';
 import SQLite from 'better-sqlite3';
 import {
   Kysely,
+  type Transaction,
   Migrator,
   PostgresDialect,
   SqliteDialect,
@@ -30,6 +32,36 @@ import * as i18nDistributorPlace from './migrations/0015-i18n-distributor-place.
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
+/** A handle that is a transaction: code that needs its writes to commit or roll back together takes this. */
+export type Tx = Transaction<Database>;
+/** A table's row as code that picks tables and columns from declarations sees it (the generic resources, bulk inserts). */
+export type AnyRow = Record<string, unknown>;
+/** The portal's tables with their columns unnamed, for that code: the tables are still the database's own. */
+export type ColumnsUnnamed = Kysely<{ [T in keyof Database]: AnyRow }>;
+
+/** The same connection (or transaction) seen with its columns unnamed. */
+export function columnsUnnamed(db: Db): ColumnsUnnamed {
+  return db as unknown as ColumnsUnnamed;
+}
+
+/** Parameters per multi-row insert (SQLite allows 32766, PostgreSQL 65535). */
+const INSERT_PARAMETERS = 20_000;
+
+/** Multi-row inserts, as many rows a statement as the parameter limits allow; every row with the same columns. */
+export async function insertInChunks(trx: Tx, table: keyof Database, rows: AnyRow[]): Promise<void> {
+  if (!rows.length) return;
+  const columns = Object.keys(rows[0]!).sort().join();
+  // A column missing from a row would be written as null, not as its default.
+  if (rows.some((row) => Object.keys(row).sort().join() !== columns)) throw new Error(`rows of ${table} with different columns`);
+  const perRow = Math.max(1, Object.keys(rows[0]!).length);
+  const size = Math.max(1, Math.floor(INSERT_PARAMETERS / perRow));
+  for (let at = 0; at < rows.length; at += size) {
+    await columnsUnnamed(trx)
+      .insertInto(table)
+      .values(rows.slice(at, at + size))
+      .execute();
+  }
+}
 export type Dialect = 'sqlite' | 'postgres';
 
 export interface DbHandle {
@@ -118,8 +150,30 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
+/** The id of a new row of any table. */
+export const newId = (): string => randomUUID();
+
 /** Unique-constraint violations of either database, to answer 'already exists' instead of 500. */
 export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: string } | null)?.code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/**
+ * Locks the user's row until the transaction ends (PostgreSQL: a row lock; SQLite: the write lock),
+ * so that two requests of one account checking a per-account limit take turns and each counts what
+ * the other wrote. The update changes nothing. (The account module owns `users`; every module's
+ * per-account limit takes this one lock.)
+ */
+export async function lockUserRow(trx: Tx, userId: string): Promise<void> {
+  await trx
+    .updateTable('users')
+    .set((eb) => ({ last_login: eb.ref('last_login') }))
+    .where('id', '=', userId)
+    .execute();
+}
+
+/** The active staff accounts, whom the data centre's notices go to. */
+export function staffUsers(db: Db) {
+  return db.selectFrom('users').select(['id', 'email', 'realname', 'username', 'language']).where('is_staff', '=', 1).where('is_active', '=', 1).execute();
 }

@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AUTH_COOKIES } from '@portal/shared';
 import { AppError } from '../errors.js';
-import type { AuthenticatedUser, AccountService } from '../modules/account/account.service.js';
+import type { AuthenticatedUser, AccountService } from '../modules/account/index.js';
 
 /** Who may call a route. Every route declares one; app.ts refuses to register a route without. */
 export type Access = 'public' | 'user' | 'staff';

@@ -12,6 +12,22 @@ export type UserChanges = Partial<Omit<UserTable, 'id' | 'date_joined'>>;
 export class AccountRepo {
   constructor(private readonly db: Db) {}
 
+  /** Each user's name as records and trails show it: the real name, or the username without one. */
+  async namesOf(ids: readonly string[]): Promise<Map<string, string>> {
+    if (!ids.length) return new Map();
+    const rows = await this.db.selectFrom('users').select(['id', 'realname', 'username']).where('id', 'in', [...new Set(ids)]).execute();
+    return new Map(rows.map((row) => [row.id, row.realname || row.username]));
+  }
+
+  /** By username only, any case (an operator names an account on the command line). */
+  findUserByUsername(username: string) {
+    return this.db
+      .selectFrom('users')
+      .select(['id', 'username', 'is_staff', 'is_active'])
+      .where(sql<string>`lower(username)`, '=', username.toLowerCase())
+      .executeTakeFirst();
+  }
+
   findUserById(id: string) {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   }
@@ -198,17 +214,4 @@ export class AccountRepo {
   transaction<T>(work: (repo: AccountRepo) => Promise<T>): Promise<T> {
     return this.db.transaction().execute((trx) => work(new AccountRepo(trx)));
   }
-}
-
-/**
- * Locks the user's row until the transaction ends (PostgreSQL: a row lock; SQLite: the write lock),
- * so that two requests of one account checking a per-account limit take turns and each counts what
- * the other wrote. The update changes nothing.
- */
-export async function lockUserRow(db: Db, userId: string): Promise<void> {
-  await db
-    .updateTable('users')
-    .set((eb) => ({ last_login: eb.ref('last_login') }))
-    .where('id', '=', userId)
-    .execute();
 }

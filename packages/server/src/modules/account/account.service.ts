@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import os from 'node:os';
 import argon2 from 'argon2';
 import {
@@ -13,7 +13,7 @@ import {
 } from '@portal/shared';
 import type { z } from 'zod';
 import type { changeSchema, registerSchema } from '@portal/shared/contracts/account';
-import { isUniqueViolation } from '../../db/index.js';
+import { isUniqueViolation, newId } from '../../db/index.js';
 import { AppError } from '../../errors.js';
 import type { PasswordHashing } from '../../config.js';
 import type { Mailer } from '../../mail/mailer.js';
@@ -179,7 +179,7 @@ export class AccountService {
     await this.checkCaptcha(captchaId, data.captcha);
     if (await this.repo.isTaken(data.username, data.email)) throw duplicateError();
     const row: UserRow = {
-      id: randomUUID(),
+      id: newId(),
       username: data.username,
       email: data.email,
       password_hash: await this.hashPassword(data.password),
@@ -403,7 +403,7 @@ export class AccountService {
   }): Promise<User> {
     if (await this.repo.isTaken(input.username, input.email)) throw duplicateError();
     const row: UserRow = {
-      id: randomUUID(),
+      id: newId(),
       username: input.username,
       email: input.email.toLowerCase(),
       password_hash: await this.hashPassword(input.password),

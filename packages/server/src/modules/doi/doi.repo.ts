@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { DoiRegistrationTable } from '../../db/schema.js';
-import { translationTitle } from '../metadata/metadata.repo.js';
+import { translationTitle } from '../metadata/index.js';
 
 export type RegistrationRow = Selectable<DoiRegistrationTable>;
 export type RegistrationWithTitle = RegistrationRow & { title: string | null; language: string | null; translation_title: string | null };

@@ -2,13 +2,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import { translate, type Language } from '@portal/shared';
 import type { DoiRegistration, RecordDoi } from '@portal/shared/contracts/doi';
 import type { DataciteConfig } from '../../config.js';
-import type { Db } from '../../db/index.js';
+import type { Db, Tx } from '../../db/index.js';
 import { AppError } from '../../errors.js';
 import { canonicalUrl, landingPath } from '../../plugins/site-pages.js';
 import { bareDoi, citableRecordOf, type SiteFacts } from '../exports/citable-record.js';
 import { dataciteXml } from '../exports/datacite.js';
-import { readAttached } from '../metadata/attached-rows.js';
-import type { MetadataAccess, MetadataRow, RecordChangeListener } from '../metadata/metadata-access.js';
+import { readAttached } from '../metadata/index.js';
+import type { MetadataAccess, MetadataRow, RecordChangeListener } from '../metadata/index.js';
 import { retryDelayMs } from '../orders/order-outbox.js';
 import { DataciteClient, DataciteError, type DataciteProblem, type DoiAttributes, type DoiReply } from './datacite-client.js';
 import { DoiRepo, type RegistrationRow, type WantedState } from './doi.repo.js';
@@ -71,7 +71,7 @@ export class DoiService implements RecordChangeListener {
 
   // ---- In the transaction of every change (MetadataAccess listener; registered before the others, so they see a minted DOI) ----
 
-  async sync(trx: Db, ids: readonly string[]): Promise<void> {
+  async sync(trx: Tx, ids: readonly string[]): Promise<void> {
     const records = await trx.selectFrom('metadata').selectAll().where('id', 'in', [...ids]).execute();
     const now = new Date().toISOString();
     const repo = this.repo.withDb(trx);
@@ -101,7 +101,7 @@ export class DoiService implements RecordChangeListener {
   }
 
   /** Mints the DOI the data centre assigns, and keeps the version and the access right the exports show. */
-  private async followPublished(trx: Db, record: MetadataRow, now: string): Promise<Partial<MetadataRow>> {
+  private async followPublished(trx: Tx, record: MetadataRow, now: string): Promise<Partial<MetadataRow>> {
     const values: Partial<MetadataRow> = {};
     if (this.options.datacite && record.doi_category === 'public' && !record.doi.trim()) {
       const doi = await this.repo.withDb(trx).nextDoi(this.options.datacite.doiPattern);
@@ -117,7 +117,7 @@ export class DoiService implements RecordChangeListener {
       Object.assign(values, version);
     }
     if (citable.accessRight.term !== record.access_right) values.access_right = citable.accessRight.term;
-    if (Object.keys(values).length) await trx.updateTable('metadata').set(values).where('id', '=', record.id).execute();
+    await this.access.setPublicationFacts(trx, record.id, values);
     return values;
   }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CitableRecord } from '../exports/citable-record.js';
-import type { MetadataRow } from '../metadata/metadata-access.js';
+import type { MetadataRow } from '../metadata/index.js';
 
 /**
  * A published record's version. Decision: the workflow republishes a record under the same id and

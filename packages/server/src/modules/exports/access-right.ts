@@ -1,5 +1,5 @@
 import { embargoed } from '../orders/download-access.js';
-import type { MetadataRow } from '../metadata/metadata-access.js';
+import type { MetadataRow } from '../metadata/index.js';
 
 /**
  * A published record's access right as a term of the COAR Access Right vocabulary, which the OpenAIRE

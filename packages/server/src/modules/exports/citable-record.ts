@@ -12,8 +12,8 @@ import {
   type License,
   type SiteVariant,
 } from '@portal/shared';
-import type { MetadataRow } from '../metadata/metadata-access.js';
-import type { AttachedRows } from '../metadata/attached-rows.js';
+import type { MetadataRow } from '../metadata/index.js';
+import type { AttachedRows } from '../metadata/index.js';
 import { canonicalUrl } from '../../plugins/site-pages.js';
 import { uriReference } from '../landing/signposting.js';
 import { accessRightOf, type AccessRight } from './access-right.js';

@@ -2,10 +2,10 @@ import { THUMBNAIL_MIME_TYPES, type ExportFormat, type Language } from '@portal/
 import type { Db } from '../../db/index.js';
 import { AppError } from '../../errors.js';
 import { canonicalUrl, landingPath } from '../../plugins/site-pages.js';
-import { FilesRepo } from '../files/files.repo.js';
+import { StoredFiles } from '../files/index.js';
 import type { TypedLink } from '../landing/signposting.js';
-import { readAttached } from '../metadata/attached-rows.js';
-import type { MetadataAccess } from '../metadata/metadata-access.js';
+import { readAttached } from '../metadata/index.js';
+import type { MetadataAccess } from '../metadata/index.js';
 import { citableRecordOf, dayOf, doiUrl, LANGUAGE_TAGS, licenseFacts, textIn, type CitablePerson, type CitableRecord, type SiteFacts } from './citable-record.js';
 import type { DownloadableFile } from './json-ld.js';
 
@@ -107,14 +107,14 @@ export interface RenderedExport {
 }
 
 export class ExportsService {
-  private readonly files: FilesRepo;
+  private readonly files: StoredFiles;
 
   constructor(
     private readonly db: Db,
     private readonly access: MetadataAccess,
     private readonly site: SiteFacts,
   ) {
-    this.files = new FilesRepo(db);
+    this.files = new StoredFiles(db);
   }
 
   /** Where a data file is downloaded (the files' route decides who may). */

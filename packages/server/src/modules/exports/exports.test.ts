@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LICENSES } from '@portal/shared';
 import { AppError } from '../../errors.js';
-import { readDataCite } from '../records-io/datacite.js';
+import { readDataCite } from '../records-io/index.js';
 import { licenseFacts, splitAtAntimeridian, type CitablePerson, type CitableRecord } from './citable-record.js';
 import { dataciteXml } from './datacite.js';
 import { negotiate } from './exports.routes.js';

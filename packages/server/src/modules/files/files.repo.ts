@@ -1,7 +1,7 @@
-import type { Insertable, Selectable, Transaction } from 'kysely';
-import type { Db } from '../../db/index.js';
-import type { Database, MetaMediaTable, StoredFileTable } from '../../db/schema.js';
-import { lockUserRow } from '../account/account.repo.js';
+import type { Insertable, Selectable } from 'kysely';
+import { lockUserRow, type Db, type Tx } from '../../db/index.js';
+import type { MetaMediaTable, StoredFileTable } from '../../db/schema.js';
+import { MetadataAccess, type RecordWriteRefusal } from '../metadata/index.js';
 
 /** Data files (`meta_file`) and specification documents (`meta_attach`) share one shape. */
 export type FileKind = 'file' | 'attach';
@@ -19,7 +19,7 @@ export interface Slice {
  * Why a row was not written: the record is gone, or it left draft (submitted, in review, published)
  * while the upload was on its way and the caller may change it only as a draft.
  */
-export type Refusal = 'gone' | 'readOnly';
+export type Refusal = RecordWriteRefusal;
 
 /** Inserted, refused because the record has its maximum already or the uploader's quota is used up, or a Refusal. */
 export type InsertResult = 'inserted' | 'full' | 'quota' | Refusal;
@@ -36,7 +36,14 @@ export interface WriteCondition {
 
 /** The only SQL of the stored files of a record. */
 export class FilesRepo {
-  constructor(readonly db: Db) {}
+  /**
+   * `records`: the metadata module, which locks a record for a file's write (it owns the record's
+   * row); one of its own on this database when not given (it tells no events).
+   */
+  constructor(
+    readonly db: Db,
+    private readonly records: Pick<MetadataAccess, 'lockForWrite'> = new MetadataAccess(db),
+  ) {}
 
   async count(kind: FileKind, metadataId: string): Promise<number> {
     return countOf(this.db, TABLE[kind], metadataId);
@@ -81,7 +88,7 @@ export class FilesRepo {
    */
   async insertWithin(kind: FileKind, row: Insertable<StoredFileTable>, max: number, condition: WriteCondition): Promise<InsertResult> {
     return this.db.transaction().execute(async (trx) => {
-      const refusal = await lockRecord(trx, row.metadata_id, row.created_at, condition);
+      const refusal = await this.records.lockForWrite(trx, row.metadata_id, row.created_at, condition.draftOnly);
       if (refusal) return refusal;
       if ((await countOf(trx, TABLE[kind], row.metadata_id)) >= max) return 'full';
       if (await isOverQuota(trx, condition, Number(row.size))) return 'quota';
@@ -117,7 +124,7 @@ export class FilesRepo {
   async replaceMedia(row: Insertable<MetaMediaTable>, condition: WriteCondition): Promise<MediaRow[] | Refusal | 'quota'> {
     try {
       return await this.db.transaction().execute(async (trx) => {
-        const refusal = await lockRecord(trx, row.metadata_id, row.created_at, condition);
+        const refusal = await this.records.lockForWrite(trx, row.metadata_id, row.created_at, condition.draftOnly);
         if (refusal) return refusal;
         const replaced = await trx
           .deleteFrom('meta_media')
@@ -159,7 +166,7 @@ export class FilesRepo {
   }
 }
 
-async function countOf(db: Db | Transaction<Database>, table: (typeof TABLE)[FileKind], metadataId: string): Promise<number> {
+async function countOf(db: Db, table: (typeof TABLE)[FileKind], metadataId: string): Promise<number> {
   const row = await db
     .selectFrom(table)
     .select((eb) => eb.fn.countAll().as('count'))
@@ -171,7 +178,7 @@ async function countOf(db: Db | Transaction<Database>, table: (typeof TABLE)[Fil
 /** Rolls back a transaction that would take the uploader over their quota. */
 class QuotaExceeded extends Error {}
 
-async function storedBytesOf(db: Db | Transaction<Database>, userId: string): Promise<number> {
+async function storedBytesOf(db: Db, userId: string): Promise<number> {
   let total = 0;
   for (const table of ['meta_file', 'meta_attach', 'meta_media'] as const) {
     const row = await db
@@ -185,24 +192,8 @@ async function storedBytesOf(db: Db | Transaction<Database>, userId: string): Pr
 }
 
 /** Whether `size` more bytes would take the uploader over their quota; locks their row first. */
-async function isOverQuota(trx: Transaction<Database>, condition: WriteCondition, size: number): Promise<boolean> {
+async function isOverQuota(trx: Tx, condition: WriteCondition, size: number): Promise<boolean> {
   if (!condition.quota) return false;
   await lockUserRow(trx, condition.quota.userId);
   return (await storedBytesOf(trx, condition.quota.userId)) + size > condition.quota.bytes;
-}
-
-/**
- * Touches the record inside the transaction, which locks it, when it may still be written to:
- * undefined then, else why not. The condition is part of the UPDATE, so on PostgreSQL a concurrent
- * change of the status is waited for and the new status is the one judged; a refused record is not
- * touched.
- */
-async function lockRecord(trx: Transaction<Database>, metadataId: string, now: string, condition: WriteCondition): Promise<Refusal | undefined> {
-  let update = trx.updateTable('metadata').set({ updated_at: now }).where('id', '=', metadataId);
-  if (condition.draftOnly) update = update.where('status', '=', 'draft');
-  const result = await update.executeTakeFirst();
-  if (Number(result.numUpdatedRows) > 0) return undefined;
-  if (!condition.draftOnly) return 'gone';
-  const record = await trx.selectFrom('metadata').select('id').where('id', '=', metadataId).executeTakeFirst();
-  return record ? 'readOnly' : 'gone';
 }

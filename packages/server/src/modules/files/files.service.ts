@@ -1,12 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { MEDIA_TYPES, METADATA_LIMITS, stripIllegalText, THUMBNAIL_MIME_TYPES, type HaveDownload, type Media, type StoredFile } from '@portal/shared';
+import { newId } from '../../db/index.js';
 import { AppError, fieldError } from '../../errors.js';
 import { BlobNotFoundError, BlobTooLargeError, type BlobStore } from '../../storage/index.js';
-import type { AuthenticatedUser } from '../account/account.service.js';
-import { orNotFound, type MetadataAccess } from '../metadata/metadata-access.js';
+import type { AuthenticatedUser } from '../account/index.js';
+import { orNotFound, type MetadataAccess } from '../metadata/index.js';
 import type { DownloadAccess } from '../orders/download-access.js';
 import type { FileKind, FilesRepo, MediaRow, Refusal, Slice, StoredFileRow, WriteCondition } from './files.repo.js';
 
@@ -202,7 +202,7 @@ export class FilesService {
     try {
       if (blob.size === 0) throw fieldError('file', 'metadata.files.empty');
       const row = {
-        id: randomUUID(),
+        id: newId(),
         metadata_id: record.id,
         name,
         mime,
@@ -248,7 +248,7 @@ export class FilesService {
       const copy = await this.storage.put(resized, { maxBytes: Number.MAX_SAFE_INTEGER });
       keys.push(copy.key);
       const row = {
-        id: randomUUID(),
+        id: newId(),
         metadata_id: record.id,
         type: mediaType,
         name,

@@ -1,11 +1,15 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import { IN_REVIEW_STATUSES } from '@portal/shared';
-import type { Db } from '../../db/index.js';
+import type { Db, Tx } from '../../db/index.js';
 import type { MetadataTable } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
-import type { AuthenticatedUser } from '../account/account.service.js';
+import type { AuthenticatedUser } from '../account/index.js';
+import { MetadataWritesRepo, type RecordValues, type Refusal } from './metadata-writes.repo.js';
+import { MetadataRepo } from './metadata.repo.js';
+import { RecordEvents, type RecordChangeListener } from './record-events.js';
 
 export type MetadataRow = Selectable<MetadataTable>;
+export type { RecordChangeListener } from './record-events.js';
 
 /** While the record is with the experts, an invited one may read it (and its data files). */
 export const EXPERT_VISIBLE_STATUSES = ['invited', 'underReview', 'approved'] as const;
@@ -15,38 +19,39 @@ export const EXPERT_VISIBLE_STATUSES = ['invited', 'underReview', 'approved'] as
  * - see: its creator, staff, and everyone once it is published;
  * - change (the record and everything attached to it): its creator and staff; the creator only
  *   while it is a draft (a record in review is read-only until it returns to draft).
+ * It also carries the record events (record-events.ts) every module listens to.
  */
-/** Something kept in step with records, inside the transaction that changed them. */
-export interface RecordChangeListener {
-  sync(trx: Db, ids: readonly string[]): Promise<void>;
-  /** Drops what it holds of these records, before they are deleted (in the deleting transaction). */
-  forget(trx: Db, ids: readonly string[]): Promise<void>;
-}
-
 export class MetadataAccess {
-  private readonly listeners: RecordChangeListener[] = [];
+  /** The typed events of records; app.ts registers the listeners. */
+  readonly events = new RecordEvents();
+  private readonly repo: MetadataRepo;
+  private readonly writes: MetadataWritesRepo;
 
-  constructor(private readonly db: Db) {}
+  constructor(db: Db) {
+    this.repo = new MetadataRepo(db);
+    this.writes = new MetadataWritesRepo(db);
+  }
 
   /** Derived views of records (the public catalogue's index) that follow every change. */
   onChange(listener: RecordChangeListener): void {
-    this.listeners.push(listener);
+    this.events.on('changed', ({ trx, ids }) => listener.sync(trx, ids));
+    this.events.on('deleting', ({ trx, ids }) => listener.forget(trx, ids));
   }
 
   /** Tells the listeners, in the writing transaction, that these records changed. */
-  async changed(trx: Db | Kysely<any>, ids: readonly (string | null | undefined)[]): Promise<void> {
+  async changed(trx: Tx, ids: readonly (string | null | undefined)[]): Promise<void> {
     const known = ids.filter((id): id is string => typeof id === 'string' && id.length > 0);
-    if (known.length) for (const listener of this.listeners) await listener.sync(trx as Db, known);
+    if (known.length) await this.events.emit('changed', { trx, ids: known });
   }
 
   /** Tells the listeners, in the deleting transaction and before the rows go, that these records are deleted. */
-  async deleting(trx: Db | Kysely<any>, ids: readonly string[]): Promise<void> {
-    for (const listener of this.listeners) await listener.forget(trx as Db, ids);
+  async deleting(trx: Tx, ids: readonly string[]): Promise<void> {
+    await this.events.emit('deleting', { trx, ids });
   }
 
   async find(id: string): Promise<MetadataRow | undefined> {
     if (typeof id !== 'string' || id.length === 0 || id.length > 100) return undefined;
-    return this.db.selectFrom('metadata').selectAll().where('id', '=', id).executeTakeFirst();
+    return this.repo.find(id);
   }
 
   canSee(user: AuthenticatedUser | null, record: MetadataRow): boolean {
@@ -60,25 +65,10 @@ export class MetadataAccess {
    */
   async reviewerRoles(user: AuthenticatedUser, record: MetadataRow): Promise<('expert' | 'leader')[]> {
     const roles: ('expert' | 'leader')[] = [];
-    const expert = await this.db
-      .selectFrom('reviews')
-      .select('id')
-      .where('metadata_id', '=', record.id)
-      .where('expert_id', '=', user.id)
-      .where('round', '=', Number(record.review_round))
-      .where('status', '<>', 'declined')
-      .executeTakeFirst();
-    if (expert) roles.push('expert');
+    if (await this.repo.isInvitedExpert(record.id, user.id, Number(record.review_round))) roles.push('expert');
     // Only project data is the leaders' to review; a topic's other records are not theirs to read.
     if ((user.is_project === 1 || user.is_project === 2) && record.submitting_type === 'project') {
-      const leader = await this.db
-        .selectFrom('meta_special')
-        .innerJoin('special_managers', 'special_managers.special_id', 'meta_special.special_id')
-        .select('meta_special.id')
-        .where('meta_special.metadata_id', '=', record.id)
-        .where('special_managers.user_id', '=', user.id)
-        .executeTakeFirst();
-      if (leader) roles.push('leader');
+      if (await this.repo.managesTopicOf(record.id, user.id)) roles.push('leader');
     }
     return roles;
   }
@@ -132,10 +122,39 @@ export class MetadataAccess {
 
   /** Marks the record as changed now (lists sort by it). */
   async touch(id: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx.updateTable('metadata').set({ updated_at: new Date().toISOString() }).where('id', '=', id).execute();
+    await this.writes.transaction(async (trx) => {
+      await this.writes.touch(trx, [id], new Date().toISOString());
       await this.changed(trx, [id]);
     });
+  }
+
+  // ---- The record writes other modules make, in their own transactions (the metadata module owns the table) ----
+
+  /**
+   * The review's step: moves the record from the status and round it was read in, with `values`;
+   * false when another request moved it first. Run first in its transaction, it holds the record's
+   * row until the transaction ends. (The caller tells `changed` when the public view follows.)
+   */
+  moveStatus(trx: Tx, record: Pick<MetadataRow, 'id' | 'status' | 'review_round'>, to: string, values: RecordValues = {}): Promise<boolean> {
+    return this.writes.moveStatus(trx, record, to, values);
+  }
+
+  /** The publication's facts modules/doi derives (the DOI it minted, the version, the access right), in the publishing transaction. */
+  async setPublicationFacts(trx: Tx, id: string, values: Pick<RecordValues, 'doi' | 'version_number' | 'version_fingerprint' | 'version_published_at' | 'access_right'>): Promise<void> {
+    if (Object.keys(values).length) await this.writes.update(trx, id, values);
+  }
+
+  /**
+   * For a write attached to the record (a stored file): touches the record in `trx`, which locks it,
+   * when it may still be written to (`draftOnly`: only as a draft); else why not ('gone', 'readOnly').
+   */
+  lockForWrite(trx: Tx, metadataId: string, now: string, draftOnly: boolean): Promise<Refusal | undefined> {
+    return this.writes.lockForWrite(trx, metadataId, now, draftOnly);
+  }
+
+  /** Adds to the records' view or download counts (modules/usage), the rows in the order of `ids`. */
+  addCounts(trx: Tx, column: 'hit_count' | 'download_count', added: ReadonlyMap<string, number>, ids: readonly string[]): Promise<void> {
+    return this.writes.addCounts(trx, column, added, ids);
   }
 
   static isInReview(status: string): boolean {

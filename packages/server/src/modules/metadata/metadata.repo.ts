@@ -1,14 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { sql, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../db/index.js';
-import type { Database } from '../../db/schema.js';
 import type { MetadataRow } from './metadata-access.js';
-
-/** Tables and columns are chosen by code, never by a caller: this loose handle serves the generic resources. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type LooseDb = Kysely<any>;
-
-export const newId = () => randomUUID();
 
 /**
  * The title of a record's version in the language it is not written in (null without one), read in the
@@ -25,12 +17,6 @@ export function titleMatches(search: string) {
   return sql<SqlBool>`(lower(metadata.title) like ${pattern} escape '\\' or exists (select 1 from metadata_i18n where metadata_i18n.metadata_id = metadata.id and lower(metadata_i18n.title) like ${pattern} escape '\\'))`;
 }
 
-/** True for a unique-constraint violation on SQLite or PostgreSQL. */
-export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: string })?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-}
-
 export interface MetadataListFilter {
   ownerId?: string;
   /** Records of this owner, plus every published one (a signed-in user browsing). */
@@ -44,8 +30,47 @@ export interface MetadataListFilter {
 export class MetadataRepo {
   constructor(readonly db: Db) {}
 
-  get loose(): LooseDb {
-    return this.db as unknown as LooseDb;
+  find(id: string): Promise<MetadataRow | undefined> {
+    return this.db.selectFrom('metadata').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Whether the user is an invited expert of the record's current round whose invitation stands. */
+  async isInvitedExpert(metadataId: string, userId: string, round: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('reviews')
+      .select('id')
+      .where('metadata_id', '=', metadataId)
+      .where('expert_id', '=', userId)
+      .where('round', '=', round)
+      .where('status', '<>', 'declined')
+      .executeTakeFirst();
+    return !!row;
+  }
+
+  /** Whether the user manages a topic the record is linked to. */
+  async managesTopicOf(metadataId: string, userId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('meta_special')
+      .innerJoin('special_managers', 'special_managers.special_id', 'meta_special.special_id')
+      .select('meta_special.id')
+      .where('meta_special.metadata_id', '=', metadataId)
+      .where('special_managers.user_id', '=', userId)
+      .executeTakeFirst();
+    return !!row;
+  }
+
+  /** Records linked as `resourceProvider` / other author roles to an author entry with this e-mail (any case). */
+  async idsLinkedByEmail(email: string, userType: 'author' | 'provider' | 'owner', authorId: string | undefined): Promise<string[]> {
+    let query = this.db
+      .selectFrom('meta_author')
+      .innerJoin('authors', 'authors.id', 'meta_author.author_id')
+      .select('meta_author.metadata_id')
+      .distinct()
+      .where((eb) => eb(eb.fn('lower', [eb.ref('authors.email')]), '=', email.toLowerCase()));
+    if (userType === 'provider') query = query.where('meta_author.role', '=', 'resourceProvider');
+    if (userType === 'author') query = query.where('meta_author.role', '<>', 'resourceProvider');
+    if (authorId) query = query.where('authors.id', '=', authorId);
+    return (await query.execute()).map((row) => row.metadata_id);
   }
 
   private filtered(filter: MetadataListFilter) {
@@ -86,26 +111,19 @@ export class MetadataRepo {
     return map;
   }
 
-  async ownerNames(ownerIds: string[]): Promise<Map<string, string>> {
-    if (!ownerIds.length) return new Map();
-    const rows = await this.db.selectFrom('users').select(['id', 'realname', 'username']).where('id', 'in', [...new Set(ownerIds)]).execute();
-    return new Map(rows.map((row) => [row.id, row.realname || row.username]));
-  }
-
   async translations(metadataId: string) {
     return this.db.selectFrom('metadata_i18n').selectAll().where('metadata_id', '=', metadataId).orderBy('language').execute();
   }
 
   /** Everything the submission checklist looks at, in a fixed number of queries whatever the record's size. */
   async submissionCounts(metadataId: string) {
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    type Query = SelectQueryBuilder<any, any, any>;
-    const count = async (table: keyof Database, where: (q: Query) => Query = (q) => q) => {
-      const row = await where((this.loose.selectFrom(table) as Query).where(`${table}.metadata_id`, '=', metadataId))
-        .select((eb) => eb.fn.countAll().as('count'))
-        .executeTakeFirst();
-      return Number((row as { count: number | string } | undefined)?.count ?? 0);
-    };
+    const thumbnails = await this.db
+      .selectFrom('meta_media')
+      .select((eb) => eb.fn.countAll().as('count'))
+      .where('meta_media.metadata_id', '=', metadataId)
+      .where('meta_media.type', '=', 'thumbnail')
+      .executeTakeFirst();
+    const dataFiles = await this.db.selectFrom('meta_file').select((eb) => eb.fn.countAll().as('count')).where('meta_file.metadata_id', '=', metadataId).executeTakeFirst();
     const keywordRows = await this.db
       .selectFrom('meta_keyword')
       .innerJoin('keywords', 'keywords.id', 'meta_keyword.keyword_id')
@@ -140,8 +158,8 @@ export class MetadataRepo {
       .executeTakeFirstOrThrow();
     return {
       keywordCounts: Object.fromEntries(keywordRows.map((row) => [row.type, Number(row.count)])),
-      thumbnails: await count('meta_media', (q) => q.where('meta_media.type', '=', 'thumbnail')),
-      dataFiles: await count('meta_file'),
+      thumbnails: Number(thumbnails?.count ?? 0),
+      dataFiles: Number(dataFiles?.count ?? 0),
       authors: Number(authors.authors),
       authorsWithoutEnglish: Number(authors.without_english),
       providers: Number(authors.providers),
@@ -233,7 +251,7 @@ export class MetadataRepo {
       if (bookkeeping.has(field)) continue;
       if (value !== null && String(value).trim() !== '') return false;
     }
-    const tables: (keyof Database)[] = [
+    const tables = [
       'meta_author',
       'citations',
       'meta_keyword',
@@ -245,9 +263,9 @@ export class MetadataRepo {
       'meta_file',
       'meta_attach',
       'online_resources',
-    ];
+    ] as const;
     for (const table of tables) {
-      const row = await (this.loose.selectFrom(table) as SelectQueryBuilder<any, any, any>).select('id').where('metadata_id', '=', record.id).limit(1).executeTakeFirst();
+      const row = await this.db.selectFrom(table).select('id').where('metadata_id', '=', record.id).limit(1).executeTakeFirst();
       if (row) return false;
     }
     const translations = await this.db.selectFrom('metadata_i18n').selectAll().where('metadata_id', '=', record.id).execute();

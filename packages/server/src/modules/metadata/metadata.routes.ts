@@ -21,7 +21,7 @@ import type { SearchService } from '../search/search.service.js';
 import type { Usage } from '../orders/usage.js';
 import type { MetadataService } from './metadata.service.js';
 import { RESOURCES } from './resources.js';
-import { ResourceService } from './resources.service.js';
+import type { ResourceService } from './resources.service.js';
 
 const idParams = z.object({ id: z.string().min(1).max(100) });
 const idQuery = z.object({ id: z.string({ error: 'metadata.validation.metadata' }).min(1, 'metadata.validation.metadata').max(100, 'metadata.validation.metadata') });
@@ -34,14 +34,12 @@ const isPersonal = (request: FastifyRequest) => String(request.headers.personal 
 /** Metadata calls of spec section 7. Thin: schema, access, one service call. */
 export async function metadataRoutes(
   parent: FastifyInstance,
-  { metadata, review, search, usage }: { metadata: MetadataService; review: ReviewService; search: SearchService; usage: Usage },
+  { metadata, resources, review, search, usage }: { metadata: MetadataService; resources: ResourceService; review: ReviewService; search: SearchService; usage: Usage },
 ) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   // Replies through their zod schemas compiled once (plugins/compiled-serializer.ts), not parsed each time.
   app.setSerializerCompiler(compiledSerializerCompiler);
-
-  const resources = new ResourceService(metadata.repo.loose, metadata.access);
 
   app.get(
     '/api/metadata/metadata/',

@@ -6,12 +6,17 @@ import {
   type MetadataUpdate,
   type SubmissionReason,
 } from '@portal/shared';
-import type { Db } from '../../db/index.js';
+import { lockUserRow, newId, type Db, type Tx } from '../../db/index.js';
 import { AppError, fieldError } from '../../errors.js';
-import { lockUserRow } from '../account/account.repo.js';
-import type { AuthenticatedUser } from '../account/account.service.js';
+import type { AuthenticatedUser } from '../account/index.js';
 import { MetadataAccess, type MetadataRow } from './metadata-access.js';
-import { MetadataRepo, newId, type MetadataListFilter } from './metadata.repo.js';
+import { MetadataWritesRepo, type RecordValues } from './metadata-writes.repo.js';
+import { MetadataRepo, type MetadataListFilter } from './metadata.repo.js';
+
+/** What the metadata module asks the account module (its face): the names records show for their owners. */
+export interface OwnerNames {
+  namesOf(ids: readonly string[]): Promise<Map<string, string>>;
+}
 
 export type ApplicationUserType = (typeof APPLICATION_USER_TYPES)[number];
 
@@ -50,18 +55,18 @@ type ShownRecord = PresentedRecord & { translations: MetadataTranslation[] };
 const PUBLISHED_KEPT_MS = 5_000;
 const PUBLISHED_KEPT = 2_000;
 
-/** Tables copied by duplication: links to shared entities, not the stored files. */
-const COPIED_LINKS = ['meta_author', 'citations', 'meta_keyword', 'meta_keyword_standard', 'meta_discipline', 'meta_fund', 'meta_special', 'online_resources'] as const;
-
 export class MetadataService {
-  /** Called before a record is deleted, with its id: stored files remove their blobs. */
-  private readonly beforeDelete: ((id: string) => Promise<void>)[] = [];
+  readonly repo: MetadataRepo;
+  private readonly writes: MetadataWritesRepo;
 
   constructor(
-    readonly repo: MetadataRepo,
+    db: Db,
     readonly access: MetadataAccess,
+    private readonly owners: OwnerNames,
     private readonly limits: { recordsPerHour: number } = { recordsPerHour: Number.MAX_SAFE_INTEGER },
   ) {
+    this.repo = new MetadataRepo(db);
+    this.writes = new MetadataWritesRepo(db);
     access.onChange({
       sync: async (_trx, ids) => this.forgetShown(ids),
       forget: async (_trx, ids) => this.forgetShown(ids),
@@ -82,7 +87,7 @@ export class MetadataService {
    * Checked in the transaction that inserts, after locking the user's row, so that requests at
    * once cannot all pass on the same count.
    */
-  private async checkCreationLimit(trx: Db, user: AuthenticatedUser): Promise<void> {
+  private async checkCreationLimit(trx: Tx, user: AuthenticatedUser): Promise<void> {
     if (user.is_staff) return;
     await lockUserRow(trx, user.id);
     const since = new Date(Date.now() - 3_600_000).toISOString();
@@ -91,13 +96,9 @@ export class MetadataService {
     }
   }
 
-  onDelete(hook: (id: string) => Promise<void>) {
-    this.beforeDelete.push(hook);
-  }
-
   async present(rows: MetadataRow[]): Promise<PresentedRecord[]> {
     const funds = await this.repo.fundIds(rows.map((r) => r.id));
-    const owners = await this.repo.ownerNames(rows.map((r) => r.owner_id));
+    const owners = await this.owners.namesOf(rows.map((r) => r.owner_id));
     return rows.map((row) => presentRecord(row, funds.get(row.id) ?? [], owners.get(row.owner_id) ?? ''));
   }
 
@@ -135,20 +136,17 @@ export class MetadataService {
   async create(user: AuthenticatedUser, input: { language: Language; title?: string }) {
     const id = newId();
     const now = new Date().toISOString();
-    await this.repo.db.transaction().execute(async (trx) => {
+    await this.writes.transaction(async (trx) => {
       await this.checkCreationLimit(trx, user);
-      await trx
-        .insertInto('metadata')
-        .values({ id, owner_id: user.id, status: 'draft', language: input.language, title: input.title ?? '', created_at: now, updated_at: now } as never)
-        .execute();
-      await trx.insertInto('metadata_i18n').values({ id: newId(), metadata_id: id, language: otherLanguage(input.language) } as never).execute();
+      await this.writes.insertDraft(trx, { id, owner_id: user.id, language: input.language, title: input.title ?? '', now }, otherLanguage(input.language));
     });
     return this.get(user, id);
   }
 
   async update(user: AuthenticatedUser, id: string, changes: MetadataUpdate) {
     const record = await this.access.writable(user, id);
-    const values = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+    // The update schema's fields are the record's own columns.
+    const values = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as RecordValues;
     // The schema's order rules again, with the stored values a PATCH leaves out.
     const merged = { ...record, ...values } as MetadataRow;
     if (merged.time_start && merged.time_end && merged.time_start > merged.time_end) {
@@ -157,12 +155,8 @@ export class MetadataService {
     if (merged.south !== null && merged.north !== null && Number(merged.south) > Number(merged.north)) {
       throw fieldError('north' in values ? 'north' : 'south', 'metadata.validation.latitudeOrder');
     }
-    await this.repo.db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('metadata')
-        .set({ ...values, updated_at: new Date().toISOString() })
-        .where('id', '=', id)
-        .execute();
+    await this.writes.transaction(async (trx) => {
+      await this.writes.update(trx, id, { ...values, updated_at: new Date().toISOString() });
       await this.access.changed(trx, [id]);
     });
     return this.get(user, id);
@@ -170,11 +164,12 @@ export class MetadataService {
 
   async remove(user: AuthenticatedUser, id: string) {
     await this.access.writable(user, id);
-    for (const hook of this.beforeDelete) await hook(id);
-    await this.repo.db.transaction().execute(async (trx) => {
+    // Stored files remove their blobs (the rows go by cascade).
+    await this.access.events.emit('removing', { id });
+    await this.writes.transaction(async (trx) => {
       // The catalogue's index first: on SQLite its tokens are reached only through the entry the deletion removes.
       await this.access.deleting(trx, [id]);
-      await trx.deleteFrom('metadata').where('id', '=', id).execute();
+      await this.writes.delete(trx, id);
     });
   }
 
@@ -224,39 +219,28 @@ export class MetadataService {
     const source = await this.ownRecord(user, id);
     const copyId = newId();
     const now = new Date().toISOString();
-    await this.repo.db.transaction().execute(async (trx) => {
+    await this.writes.transaction(async (trx) => {
       await this.checkCreationLimit(trx, user);
-      const loose = trx as unknown as MetadataRepo['loose'];
-      await trx
-        .insertInto('metadata')
-        .values({
-          ...source,
-          id: copyId,
-          owner_id: user.id,
-          status: 'draft',
-          hit_count: 0,
-          download_count: 0,
-          doi: '',
-          created_at: now,
-          updated_at: now,
-          submitted_at: null,
-          published_at: null,
-          // The copy starts its own review.
-          topic_review_status: '',
-          is_pre_review: 0,
-          review_round: 0,
-          published_without_review: 0,
-          unpublish_reason: '',
-          embargo_until: null,
-        })
-        .execute();
-      for (const translation of await trx.selectFrom('metadata_i18n').selectAll().where('metadata_id', '=', id).execute()) {
-        await trx.insertInto('metadata_i18n').values({ ...translation, id: newId(), metadata_id: copyId }).execute();
-      }
-      for (const table of COPIED_LINKS) {
-        const rows = (await loose.selectFrom(table).selectAll().where('metadata_id', '=', id).execute()) as Record<string, unknown>[];
-        if (rows.length) await loose.insertInto(table).values(rows.map((row) => ({ ...row, id: newId(), metadata_id: copyId }))).execute();
-      }
+      await this.writes.copy(trx, source, {
+        id: copyId,
+        owner_id: user.id,
+        language: source.language,
+        status: 'draft',
+        hit_count: 0,
+        download_count: 0,
+        doi: '',
+        created_at: now,
+        updated_at: now,
+        submitted_at: null,
+        published_at: null,
+        // The copy starts its own review.
+        topic_review_status: '',
+        is_pre_review: 0,
+        review_round: 0,
+        published_without_review: 0,
+        unpublish_reason: '',
+        embargo_until: null,
+      });
     });
     return this.get(user, copyId);
   }
@@ -295,16 +279,7 @@ export class MetadataService {
   async applications(user: AuthenticatedUser, userType: ApplicationUserType, authorId: string | undefined, offset: number, limit: number) {
     let ids: string[] | undefined;
     if (userType !== 'owner' || authorId) {
-      let query = this.repo.db
-        .selectFrom('meta_author')
-        .innerJoin('authors', 'authors.id', 'meta_author.author_id')
-        .select('meta_author.metadata_id')
-        .distinct()
-        .where((eb) => eb(eb.fn('lower', [eb.ref('authors.email')]), '=', user.email.toLowerCase()));
-      if (userType === 'provider') query = query.where('meta_author.role', '=', 'resourceProvider');
-      if (userType === 'author') query = query.where('meta_author.role', '<>', 'resourceProvider');
-      if (authorId) query = query.where('authors.id', '=', authorId);
-      ids = (await query.execute()).map((row) => row.metadata_id);
+      ids = await this.repo.idsLinkedByEmail(user.email, userType, authorId);
     }
     const filter: MetadataListFilter = userType === 'owner' ? { ownerId: user.id, ids } : { ids, ownerOrPublished: user.is_staff ? undefined : user.id };
     if (userType !== 'owner' && !user.is_staff) {

@@ -1,7 +1,7 @@
 import { PROGRAM_CODES } from '@portal/shared';
 import type { Db } from '../../db/index.js';
-import { readAttached, type AttachedRows } from '../metadata/attached-rows.js';
-import type { RecordChangeListener } from '../metadata/metadata-access.js';
+import { readAttached, type AttachedRows } from '../metadata/index.js';
+import type { RecordChangeListener } from '../metadata/index.js';
 
 /**
  * Keeps the OAI-PMH feed's items in step with the records, in the transaction that changed them (a

@@ -1,6 +1,6 @@
 import { hasIllegalText, stripIllegalText, translate, type SiteVariant } from '@portal/shared';
 import type { Db } from '../../db/index.js';
-import { readAttached } from '../metadata/attached-rows.js';
+import { readAttached } from '../metadata/index.js';
 import { citableRecordOf, type CitableRecord } from '../exports/citable-record.js';
 import { datestampOf } from './oai-index.js';
 import type { ItemQuery, OaiItem, OaiRepo, Position } from './oai.repo.js';

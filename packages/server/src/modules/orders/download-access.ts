@@ -1,7 +1,7 @@
 import type { HaveDownload } from '@portal/shared';
 import { AppError } from '../../errors.js';
-import type { AuthenticatedUser } from '../account/account.service.js';
-import type { MetadataAccess, MetadataRow } from '../metadata/metadata-access.js';
+import type { AuthenticatedUser } from '../account/index.js';
+import type { MetadataAccess, MetadataRow } from '../metadata/index.js';
 import type { OrdersRepo } from './orders.repo.js';
 
 /** Whether the protection period still runs on this day: the files are the creator's and staff's until then. */

@@ -8,7 +8,7 @@ import { sendStoredFile, sendZip } from '../downloads/send-file.js';
 import { downloadLinkQuery, verifyDownloadLink } from '../downloads/signed-link.js';
 import { datasetFolders, streamZip } from '../downloads/zip-stream.js';
 import { countDownload, startsDownload } from '../files/files.routes.js';
-import type { MetadataAccess } from '../metadata/metadata-access.js';
+import type { MetadataAccess } from '../metadata/index.js';
 import type { DownloadAccess } from './download-access.js';
 import type { OrdersService } from './orders.service.js';
 import type { Usage } from './usage.js';

@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../db/index.js';
+import { newId, type Db } from '../../db/index.js';
 import type { Mailer } from '../../mail/mailer.js';
-import { newId } from '../metadata/metadata.repo.js';
 
 /** A rendered mail about an order, as the outbox keeps it. */
 export interface OrderMail {

@@ -23,7 +23,7 @@ import {
   voucherSchema,
 } from '@portal/shared';
 import { pagingQuery, toPage } from '../../http/paging.js';
-import type { MetadataAccess } from '../metadata/metadata-access.js';
+import type { MetadataAccess } from '../metadata/index.js';
 import type { DownloadAccess } from './download-access.js';
 import type { OrdersService } from './orders.service.js';
 import type { Usage } from './usage.js';

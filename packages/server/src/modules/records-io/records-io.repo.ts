@@ -1,124 +1,26 @@
-import { sql } from 'kysely';
-import type { Db, Dialect } from '../../db/index.js';
-import type { Database } from '../../db/schema.js';
-import { readAttached } from '../metadata/attached-rows.js';
+import { insertInChunks, type AnyRow, type Db, type Dialect, type Tx } from '../../db/index.js';
+import { AccountDirectory } from '../account/index.js';
+import { RecordImport } from '../metadata/index.js';
 
-/** The SQL of importing and exporting published records. */
-
-/** Ids per `in (...)` list, well inside both databases' parameter limits. */
-const IN_CHUNK = 500;
-/** Parameters per multi-row insert (SQLite allows 32766, PostgreSQL 65535). */
-const INSERT_PARAMETERS = 20_000;
-
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let at = 0; at < items.length; at += size) out.push(items.slice(at, at + size));
-  return out;
-}
-
-/** The rows a query reads for each `in (...)` list of distinct values, together. */
-async function inChunks<T>(values: string[], read: (part: string[]) => Promise<T[]>): Promise<T[]> {
-  const rows: T[] = [];
-  for (const part of chunks([...new Set(values)], IN_CHUNK)) rows.push(...(await read(part)));
-  return rows;
-}
-
+/**
+ * What importing and exporting published records reach: the records and their shared entries
+ * through the metadata module (RecordImport), the accounts through the account module. Its own
+ * SQL is the review trail's entry of each imported record.
+ */
 export class RecordsIoRepo {
-  constructor(
-    readonly db: Db,
-    private readonly dialect: Dialect,
-  ) {}
+  readonly records: RecordImport;
+  readonly accounts: AccountDirectory;
 
-  async findUser(username: string) {
-    return this.db
-      .selectFrom('users')
-      .select(['id', 'username', 'is_staff', 'is_active'])
-      .where(sql<string>`lower(username)`, '=', username.toLowerCase())
-      .executeTakeFirst();
+  constructor(db: Db, dialect: Dialect) {
+    this.records = new RecordImport(db, dialect);
+    this.accounts = new AccountDirectory(db);
   }
 
   /**
-   * Records already here with one of these DOIs (any case: DOIs are case-insensitive in ASCII) or
-   * ids. Answers the lower-cased DOIs and the ids found.
+   * The `publish_without_review` step of each imported record in its review trail. (review_events
+   * is the review module's table; an import writes its first entry in the importing transaction.)
    */
-  async existing(trx: Db, dois: string[], ids: string[]): Promise<{ dois: Set<string>; ids: Set<string> }> {
-    const found = { dois: new Set<string>(), ids: new Set<string>() };
-    for (const part of chunks(dois, IN_CHUNK)) {
-      const lowered = part.map((d) => d.toLowerCase());
-      // The index metadata_doi is on lower(doi) on PostgreSQL, on doi collate nocase on SQLite.
-      const match = this.dialect === 'postgres' ? sql`lower(doi) in (${sql.join(lowered)})` : sql`doi collate nocase in (${sql.join(lowered)})`;
-      const rows = await sql<{ doi: string }>`select doi from metadata where ${match}`.execute(trx);
-      for (const row of rows.rows) found.dois.add(row.doi.toLowerCase());
-    }
-    for (const row of await inChunks(ids, (part) => trx.selectFrom('metadata').select('id').where('id', 'in', part).execute())) found.ids.add(row.id);
-    return found;
-  }
-
-  /** The owner's keywords with these names, each with its translations. */
-  async ownKeywords(trx: Db, ownerId: string, names: string[]) {
-    return inChunks(names, (part) =>
-      trx
-        .selectFrom('keywords')
-        .leftJoin('keyword_i18n', 'keyword_i18n.keyword_id', 'keywords.id')
-        .select(['keywords.id', 'keywords.name', 'keywords.type', 'keywords.language', 'keyword_i18n.language as translation_language', 'keyword_i18n.name as translation_name'])
-        .where('keywords.created_by', '=', ownerId)
-        .where('keywords.name', 'in', part)
-        .execute(),
-    );
-  }
-
-  /** The owner's authors with these names, each with its translations. */
-  async ownAuthors(trx: Db, ownerId: string, names: string[]) {
-    return inChunks(names, (part) =>
-      trx
-        .selectFrom('authors')
-        .leftJoin('author_i18n', 'author_i18n.author_id', 'authors.id')
-        .selectAll('authors')
-        .select(['author_i18n.language as translation_language', 'author_i18n.name as translation_name', 'author_i18n.affiliation as translation_affiliation', 'author_i18n.address as translation_address'])
-        .where('authors.created_by', '=', ownerId)
-        .where('authors.name', 'in', part)
-        .execute(),
-    );
-  }
-
-  async ownFunds(trx: Db, ownerId: string, names: string[]) {
-    return inChunks(names, (part) => trx.selectFrom('funds').selectAll().where('created_by', '=', ownerId).where('name', 'in', part).execute());
-  }
-
-  async fundIds(trx: Db, ids: string[]): Promise<Set<string>> {
-    if (!ids.length) return new Set();
-    return new Set((await trx.selectFrom('funds').select('id').where('id', 'in', ids).execute()).map((r) => r.id));
-  }
-
-  /** Multi-row inserts, as many rows a statement as the parameter limits allow. */
-  async insert<T extends keyof Database>(trx: Db, table: T, rows: Record<string, unknown>[]): Promise<void> {
-    if (!rows.length) return;
-    const columns = Object.keys(rows[0]!).sort().join();
-    // A column missing from a row would be written as null, not as its default.
-    if (rows.some((row) => Object.keys(row).sort().join() !== columns)) throw new Error(`rows of ${table} with different columns`);
-    const perRow = Math.max(1, Object.keys(rows[0]!).length);
-    for (const part of chunks(rows, Math.max(1, Math.floor(INSERT_PARAMETERS / perRow)))) {
-      await trx.insertInto(table).values(part as never).execute();
-    }
-  }
-
-  /** A page of published records in id order, after `after`. */
-  async publishedAfter(after: string, limit: number) {
-    return this.db.selectFrom('metadata').selectAll().where('status', '=', 'published').where('id', '>', after).orderBy('id').limit(limit).execute();
-  }
-
-  /** What the export file holds beside each record (translations, keywords, authors, funds) and the records' owners. */
-  async attached(ids: string[]) {
-    const [attached, owners] = await Promise.all([
-      readAttached(this.db, ids),
-      this.db
-        .selectFrom('users')
-        .innerJoin('metadata', 'metadata.owner_id', 'users.id')
-        .select(['users.id', 'users.realname', 'users.username'])
-        .where('metadata.id', 'in', ids)
-        .distinct()
-        .execute(),
-    ]);
-    return { attached, owners };
+  async insertTrail(trx: Tx, events: AnyRow[]): Promise<void> {
+    await insertInChunks(trx, 'review_events', events);
   }
 }

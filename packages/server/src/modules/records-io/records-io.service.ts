@@ -1,8 +1,6 @@
-import { metadataI18nFields, metadataUpdateSchema, type Language } from '@portal/shared';
-import type { Db } from '../../db/index.js';
-import { newId } from '../metadata/metadata.repo.js';
-import { presentRecord } from '../metadata/metadata.service.js';
-import type { RecordChangeListener } from '../metadata/metadata-access.js';
+import type { Language } from '@portal/shared';
+import { newId, type Tx } from '../../db/index.js';
+import { EMPTY_RECORD_FIELDS, EMPTY_TRANSLATION_FIELDS, presentRecord, type RecordChangeListener, type RecordImport } from '../metadata/index.js';
 import { checkCandidate, ImportRefusal, type Candidate, type ImportedRecord } from './candidates.js';
 import type { RecordsIoRepo } from './records-io.repo.js';
 
@@ -32,11 +30,6 @@ type SharedRow = Record<string, unknown> & { id: string };
 
 const OTHER: Record<Language, Language> = { 'zh-hans': 'en', en: 'zh-hans' };
 
-/** Every field of a record and of a translation at its empty value: multi-row inserts need whole rows. */
-const NUMBER_FIELDS = new Set(['file_size', 'east', 'south', 'west', 'north', 'scale']);
-const EMPTY_RECORD = Object.fromEntries(Object.keys(metadataUpdateSchema.shape).map((f) => [f, NUMBER_FIELDS.has(f) ? null : '']));
-const EMPTY_TRANSLATION = Object.fromEntries(Object.keys(metadataI18nFields).map((f) => [f, '']));
-
 const keywordKey = (k: { name: string; type: string; language: string; translations: { language: string; name: string }[] }) =>
   [k.type, k.name, k.language, ...k.translations.map((t) => `${t.language}:${t.name}`).sort()].join('\u0000');
 const AUTHOR_FIELDS = ['name', 'email', 'affiliation', 'phone', 'address', 'country', 'province', 'city', 'zipcode', 'orcid', 'affiliation_ror'] as const;
@@ -54,7 +47,7 @@ export class RecordsIoService {
 
   /** The account imported records belong to: an active staff account (the data centre's). */
   async importOwner(username: string): Promise<string> {
-    const user = await this.repo.findUser(username);
+    const user = await this.repo.accounts.accountNamed(username);
     if (!user) throw new ImportRefusal(`--owner: there is no account ${username}`);
     if (!user.is_staff || !user.is_active) throw new ImportRefusal(`--owner: ${user.username} is not an active staff account (imported records belong to the data centre)`);
     return user.id;
@@ -88,13 +81,13 @@ export class RecordsIoService {
         else records.push(checked);
       }
     }
-    const shared = new SharedEntries(this.repo, options.ownerId, now);
+    const shared = new SharedEntries(this.repo.records, options.ownerId, now);
     const seen = { dois: new Set<string>(), ids: new Set<string>() };
     const batchSize = options.batchSize ?? 200;
     for (let at = 0; at < records.length; at += batchSize) {
       const batch = records.slice(at, at + batchSize);
-      await this.repo.db.transaction().execute(async (trx) => {
-        const existing = await this.repo.existing(
+      await this.repo.records.transaction(async (trx) => {
+        const existing = await this.repo.records.existing(
           trx,
           batch.map((r) => r.fields.doi ?? '').filter(Boolean),
           batch.map((r) => r.id ?? '').filter(Boolean),
@@ -129,7 +122,7 @@ export class RecordsIoService {
     return summary;
   }
 
-  private async writeRecords(trx: Db, written: { record: ImportedRecord; id: string }[], shared: SharedEntries, options: { ownerId: string; source: string }, now: string) {
+  private async writeRecords(trx: Tx, written: { record: ImportedRecord; id: string }[], shared: SharedEntries, options: { ownerId: string; source: string }, now: string) {
     const metadata = [];
     const translations = [];
     const keywordLinks = [];
@@ -138,7 +131,7 @@ export class RecordsIoService {
     const events = [];
     for (const { record, id } of written) {
       metadata.push({
-        ...EMPTY_RECORD,
+        ...EMPTY_RECORD_FIELDS,
         ...record.fields,
         id,
         owner_id: options.ownerId,
@@ -154,7 +147,7 @@ export class RecordsIoService {
       // Every record has its version in the other language, as the editor makes it.
       const otherLanguage = OTHER[record.language];
       const versions = record.translations.some((t) => t.language === otherLanguage) ? record.translations : [...record.translations, { language: otherLanguage }];
-      for (const version of versions) translations.push({ ...EMPTY_TRANSLATION, ...version, id: newId(), metadata_id: id });
+      for (const version of versions) translations.push({ ...EMPTY_TRANSLATION_FIELDS, ...version, id: newId(), metadata_id: id });
       for (const keywordId of new Set(record.keywords.map((k) => shared.keyword(k)))) keywordLinks.push({ id: newId(), metadata_id: id, keyword_id: keywordId });
       const linked = new Set<string>();
       for (const author of record.authors) {
@@ -177,12 +170,12 @@ export class RecordsIoService {
         created_at: now,
       });
     }
-    await this.repo.insert(trx, 'metadata', metadata);
-    await this.repo.insert(trx, 'metadata_i18n', translations);
-    await this.repo.insert(trx, 'meta_keyword', keywordLinks);
-    await this.repo.insert(trx, 'meta_author', authorLinks);
-    await this.repo.insert(trx, 'meta_fund', fundLinks);
-    await this.repo.insert(trx, 'review_events', events);
+    await this.repo.records.insert(trx, 'metadata', metadata);
+    await this.repo.records.insert(trx, 'metadata_i18n', translations);
+    await this.repo.records.insert(trx, 'meta_keyword', keywordLinks);
+    await this.repo.records.insert(trx, 'meta_author', authorLinks);
+    await this.repo.records.insert(trx, 'meta_fund', fundLinks);
+    await this.repo.insertTrail(trx, events);
   }
 
   /**
@@ -194,18 +187,17 @@ export class RecordsIoService {
     let after = '';
     await write('[');
     for (;;) {
-      const records = await this.repo.publishedAfter(after, pageSize);
+      const records = await this.repo.records.publishedAfter(after, pageSize);
       if (!records.length) break;
       const ids = records.map((r) => r.id);
-      const { attached, owners } = await this.repo.attached(ids);
+      const [attached, owners] = await Promise.all([this.repo.records.attached(ids), this.repo.accounts.namesOf(records.map((r) => r.owner_id))]);
       const lines = records.map((record) => {
-        const owner = owners.find((o) => o.id === record.owner_id);
         const { translations, keywords, authors, funds } = attached.get(record.id)!;
         // What the portal derives from the record (modules/doi: its version, its access right) the importing portal makes anew.
         const { version_number: _version, version_fingerprint: _fingerprint, version_published_at: _versionAt, access_right: _access, ...presented } = presentRecord(
           record,
           funds.map((f) => f.id),
-          owner ? owner.realname || owner.username : '',
+          owners.get(record.owner_id) ?? '',
         );
         const entry = {
           ...presented,
@@ -236,7 +228,7 @@ interface EntryKind<E extends { name: string }, R extends SharedRow> {
   known: Map<string, string>;
   key(entry: E): string;
   /** The owner's entries with these names, one row per translation. */
-  find(trx: Db, names: string[]): Promise<R[]>;
+  find(trx: Tx, names: string[]): Promise<R[]>;
   keyOfRows(rows: R[]): string;
   table: 'keywords' | 'authors' | 'funds';
   row(entry: E): Record<string, unknown>;
@@ -253,12 +245,12 @@ type FundEntry = ImportedRecord['funds'][number];
  */
 class SharedEntries {
   private readonly programmeFunds = new Set<string>();
-  private readonly keywords: EntryKind<KeywordEntry, Awaited<ReturnType<RecordsIoRepo['ownKeywords']>>[number]>;
-  private readonly authors: EntryKind<AuthorEntry, Awaited<ReturnType<RecordsIoRepo['ownAuthors']>>[number]>;
-  private readonly funds: EntryKind<FundEntry, Awaited<ReturnType<RecordsIoRepo['ownFunds']>>[number]>;
+  private readonly keywords: EntryKind<KeywordEntry, Awaited<ReturnType<RecordImport['ownKeywords']>>[number]>;
+  private readonly authors: EntryKind<AuthorEntry, Awaited<ReturnType<RecordImport['ownAuthors']>>[number]>;
+  private readonly funds: EntryKind<FundEntry, Awaited<ReturnType<RecordImport['ownFunds']>>[number]>;
 
   constructor(
-    private readonly repo: RecordsIoRepo,
+    private readonly repo: RecordImport,
     private readonly ownerId: string,
     private readonly now: string,
   ) {
@@ -300,7 +292,7 @@ class SharedEntries {
   }
 
   /** Finds or makes, in `trx`, every shared entry these records link. */
-  async prepare(trx: Db, records: ImportedRecord[]): Promise<void> {
+  async prepare(trx: Tx, records: ImportedRecord[]): Promise<void> {
     await this.findOrMake(trx, records.flatMap((r) => r.keywords), this.keywords);
     await this.findOrMake(trx, records.flatMap((r) => r.authors), this.authors);
     const core = records.flatMap((r) => r.funds).filter((f) => f.is_core && f.id);
@@ -308,7 +300,7 @@ class SharedEntries {
     await this.findOrMake(trx, records.flatMap((r) => r.funds).filter((f) => !this.isProgrammeFund(f)), this.funds);
   }
 
-  private async findOrMake<E extends { name: string }, R extends SharedRow>(trx: Db, entries: E[], kind: EntryKind<E, R>): Promise<void> {
+  private async findOrMake<E extends { name: string }, R extends SharedRow>(trx: Tx, entries: E[], kind: EntryKind<E, R>): Promise<void> {
     const missing = [...new Map(entries.map((e) => [kind.key(e), e]))].filter(([key]) => !kind.known.has(key));
     if (!missing.length) return;
     for (const [id, rows] of groupById(await kind.find(trx, missing.map(([, e]) => e.name)))) kind.known.set(kind.keyOfRows(rows), id);

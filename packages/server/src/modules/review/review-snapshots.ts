@@ -1,13 +1,8 @@
 import { recordSnapshotSchema, type RecordSnapshot, type RoundSnapshot } from '@portal/shared/contracts/review';
-import type { Db } from '../../db/index.js';
-import type { AuthenticatedUser } from '../account/account.service.js';
-import { FilesRepo } from '../files/files.repo.js';
-import { mediaImagePath } from '../files/files.service.js';
-import type { MetadataAccess } from '../metadata/metadata-access.js';
-import { newId } from '../metadata/metadata.repo.js';
-import type { MetadataService } from '../metadata/metadata.service.js';
-import { RESOURCES } from '../metadata/resources.js';
-import { ResourceService } from '../metadata/resources.service.js';
+import { newId, type Db } from '../../db/index.js';
+import type { AuthenticatedUser } from '../account/index.js';
+import { mediaImagePath, StoredFiles } from '../files/index.js';
+import { RESOURCES, ResourceService, type MetadataAccess, type MetadataService } from '../metadata/index.js';
 
 /** More than any record holds (the editor's limits are far lower): the whole list in one read. */
 const ALL = { offset: 0, limit: 10_000 };
@@ -23,7 +18,7 @@ const blank = (row: Row | null | undefined, fields: readonly string[]) => {
  */
 export class ReviewSnapshots {
   private readonly resources: ResourceService;
-  private readonly files: FilesRepo;
+  private readonly files: StoredFiles;
 
   constructor(
     private readonly db: Db,
@@ -31,7 +26,7 @@ export class ReviewSnapshots {
     private readonly metadata: MetadataService,
   ) {
     this.resources = new ResourceService(db, access);
-    this.files = new FilesRepo(db);
+    this.files = new StoredFiles(db);
   }
 
   /**

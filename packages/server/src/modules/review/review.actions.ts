@@ -15,9 +15,9 @@ import type { Transaction } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 import { AppError, fieldError } from '../../errors.js';
-import type { AuthenticatedUser } from '../account/account.service.js';
-import type { MetadataAccess, MetadataRow } from '../metadata/metadata-access.js';
-import type { MetadataService, PresentedRecord } from '../metadata/metadata.service.js';
+import type { AuthenticatedUser } from '../account/index.js';
+import type { MetadataAccess, MetadataRow } from '../metadata/index.js';
+import type { MetadataService, PresentedRecord } from '../metadata/index.js';
 import type { ReviewSnapshots } from './review-snapshots.js';
 import type { ReviewMail } from './review.mail.js';
 import type { ReviewQueries } from './review.queries.js';
@@ -59,7 +59,7 @@ export class ReviewActions {
    * first in its transaction, so that it holds the record's row until the transaction ends.
    */
   private async move(trx: Tx, record: MetadataRow, to: string, values: RecordChange = {}): Promise<void> {
-    if (!(await this.repo.withDb(trx).moveRecord(record, to, values))) throw new AppError('CONFLICT', 'review.changedMeanwhile');
+    if (!(await this.access.moveStatus(trx, record, to, values))) throw new AppError('CONFLICT', 'review.changedMeanwhile');
     // Published, unpublished or republished: the public catalogue follows in this transaction.
     if (record.status === 'published' || to === 'published') await this.access.changed(trx, [record.id]);
   }

@@ -2,9 +2,9 @@ import { expertReviewLabel, translate, type Feedback, type Language, type Review
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../errors.js';
 import type { Mailer } from '../../mail/mailer.js';
-import type { AuthenticatedUser } from '../account/account.service.js';
+import type { AuthenticatedUser } from '../account/index.js';
 import { canonicalUrl, landingPath } from '../../plugins/site-pages.js';
-import type { MetadataAccess, MetadataRow } from '../metadata/metadata-access.js';
+import type { MetadataAccess, MetadataRow } from '../metadata/index.js';
 import type { ReviewQueries } from './review.queries.js';
 import type { ReviewRepo, ReviewRow } from './review.repo.js';
 

@@ -12,9 +12,9 @@ import {
   type ReviewState,
 } from '@portal/shared';
 import { AppError } from '../../errors.js';
-import type { AuthenticatedUser } from '../account/account.service.js';
-import { EXPERT_VISIBLE_STATUSES, type MetadataAccess, type MetadataRow } from '../metadata/metadata-access.js';
-import type { MetadataService } from '../metadata/metadata.service.js';
+import type { AuthenticatedUser } from '../account/index.js';
+import { EXPERT_VISIBLE_STATUSES, type MetadataAccess, type MetadataRow } from '../metadata/index.js';
+import type { MetadataService } from '../metadata/index.js';
 import type { ReviewSnapshots } from './review-snapshots.js';
 import type { DeskFilter, ReviewListRow, ReviewRepo, ReviewRow } from './review.repo.js';
 

@@ -1,7 +1,8 @@
 import { sql, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { MetadataTable, ReviewEventTable, ReviewTable } from '../../db/schema.js';
-import { newId, titleMatches, translationTitle } from '../metadata/metadata.repo.js';
+import { newId } from '../../db/index.js';
+import { titleMatches, translationTitle } from '../metadata/index.js';
 
 export type ReviewRow = Selectable<ReviewTable>;
 export type ReviewEventRow = Selectable<ReviewEventTable>;
@@ -133,21 +134,6 @@ export class ReviewRepo {
       .where('answered_at', 'is not', null)
       .execute()) as [{ count: number | string }];
     return Number(count);
-  }
-
-  /**
-   * Moves a record from the status (and round) it was read in, with the step's other values; false
-   * when another request moved it first. Holds the record's row until the transaction ends.
-   */
-  async moveRecord(record: { id: string; status: string; review_round: number }, to: string, values: RecordChange = {}): Promise<boolean> {
-    const result = await this.db
-      .updateTable('metadata')
-      .set({ ...values, status: to, updated_at: new Date().toISOString() })
-      .where('id', '=', record.id)
-      .where('status', '=', record.status)
-      .where('review_round', '=', record.review_round)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
   }
 
   /** What a record's review label is made of, by record. */

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/index.js';
 import type { Mailer } from '../../mail/mailer.js';
-import type { MetadataAccess } from '../metadata/metadata-access.js';
-import type { MetadataService } from '../metadata/metadata.service.js';
+import type { MetadataAccess } from '../metadata/index.js';
+import type { MetadataService } from '../metadata/index.js';
 import { ReviewSnapshots } from './review-snapshots.js';
 import { ReviewActions } from './review.actions.js';
 import { ReviewMail, type ReviewMailOptions } from './review.mail.js';

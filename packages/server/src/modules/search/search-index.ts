@@ -3,7 +3,7 @@ import { sql, type Selectable } from 'kysely';
 import { PROGRAM_CODES, type Language } from '@portal/shared';
 import type { Db, Dialect } from '../../db/index.js';
 import type { MetadataTable, SearchEntryTable } from '../../db/schema.js';
-import { readAttached, type AttachedRows } from '../metadata/attached-rows.js';
+import { readAttached, type AttachedRows } from '../metadata/index.js';
 import { documentTokens } from './tokenize.js';
 import { catalogueChanged } from './catalogue-changes.js';
 

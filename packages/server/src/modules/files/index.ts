@@ -1,0 +1,9 @@
+/**
+ * The files module's one face. It owns the stored files of records (`meta_file`, `meta_attach`,
+ * `meta_media`) and their blobs; the record's row it touches and locks through the metadata module
+ * (MetadataAccess.lockForWrite). Other modules read stored files through StoredFiles.
+ */
+export { FilesService, mediaImagePath, type IncomingFile, type OpenedFile } from './files.service.js';
+export { FilesRepo, type FileKind, type MediaRow, type StoredFileRow, type Slice } from './files.repo.js';
+export { StoredFiles } from './stored-files.js';
+export { filesRoutes } from './files.routes.js';
