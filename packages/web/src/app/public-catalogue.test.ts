@@ -12,7 +12,7 @@ import { publicEn } from '@portal/shared/i18n/public.en';
  */
 const src = path.resolve(import.meta.dirname, '..');
 const ROOTS = ['main.tsx', 'app/publicRouter.tsx'];
-const WHOLE_CATALOGUE = [/\/app\/AntdProviders$/, /\/features\/admin\//, /\/app\/personalRouter$/];
+const WHOLE_CATALOGUE = [/\/app\/AntdProviders$/, /\/features\/admin\//, /\/features\/review\/desk\//, /\/app\/personalRouter$/];
 
 function resolve(from: string, specifier: string): string | undefined {
   const base = path.resolve(path.dirname(from), specifier);
@@ -44,7 +44,7 @@ describe('the public pages\' catalogue', () => {
   it('follows the public router to its pages', () => {
     const names = files.map((file) => path.relative(src, file));
     expect(names).toEqual(expect.arrayContaining(['app/PublicLayout.tsx', 'features/home/HomePage.tsx', 'features/home/AboutPage.tsx', 'app/ErrorBoundary.tsx']));
-    expect(names.filter((name) => name.startsWith('features/admin/') || name === 'app/PersonalShell.tsx')).toEqual([]);
+    expect(names.filter((name) => name.startsWith('features/admin/') || name.startsWith('features/review/') || name === 'app/PersonalShell.tsx')).toEqual([]);
   });
 
   it('names keys of the public namespaces only', () => {

@@ -10,13 +10,13 @@ const AboutPage = lazyPage(() => import('../features/home/AboutPage'));
 const EmptyListPage = lazyPage(() => import('../features/home/EmptyListPage'));
 const SearchPage = lazyPage(() => import('../features/search/SearchPage'));
 const LandingPage = lazyPage(() => import('../features/landing/LandingPage'));
-const VoucherCheckPage = lazyPage(() => import('../features/voucher/VoucherCheckPage'));
-const VoucherFormPage = lazyPage(() => import('../features/voucher/VoucherFormPage'));
+const VoucherCheckPage = lazyPage(() => import('../features/orders/public/VoucherCheckPage'));
+const VoucherFormPage = lazyPage(() => import('../features/orders/public/VoucherFormPage'));
 const NotFoundPage = lazyPage(() => import('../features/home/NotFoundPage'));
 // The admin pages use Ant Design and the whole catalogue: both come with them, in chunks no other public page loads.
 const AntdProviders = lazyPage(() => Promise.all([import('./AntdProviders'), loadWholeCatalogue()]).then(([module]) => module));
 const AdminPage = lazyPage(() => import('../features/admin/AdminPage'));
-const ReviewDeskPage = lazyPage(() => import('../features/admin/ReviewDeskPage'));
+const ReviewDeskPage = lazyPage(() => import('../features/review/desk/ReviewDeskPage'));
 
 const page = (node: ReactNode) => <Suspense fallback={<PageSpinner />}>{node}</Suspense>;
 const antdPage = (node: ReactNode) => page(<AntdProviders>{node}</AntdProviders>);

@@ -8,7 +8,7 @@ import { siteVariant } from '../../app/site';
 import { formatBytes, formatCount, formatDate } from '../../components/format';
 import { describeBox } from '../search/boxText';
 import type { MetaKeyword } from './api';
-import { DownloadAccess } from '../cart/DownloadAccess';
+import { DownloadAccess } from '../orders/public/DownloadAccess';
 import { doiUrl, hasBox, useNearViewport } from './landingData';
 import './landing.css';
 

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import type { SearchHit } from '@portal/shared/contracts/search';
 import { pageLanguage } from '../../app/i18n';
 import { formatCount } from '../../components/format';
-import { AddToCartButton } from '../cart/AddToCartButton';
+import { AddToCartButton } from '../orders/public/AddToCartButton';
 import { highlightParts } from './highlight';
 
 /** Matched words marked with <mark>, from the reply's character ranges (never as HTML). */

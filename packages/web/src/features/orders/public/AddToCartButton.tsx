@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { loginPath, personalPath } from '../../app/site';
-import { hasSessionCookie, useCurrentUser } from '../account/api';
+import { loginPath, personalPath } from '../../../app/site';
+import { hasSessionCookie, useCurrentUser } from '../../account/api';
 import { addToBasket } from './api';
 import './cart.css';
 

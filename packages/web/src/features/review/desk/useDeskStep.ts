@@ -1,8 +1,8 @@
 import { App, type FormInstance } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isRequestError, type Reply } from '../../api/client';
-import { handleFormReply } from '../../api/form';
+import { isRequestError, type Reply } from '../../../api/client';
+import { handleFormReply } from '../../../api/form';
 
 interface StepContext {
   /** The form whose fields a refusal may name (marked under their labels). */

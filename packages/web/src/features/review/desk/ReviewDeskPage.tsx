@@ -3,12 +3,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FUND_THIRD_POLE, FUND_THREE_POLE, type MetadataStatus } from '@portal/shared';
-import { pageLanguage } from '../../app/i18n';
-import { useIsPhone } from '../../components/useIsPhone';
-import { AdminTabs } from './AdminTabs';
+import { pageLanguage } from '../../../app/i18n';
+import { useIsPhone } from '../../../components/useIsPhone';
+import { AdminTabs } from '../../admin/AdminTabs';
+import { StaffOnly } from '../../admin/StaffOnly';
 import { ReviewPanel } from './ReviewPanel';
 import { reviewDeskApi, titleOf, type ReviewDeskItem } from './reviewDeskApi';
-import { StaffOnly } from './StaffOnly';
 
 /** The statuses a submission passes through after it left the draft (spec section 4), in the order of the workflow. */
 const DESK_STATUSES: MetadataStatus[] = ['submitted', 'receive', 'invited', 'underReview', 'approved', 'published', 'NotPublished', 'refuse', 'cancelled'];

@@ -2,11 +2,11 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { licenseUrl } from '@portal/shared';
-import { pageLanguage } from '../../app/i18n';
-import { siteVariant } from '../../app/site';
-import { formatDate, formatDateTime } from '../../components/format';
-import { PageSpinner } from '../../components/PageSpinner';
-import { useVoucherCheck } from '../cart/api';
+import { pageLanguage } from '../../../app/i18n';
+import { siteVariant } from '../../../app/site';
+import { formatDate, formatDateTime } from '../../../components/format';
+import { PageSpinner } from '../../../components/PageSpinner';
+import { useVoucherCheck } from './api';
 import { VoucherForm } from './VoucherForm';
 import './voucher.css';
 

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { REVIEW_COMMENT_MAX } from '@portal/shared';
 import { reviewDeskApi, type ExpertCandidate, type ReviewState } from './reviewDeskApi';
-import { useSettled } from '../../components/useSettled';
+import { useSettled } from '../../../components/useSettled';
 import { useDeskStep } from './useDeskStep';
 
 interface InviteForm {

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { HaveDownload, Voucher } from '@portal/shared/contracts/orders';
-import { api, isRequestError } from '../../api/client';
-import { path } from '../../api/routes';
+import { api, isRequestError } from '../../../api/client';
+import { path } from '../../../api/routes';
 
 /**
  * The public pages' order calls (plain, no Ant Design): putting a dataset in the basket, whether the

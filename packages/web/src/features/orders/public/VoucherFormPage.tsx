@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { siteVariant } from '../../app/site';
+import { siteVariant } from '../../../app/site';
 import { VoucherForm } from './VoucherForm';
 import './voucher.css';
 

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { loginPath, personalPath } from '../../app/site';
-import { formatDate } from '../../components/format';
+import { loginPath, personalPath } from '../../../app/site';
+import { formatDate } from '../../../components/format';
 import { useHaveDownload } from './api';
 import { AddToCartButton } from './AddToCartButton';
 

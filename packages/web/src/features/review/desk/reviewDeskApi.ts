@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import type { expertCandidatePageSchema, reviewDeskPageSchema, ReviewState } from '@portal/shared/contracts/review';
-import { api, isRequestError, type Reply } from '../../api/client';
-import { path } from '../../api/routes';
-import { pageLanguage } from '../../app/i18n';
+import { api, isRequestError, type Reply } from '../../../api/client';
+import { path } from '../../../api/routes';
+import { pageLanguage } from '../../../app/i18n';
 
 /** Calls of the data centre's review desk (issue 7); reply types are inferred from the shared contracts. */
 
