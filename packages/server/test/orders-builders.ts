@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createUserWithToken, EN, type TestAccount, type TestPortal } from './helpers.js';
+import { buildOrder, buildUsers, ORDER_FORM_EN, type Person } from './factories.js';
+import { EN, type TestPortal } from './helpers.js';
 import { call, expectStatus } from './metadata-builders.js';
 import { insertCatalogue } from './search-builders.js';
 import { upload } from './upload-builders.js';
@@ -9,7 +10,7 @@ import { upload } from './upload-builders.js';
  * policy (real data files, uploaded through the API), an applicant, another user and staff.
  */
 
-export type Person = TestAccount & { token: string };
+export type { Person } from './factories.js';
 
 export interface OrdersCast {
   ownerA: Person;
@@ -23,26 +24,17 @@ export interface OrdersCast {
   files: Record<'openA' | 'mailA' | 'mailB' | 'centerB', { id: string; content: Buffer }>;
 }
 
-export const FORM_EN = {
-  realName: 'Ada Applicant',
-  email: 'ada.applicant@example.org',
-  phone: '+86 10 6000 0000',
-  zipcode: '100101',
-  affiliation: 'Institute of Polar Studies',
-  address: '1 Ice Road, Beijing',
-  country: 'NO',
-  reason: 'Validating a sea-ice model against observations for a thesis chapter.',
-};
+export const FORM_EN = ORDER_FORM_EN;
 
 export async function createOrdersCast(portal: TestPortal): Promise<OrdersCast> {
-  const [ownerA, ownerB, applicant, other, staff] = await Promise.all([
-    createUserWithToken(portal, { realname: 'Owner Ang' }),
-    createUserWithToken(portal, { realname: 'Owner Bai' }),
+  const { ownerA, ownerB, applicant, other, staff } = await buildUsers(portal, {
+    ownerA: { realname: 'Owner Ang' },
+    ownerB: { realname: 'Owner Bai' },
     // Both sign in on English pages: their mails (decisions, reminders) are in English.
-    createUserWithToken(portal, { realname: 'Ada Applicant', signInHeaders: EN }),
-    createUserWithToken(portal, { realname: 'Other Ou', signInHeaders: EN }),
-    createUserWithToken(portal, { isStaff: true, realname: 'Staff Shi' }),
-  ]);
+    applicant: { realname: 'Ada Applicant', language: 'en' },
+    other: { realname: 'Other Ou', language: 'en' },
+    staff: { staff: true, realname: 'Staff Shi' },
+  });
   const tag = randomUUID().slice(0, 6);
   const entry = (key: string, sharing: string, n: number) => ({
     key,
@@ -83,9 +75,5 @@ export const haveDownload = async (portal: TestPortal, token: string | null, id:
 export const downloadFile = (portal: TestPortal, token: string | null, fileId: string, headers: Record<string, string> = EN) =>
   call(portal, 'GET', `/api/metadata/meta-file/${fileId}/download/`, token, { headers });
 
-/** Puts datasets in the applicant's basket and applies for all of them; answers the reply. */
-export async function order(portal: TestPortal, person: Person, metadataIds: string[]) {
-  const lines = [];
-  for (const id of metadataIds) lines.push(expectStatus(await addLine(portal, person.token, id), 201).id);
-  return expectStatus(await apply(portal, person.token, lines), 201);
-}
+/** Puts datasets in the applicant's basket and applies for all of them; answers the reply (the factories' buildOrder). */
+export const order = (portal: TestPortal, person: Person, metadataIds: string[]) => buildOrder(portal, person, metadataIds);

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import type { ReviewAction } from '@portal/shared';
-import { createTestPortal, createUserWithToken, EN, type TestAccount, type TestPortal } from './helpers.js';
+import { buildRecord, buildReview, buildUsers, inDays, type Person } from './factories.js';
+import { createTestPortal, EN, type TestPortal } from './helpers.js';
 import { call, expectStatus, postResource, returnToDraft, submit } from './metadata-builders.js';
 
 /**
@@ -9,7 +10,8 @@ import { call, expectStatus, postResource, returnToDraft, submit } from './metad
  * status with the fixtures a role needs, and each workflow action as the HTTP call that takes it.
  */
 
-export type Person = TestAccount & { token: string };
+export type { Person } from './factories.js';
+export { inDays } from './factories.js';
 
 /** The people around a record: its creator, a project leader, two experts, staff, and a stranger. */
 export interface Cast {
@@ -27,15 +29,15 @@ export interface Cast {
 }
 
 export async function createCast(portal: TestPortal): Promise<Cast> {
-  const [creator, leader, expert, expert2, invitee, staff, stranger] = await Promise.all([
-    createUserWithToken(portal, { realname: 'Creator Chen' }),
-    createUserWithToken(portal, { isProject: 1, realname: 'Leader Li' }),
-    createUserWithToken(portal, { realname: 'Expert Wang' }),
-    createUserWithToken(portal, { realname: 'Expert Zhao' }),
-    createUserWithToken(portal, { realname: 'Invitee Sun' }),
-    createUserWithToken(portal, { isStaff: true, realname: 'Staff Zhou' }),
-    createUserWithToken(portal, { realname: 'Stranger Wu' }),
-  ]);
+  const { creator, leader, expert, expert2, invitee, staff, stranger } = await buildUsers(portal, {
+    creator: { realname: 'Creator Chen' },
+    leader: { project: 1, realname: 'Leader Li' },
+    expert: { realname: 'Expert Wang' },
+    expert2: { realname: 'Expert Zhao' },
+    invitee: { realname: 'Invitee Sun' },
+    staff: { staff: true, realname: 'Staff Zhou' },
+    stranger: { realname: 'Stranger Wu' },
+  });
   // The topic and its manager, through the generic resources (staff only).
   const special = await postResource(portal, staff.token, 'special', { name: `第三极专题 ${randomUUID().slice(0, 6)}` });
   await postResource(portal, staff.token, 'special-manage', { special: special.id, user: leader.id });
@@ -51,30 +53,14 @@ export async function startReviewPortal(): Promise<{ portal: TestPortal; cast: C
 /** The JSON of a reply that must be 200. */
 export const ok = async (response: Promise<LightMyRequestResponse>) => expectStatus(await response, 200);
 
-/** A record inserted straight into a status: cheap, for tests that do not submit it through the API. */
+/** A record of the owner's in a status (review_round, topic_review_status ... as given), written by the factories. */
 export async function insertRecord(
   portal: TestPortal,
   ownerId: string,
   values: { status?: string; review_round?: number; topic_review_status?: string; submitting_type?: string; protection_period?: string; title?: string } = {},
 ): Promise<string> {
-  const id = randomUUID();
-  const now = new Date().toISOString();
-  await portal.database.db
-    .insertInto('metadata')
-    .values({
-      id,
-      owner_id: ownerId,
-      status: 'draft',
-      language: 'zh-hans',
-      title: `冰川记录 ${id.slice(0, 8)}`,
-      submitting_type: 'project',
-      created_at: now,
-      updated_at: now,
-      submitted_at: values.status && values.status !== 'draft' ? now : null,
-      ...values,
-    } as never)
-    .execute();
-  return id;
+  const { status, title, ...columns } = values;
+  return buildRecord(portal, { owner: ownerId, status, title, columns: { submitting_type: 'project', ...columns } });
 }
 
 /** Links a record to a topic (meta_special), as its creator would. */
@@ -82,43 +68,14 @@ export async function linkTopic(portal: TestPortal, metadataId: string, specialI
   await portal.database.db.insertInto('meta_special').values({ id: randomUUID(), metadata_id: metadataId, special_id: specialId }).execute();
 }
 
-/** An expert's review row of a round, inserted straight: `status` 'invited', 'opened', 'declined' or an outcome. */
-export async function insertReview(
+/** An expert's review row of a round (the factories' buildReview): `status` 'invited', 'opened', 'declined' or an outcome. */
+export function insertReview(
   portal: TestPortal,
   metadataId: string,
   expertId: string,
   values: { round?: number; status?: string; signed?: number; deadline?: string; content?: string } = {},
 ): Promise<string> {
-  const id = randomUUID();
-  const now = new Date().toISOString();
-  const status = values.status ?? 'invited';
-  const answered = !['invited', 'opened', 'declined'].includes(status);
-  await portal.database.db
-    .insertInto('reviews')
-    .values({
-      id,
-      metadata_id: metadataId,
-      expert_id: expertId,
-      round: values.round ?? 1,
-      status,
-      content: values.content ?? (answered ? 'Looks sound.' : ''),
-      signed: values.signed ?? 0,
-      after_modification: 0,
-      deadline: values.deadline ?? inDays(14),
-      message: '',
-      invited_by: null,
-      created_at: now,
-      opened_at: status === 'invited' ? null : now,
-      answered_at: answered ? now : null,
-      reminded_at: null,
-    })
-    .execute();
-  return id;
-}
-
-/** A day `n` days from today, as 'YYYY-MM-DD' (negative: in the past). */
-export function inDays(n: number): string {
-  return new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+  return buildReview(portal, { record: metadataId, expert: expertId, ...values });
 }
 
 export async function eventCount(portal: TestPortal, metadataId: string): Promise<number> {

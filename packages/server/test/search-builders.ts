@@ -1,18 +1,17 @@
-import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
+import { buildRecords, type RecordSpec } from './factories.js';
 import type { TestPortal } from './helpers.js';
 import { expectStatus } from './metadata-builders.js';
 
 /**
- * Builders of the public catalogue's API tests: a bilingual catalogue written straight into the
- * database and indexed in the same transaction (as the writing calls do), and the search calls.
+ * Builders of the public catalogue's API tests: a bilingual catalogue (written by the factories,
+ * indexed in the same transaction as the writing calls do), and the search calls.
  */
 
-/** A name in both languages: [Chinese, English]. */
-export type Pair = [zh: string, en: string];
+export type { Pair } from './factories.js';
 
-/** One record of a test catalogue, described by what the catalogue shows of it. */
-export interface CatalogueEntry {
+/** One record of a test catalogue, described by what the catalogue shows of it (the factories' RecordSpec by language). */
+export interface CatalogueEntry extends Omit<RecordSpec, 'owner' | 'language' | 'title' | 'abstract' | 'translation' | 'columns'> {
   key: string;
   /** 'published' unless given. */
   status?: string;
@@ -20,132 +19,19 @@ export interface CatalogueEntry {
   language: 'zh-hans' | 'en';
   zh: { title: string; abstract?: string };
   en: { title: string; abstract?: string };
-  themes?: Pair[];
-  places?: Pair[];
-  /** Keywords of type discipline. */
-  disciplines?: Pair[];
-  /** Discipline standards linked through meta_discipline. */
-  standards?: Pair[];
-  authors?: Pair[];
-  /** Fund ids. */
-  funds?: string[];
-  threePole?: string;
-  thirdPole?: string;
-  license?: string;
-  sharing?: string;
-  resolution?: string;
-  /** Day of publication, YYYY-MM-DD (also given to unpublished records, which must still never show). */
-  published?: string;
-  time?: [string, string];
-  /** west, south, east, north. */
-  box?: [number, number, number, number];
-  doi?: string;
-  hits?: number;
-  /** Sizes of its data files. */
-  files?: number[];
 }
 
 /**
- * Writes the entries (records, their other-language version, keywords, standards, authors, funds,
- * data files) owned by `ownerId`, and brings the index in step in the same transaction. Keywords,
- * standards and authors with the same Chinese name are shared between entries. Returns key -> id.
+ * Writes the entries owned by `ownerId` in one transaction (the factories' buildRecords, 'published'
+ * unless given, submitted as 'general'), with the index in step. Returns key -> id.
  */
 export async function insertCatalogue(portal: TestPortal, ownerId: string, entries: CatalogueEntry[]): Promise<Record<string, string>> {
-  const ids: Record<string, string> = {};
-  const now = new Date().toISOString();
-  await portal.database.db.transaction().execute(async (trx) => {
-    const shared = new Map<string, string>();
-    /** The id of a shared row, inserting it the first time its key is seen. */
-    const once = async (key: string, insert: (id: string) => Promise<unknown>) => {
-      let id = shared.get(key);
-      if (!id) {
-        id = randomUUID();
-        shared.set(key, id);
-        await insert(id);
-      }
-      return id;
-    };
-    for (const entry of entries) {
-      const id = randomUUID();
-      ids[entry.key] = id;
-      const english = entry.language === 'en';
-      const own = english ? entry.en : entry.zh;
-      const other = english ? entry.zh : entry.en;
-      const status = entry.status ?? 'published';
-      const [west, south, east, north] = entry.box ?? [null, null, null, null];
-      await trx
-        .insertInto('metadata')
-        .values({
-          id,
-          owner_id: ownerId,
-          status,
-          language: entry.language,
-          title: own.title,
-          description: own.abstract ?? '',
-          license: entry.license ?? '',
-          sharing_policy: entry.sharing ?? '',
-          temporal_resolution: entry.resolution ?? '',
-          subtopic_three_pole: entry.threePole ?? '',
-          subtopic_third_pole: entry.thirdPole ?? '',
-          doi: entry.doi ?? '',
-          time_start: entry.time?.[0] ?? '',
-          time_end: entry.time?.[1] ?? '',
-          west,
-          south,
-          east,
-          north,
-          hit_count: entry.hits ?? 0,
-          submitting_type: 'general',
-          created_at: now,
-          updated_at: now,
-          submitted_at: status === 'draft' ? null : now,
-          published_at: entry.published ? `${entry.published}T08:00:00.000Z` : null,
-        } as never)
-        .execute();
-      await trx
-        .insertInto('metadata_i18n')
-        .values({ id: randomUUID(), metadata_id: id, language: english ? 'zh-hans' : 'en', title: other.title, description: other.abstract ?? '' } as never)
-        .execute();
-      const keywords: [string, Pair[] | undefined][] = [
-        ['theme', entry.themes],
-        ['place', entry.places],
-        ['discipline', entry.disciplines],
-      ];
-      for (const [type, pairs] of keywords) {
-        for (const [zh, en] of pairs ?? []) {
-          // A keyword is written in the language of the record that first used it, translated into the other.
-          const keywordId = await once(`keyword|${type}|${zh}`, async (kid) => {
-            await trx.insertInto('keywords').values({ id: kid, name: english ? en : zh, type, language: entry.language, created_by: ownerId, created_at: now }).execute();
-            await trx.insertInto('keyword_i18n').values({ id: randomUUID(), keyword_id: kid, language: english ? 'zh-hans' : 'en', name: english ? zh : en }).execute();
-          });
-          await trx.insertInto('meta_keyword').values({ id: randomUUID(), metadata_id: id, keyword_id: keywordId }).execute();
-        }
-      }
-      for (const [zh, en] of entry.standards ?? []) {
-        const standardId = await once(`standard|${zh}`, (sid) =>
-          trx.insertInto('keyword_standards').values({ id: sid, parent_id: null, code: '', name: zh, name_en: en, sort: 0 }).execute(),
-        );
-        await trx.insertInto('meta_discipline').values({ id: randomUUID(), metadata_id: id, keyword_standard_id: standardId, number: 1 } as never).execute();
-      }
-      for (const [sort, [zh, en]] of (entry.authors ?? []).entries()) {
-        const authorId = await once(`author|${zh}`, async (aid) => {
-          await trx.insertInto('authors').values({ id: aid, name: zh, email: `${aid}@example.org`, created_by: ownerId, created_at: now } as never).execute();
-          await trx.insertInto('author_i18n').values({ id: randomUUID(), author_id: aid, language: 'en', name: en } as never).execute();
-        });
-        await trx.insertInto('meta_author').values({ id: randomUUID(), metadata_id: id, author_id: authorId, role: 'resourceProvider', sort } as never).execute();
-      }
-      for (const fund of entry.funds ?? []) await trx.insertInto('meta_fund').values({ id: randomUUID(), metadata_id: id, fund_id: fund }).execute();
-      for (const size of entry.files ?? []) {
-        await trx
-          .insertInto('meta_file')
-          .values({ id: randomUUID(), metadata_id: id, name: 'data.nc', mime: 'application/x-netcdf', storage_key: `test/${randomUUID()}`, sha256: '', size, created_by: ownerId, created_at: now })
-          .execute();
-      }
-    }
-    // As the writing calls do: every derived view (search index, OAI-PMH feed) follows in the transaction.
-    await portal.metadataAccess.changed(trx, Object.values(ids));
+  const specs = entries.map(({ key: _key, zh, en, status, ...entry }): RecordSpec => {
+    const [own, other] = entry.language === 'en' ? [en, zh] : [zh, en];
+    return { ...entry, owner: ownerId, status: status ?? 'published', title: own.title, abstract: own.abstract, translation: other };
   });
-  return ids;
+  const ids = await buildRecords(portal, specs);
+  return Object.fromEntries(entries.map((entry, i) => [entry.key, ids[i]!]));
 }
 
 export type Params = Record<string, string | number | string[]>;
