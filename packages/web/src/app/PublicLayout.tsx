@@ -10,6 +10,7 @@ import { SiteBrand } from '../components/SiteBrand';
 import { useIsPhone } from '../components/useIsPhone';
 import { useCurrentUser } from '../features/account/api';
 import './public.css';
+import './public-home.css';
 import { personalPath, siteVariant, TOP_MENU } from './site';
 
 /**

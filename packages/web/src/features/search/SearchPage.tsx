@@ -14,6 +14,7 @@ import { Pager } from './Pager';
 import { SearchBox } from './SearchBox';
 import { apiParams, countFilters, PAGE_SIZE, parseSearch, serializeSearch, withoutFilters, type MapView, type SearchState } from './searchUrl';
 import './search.css';
+import './search-results.css';
 
 /** OpenLayers and proj4 are a chunk of their own, loaded when a map is shown. */
 const MapPanel = lazy(() => loadChunk(() => import('./map/MapPanel')));
