@@ -22,6 +22,11 @@ export class AccountDirectory {
     return staffUsers(this.db);
   }
 
+  /** Whether there is an account with this id. */
+  async exists(id: string): Promise<boolean> {
+    return !!(await this.repo.findUserById(id));
+  }
+
   /** An account by its username (any case), with whether it is staff and active. */
   accountNamed(username: string) {
     return this.repo.findUserByUsername(username);

@@ -152,8 +152,8 @@ export class MetadataAccess {
     return this.writes.lockForWrite(trx, metadataId, now, draftOnly);
   }
 
-  /** Adds to the records' view or download counts (modules/usage), the rows in the order of `ids`. */
-  addCounts(trx: Tx, column: 'hit_count' | 'download_count', added: ReadonlyMap<string, number>, ids: readonly string[]): Promise<void> {
+  /** Adds to the records' view or download counts (modules/usage, in its batch's transaction), the rows in the order of `ids`. */
+  addCounts(trx: Db, column: 'hit_count' | 'download_count', added: ReadonlyMap<string, number>, ids: readonly string[]): Promise<void> {
     return this.writes.addCounts(trx, column, added, ids);
   }
 

@@ -131,7 +131,7 @@ export class MetadataWritesRepo {
   }
 
   /** Adds to the records' view or download counts: `added` by record id, the rows in the given order. */
-  async addCounts(trx: Tx, column: 'hit_count' | 'download_count', added: ReadonlyMap<string, number>, ids: readonly string[]): Promise<void> {
+  async addCounts(trx: Db, column: 'hit_count' | 'download_count', added: ReadonlyMap<string, number>, ids: readonly string[]): Promise<void> {
     if (!ids.length) return;
     const amount = sql<number>`case ${sql.ref('id')} ${sql.join(
       ids.map((id) => sql`when ${id} then ${added.get(id) ?? 0}`),

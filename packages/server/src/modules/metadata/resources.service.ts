@@ -1,6 +1,6 @@
 import { isUniqueViolation, newId, type Db, type Tx } from '../../db/index.js';
 import { AppError } from '../../errors.js';
-import type { AuthenticatedUser } from '../account/index.js';
+import { AccountDirectory, type AuthenticatedUser } from '../account/index.js';
 import { orNotFound, type MetadataAccess } from './metadata-access.js';
 import { afterCreate, checkRecordLimits, checkRepeatedCreate, recordNamed } from './resource-create.js';
 import type { ResourceDef } from './resource-def.js';
@@ -30,6 +30,8 @@ export class ResourceService {
   constructor(
     db: Db,
     private readonly access: MetadataAccess,
+    /** The accounts a row may name (a topic's manager): the account module owns `users`. */
+    private readonly accounts: Pick<AccountDirectory, 'exists'> = new AccountDirectory(db),
   ) {
     this.repo = new ResourcesRepo(db);
     this.replies = new ResourceReplies(this.repo);
@@ -265,7 +267,10 @@ export class ResourceService {
     for (const reference of def.references ?? []) {
       const value = input[reference.field];
       if (reference.field === 'metadata' || value === undefined || value === null) continue;
-      const known = typeof value === 'string' && value.length <= 100 && (await this.repo.exists(reference.table, value));
+      const known =
+        typeof value === 'string' &&
+        value.length <= 100 &&
+        (reference.table === 'users' ? await this.accounts.exists(value) : await this.repo.exists(reference.table, value));
       if (!known || !(await this.entries.isVisible(reference.table, String(value), user))) {
         throw invalid(reference.field, reference.messageKey);
       }

@@ -1,5 +1,5 @@
 import { sql, type Selectable } from 'kysely';
-import type { Db } from '../../db/index.js';
+import { staffUsers, type Db } from '../../db/index.js';
 import type { ApplicationTable, OrderTable } from '../../db/schema.js';
 
 export type OrderRow = Selectable<OrderTable>;
@@ -349,7 +349,8 @@ export class OrdersRepo {
       .execute();
   }
 
+  /** The active staff (db/index.ts's one query of them: the account module owns `users`). */
   async staffUsers(trx: Db) {
-    return trx.selectFrom('users').select(['id', 'email', 'realname', 'username', 'language']).where('is_staff', '=', 1).where('is_active', '=', 1).execute();
+    return staffUsers(trx);
   }
 }

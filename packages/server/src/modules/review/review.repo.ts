@@ -1,7 +1,7 @@
 import { sql, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { MetadataTable, ReviewEventTable, ReviewTable } from '../../db/schema.js';
-import { newId } from '../../db/index.js';
+import { newId, staffUsers } from '../../db/index.js';
 import { titleMatches, translationTitle } from '../metadata/index.js';
 
 export type ReviewRow = Selectable<ReviewTable>;
@@ -178,6 +178,7 @@ export class ReviewRepo {
   async events(metadataId: string, actions?: string[]): Promise<(ReviewEventRow & { actor_name: string; signed: number | null })[]> {
     let query = this.db
       .selectFrom('review_events')
+      // A read of the account module's `users` in this one query: the trail with its actors' names in one read.
       .leftJoin('users', 'users.id', 'review_events.actor_id')
       .leftJoin('reviews', 'reviews.id', 'review_events.review_id')
       .selectAll('review_events')
@@ -197,8 +198,9 @@ export class ReviewRepo {
     return this.db.selectFrom('users').select(['id', 'email', 'realname', 'username', 'language']).where('id', '=', id).executeTakeFirst();
   }
 
+  /** The active staff (db/index.ts's one query of them: the account module owns `users`). */
   async staffUsers() {
-    return this.db.selectFrom('users').select(['id', 'email', 'realname', 'username', 'language']).where('is_staff', '=', 1).where('is_active', '=', 1).execute();
+    return staffUsers(this.db);
   }
 
   /** Whether the record is project data of a topic that has managers (its leaders review it first). */
@@ -206,6 +208,7 @@ export class ReviewRepo {
     const row = await this.db
       .selectFrom('meta_special')
       .innerJoin('special_managers', 'special_managers.special_id', 'meta_special.special_id')
+      // The account module's `users` joined in this one query: a leader is a manager whose account is a project leader's.
       .innerJoin('users', 'users.id', 'special_managers.user_id')
       .select('meta_special.id')
       .where('meta_special.metadata_id', '=', metadataId)
