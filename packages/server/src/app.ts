@@ -20,13 +20,10 @@ import { LandingRepo } from './modules/landing/landing.repo.js';
 import { landingRoutes, tombstoneOf } from './modules/landing/landing.routes.js';
 import { LandingService } from './modules/landing/landing.service.js';
 import { MetadataAccess, MetadataService, metadataRoutes, ResourceService } from './modules/metadata/index.js';
-import { DownloadAccess } from './modules/orders/download-access.js';
-import { OrdersRepo } from './modules/orders/orders.repo.js';
-import { downloadRoutes } from './modules/orders/download.routes.js';
-import { ordersRoutes } from './modules/orders/orders.routes.js';
-import { downloadLinkKey } from './modules/downloads/signed-link.js';
-import { OrdersService } from './modules/orders/orders.service.js';
-import { Usage } from './modules/orders/usage.js';
+import { downloadRoutes, ordersRoutes, OrdersService } from './modules/orders/index.js';
+import { downloadLinkKey } from './modules/downloads/index.js';
+import { Notify } from './modules/notify/index.js';
+import { UsageService } from './modules/usage/index.js';
 import { OaiIndex } from './modules/oai/oai-index.js';
 import { OaiRepo } from './modules/oai/oai.repo.js';
 import { oaiRoutes } from './modules/oai/oai.routes.js';
@@ -63,7 +60,7 @@ export interface Portal {
   metadataAccess: MetadataAccess;
   oaiIndex: OaiIndex;
   orders: OrdersService;
-  usage: Usage;
+  usage: UsageService;
   doi: DoiService;
 }
 
@@ -107,7 +104,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   const database = openDatabase({ ...config, onPoolError: (error) => app.log.error({ err: error }, 'PostgreSQL dropped an idle connection') });
   // Counts still waiting for their batch are written before the database closes.
-  let usage: Usage | undefined;
+  let usage: UsageService | undefined;
   app.addHook('onClose', async () => {
     await usage?.flush();
     await database.db.destroy();
@@ -184,19 +181,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await app.register(oaiRoutes, { oai, rateLimit: config.rateLimits.oai });
   // Orders (issue 10): one rule decides who downloads a record's files, on every download path.
-  const orders = new OrdersService(database.db, metadataAccess, mailer, {
-    publicUrl: config.publicUrl,
-    siteVariant: config.siteVariant,
+  usage = new UsageService(database.db);
+  const notify = new Notify(mailer, { publicUrl: config.publicUrl, siteVariant: config.siteVariant, log: app.log });
+  const orders = new OrdersService(database.db, metadataAccess, usage, mailer, notify, {
     validDays: config.orderValidDays,
     adminEmail: config.adminEmail,
     appliesPerHour: config.accountLimits.appliesPerHour,
     log: app.log,
     cite: (id, language) => exports.citationOf(id, language),
   });
-  const downloads = new DownloadAccess(metadataAccess, orders.repo);
-  usage = new Usage(database.db);
-  await app.register(metadataRoutes, { metadata, resources, review, search, usage });
-  await app.register(ordersRoutes, { orders, downloads, usage, access: metadataAccess });
+  const downloads = orders.downloads;
+  await app.register(metadataRoutes, { metadata, resources, review, usage });
+  await app.register(ordersRoutes, { orders, usage, access: metadataAccess });
   // Uploaded files live in DATA_DIR/files.
   const storage = createBlobStore({ dataDir: config.dataDir });
   const files = new FilesService(new FilesRepo(database.db, metadataAccess), metadataAccess, storage, {
@@ -209,8 +205,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(filesRoutes, { files, storage, usage, landingUrl: (id, language) => exports.landingUrl(id, language) });
   await app.register(downloadRoutes, {
     orders,
-    downloads,
-    access: metadataAccess,
+    zips: orders.zips(metadataAccess, storage),
     usage,
     storage,
     publicUrl: config.publicUrl,

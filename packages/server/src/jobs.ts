@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AccountService } from './modules/account/index.js';
 import type { OrdersService } from './modules/orders/orders.service.js';
-import type { Usage } from './modules/orders/usage.js';
+import type { UsageService } from './modules/usage/index.js';
 import type { MetadataService } from './modules/metadata/index.js';
 import type { DoiService } from './modules/doi/doi.service.js';
 import type { ReviewService } from './modules/review/index.js';
@@ -28,7 +28,7 @@ export const UNFINISHED_UPLOAD_IDLE_MS = 15 * MINUTE;
 /** An empty draft nobody touched for this long was abandoned (its editor is long closed). */
 export const ABANDONED_DRAFT_MS = 24 * HOUR;
 
-export function cleanupJobs(parts: { accounts: AccountService; metadata: MetadataService; storage: LocalDiskStore; review?: ReviewService; search?: SearchService; orders?: OrdersService; usage?: Usage; doi?: DoiService }): CleanupJob[] {
+export function cleanupJobs(parts: { accounts: AccountService; metadata: MetadataService; storage: LocalDiskStore; review?: ReviewService; search?: SearchService; orders?: OrdersService; usage?: UsageService; doi?: DoiService }): CleanupJob[] {
   return [
     {
       name: 'unfinished uploads',

@@ -15,6 +15,7 @@ export * from './contracts/search.js';
 export * from './contracts/landing.js';
 export * from './domain/countries.js';
 export * from './rules/orders.js';
+export * from './rules/download-selection.js';
 export * from './rules/text.js';
 export * from './contracts/orders.js';
 export * from './rules/creators.js';

@@ -9,7 +9,7 @@ import { bareDoi, citableRecordOf, type SiteFacts } from '../exports/citable-rec
 import { dataciteXml } from '../exports/datacite.js';
 import { readAttached } from '../metadata/index.js';
 import type { MetadataAccess, MetadataRow, RecordChangeListener } from '../metadata/index.js';
-import { retryDelayMs } from '../orders/order-outbox.js';
+import { retryDelayMs } from '../orders/index.js';
 import { DataciteClient, DataciteError, type DataciteProblem, type DoiAttributes, type DoiReply } from './datacite-client.js';
 import { DoiRepo, type RegistrationRow, type WantedState } from './doi.repo.js';
 import { contentFingerprint, versionOf } from './record-versions.js';

@@ -1,4 +1,4 @@
-import { embargoed } from '../orders/download-access.js';
+import { isEmbargoed as embargoed } from '@portal/shared';
 import type { MetadataRow } from '../metadata/index.js';
 
 /**

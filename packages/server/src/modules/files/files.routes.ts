@@ -7,9 +7,9 @@ import { mediaPageSchema, mediaSchema, storedFilePageSchema, storedFileSchema } 
 import { AppError, fieldError } from '../../errors.js';
 import { pagingQuery, toPage } from '../../http/paging.js';
 import type { BlobStore } from '../../storage/index.js';
-import { markInert, sendStoredFile } from '../downloads/send-file.js';
+import { countDownload, markInert, sendStoredFile, startsDownload } from '../downloads/index.js';
 import { linkHeader } from '../landing/signposting.js';
-import type { Usage } from '../orders/usage.js';
+import type { UsageService } from '../usage/index.js';
 import type { FileKind } from './files.repo.js';
 import { FilesService, type IncomingFile } from './files.service.js';
 
@@ -95,24 +95,6 @@ function slice(paging: { page: number; pageSize: number }) {
   return { offset: (paging.page - 1) * paging.pageSize, limit: paging.pageSize };
 }
 
-/**
- * Counts a data file's download for the record's statistics (after the access check passed). A
- * failure to count is logged and never stops the download.
- */
-/** A GET of the whole file, or of a range from its first byte (a resumed download asks for a later one). */
-export function startsDownload(request: FastifyRequest): boolean {
-  const range = request.headers.range;
-  return request.method === 'GET' && (!range || /^\s*bytes\s*=\s*0\s*-/i.test(range));
-}
-
-export async function countDownload(usage: Usage, request: FastifyRequest, metadataId: string, fileId: string, order: string | null): Promise<void> {
-  try {
-    await usage.countDownloadOf(metadataId, fileId, { userId: request.user?.id, ip: request.ip, userAgent: request.headers['user-agent'] ?? '' }, order);
-  } catch (error) {
-    request.log.error({ err: error }, 'download not counted');
-  }
-}
-
 const ok = (reply: FastifyReply) => reply.type('text/plain; charset=utf-8').send('ok');
 
 /**
@@ -121,7 +103,7 @@ const ok = (reply: FastifyReply) => reply.type('text/plain; charset=utf-8').send
  */
 export async function filesRoutes(
   parent: FastifyInstance,
-  { files, storage, usage, landingUrl }: { files: FilesService; storage: BlobStore; usage?: Usage; landingUrl?: (metadataId: string, language: Language) => string },
+  { files, storage, usage, landingUrl }: { files: FilesService; storage: BlobStore; usage?: UsageService; landingUrl?: (metadataId: string, language: Language) => string },
 ) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

@@ -7,7 +7,7 @@ import { AppError, fieldError } from '../../errors.js';
 import { BlobNotFoundError, BlobTooLargeError, type BlobStore } from '../../storage/index.js';
 import type { AuthenticatedUser } from '../account/index.js';
 import { orNotFound, type MetadataAccess } from '../metadata/index.js';
-import type { DownloadAccess } from '../orders/download-access.js';
+import type { DownloadAccess } from '../orders/index.js';
 import type { FileKind, FilesRepo, MediaRow, Refusal, Slice, StoredFileRow, WriteCondition } from './files.repo.js';
 
 /** A file part as it arrives: the name the client gave, its declared type, and its bytes. */

@@ -17,8 +17,7 @@ import { pageOf } from '@portal/shared/contracts/page';
 import { pagingQuery, toPage } from '../../http/paging.js';
 import { compiledSerializerCompiler } from '../../plugins/compiled-serializer.js';
 import type { ReviewService } from '../review/index.js';
-import type { SearchService } from '../search/search.service.js';
-import type { Usage } from '../orders/usage.js';
+import type { UsageService } from '../usage/index.js';
 import type { MetadataService } from './metadata.service.js';
 import { RESOURCES } from './resources.js';
 import type { ResourceService } from './resources.service.js';
@@ -34,7 +33,7 @@ const isPersonal = (request: FastifyRequest) => String(request.headers.personal 
 /** Metadata calls of spec section 7. Thin: schema, access, one service call. */
 export async function metadataRoutes(
   parent: FastifyInstance,
-  { metadata, resources, review, search, usage }: { metadata: MetadataService; resources: ResourceService; review: ReviewService; search: SearchService; usage: Usage },
+  { metadata, resources, review, usage }: { metadata: MetadataService; resources: ResourceService; review: ReviewService; usage: UsageService },
 ) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -95,7 +94,7 @@ export async function metadataRoutes(
     const record = await metadata.get(request.user, request.params.id);
     if (record.status !== 'published') return record;
     // The counts as the catalogue holds them now (the record itself may come from memory).
-    const counts = await search.countsOf(record.id);
+    const counts = await usage.countsOf(record.id);
     const reply = { ...record, ...counts };
     // A reader's view of a published record (not its creator's own look) counts, once per visitor per
     // 30 s, in the batch of this turn of the event loop; the reply does not wait for it (it shows the

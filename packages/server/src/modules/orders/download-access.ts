@@ -1,13 +1,8 @@
-import type { HaveDownload } from '@portal/shared';
+import { isEmbargoed, type HaveDownload } from '@portal/shared';
 import { AppError } from '../../errors.js';
 import type { AuthenticatedUser } from '../account/index.js';
 import type { MetadataAccess, MetadataRow } from '../metadata/index.js';
 import type { OrdersRepo } from './orders.repo.js';
-
-/** Whether the protection period still runs on this day: the files are the creator's and staff's until then. */
-export function embargoed(record: Pick<MetadataRow, 'embargo_until'>, now = new Date()): boolean {
-  return !!record.embargo_until && record.embargo_until > now.toISOString();
-}
 
 /**
  * Who may download a record's data files: the one rule every download path checks (a file, a zip,
@@ -32,7 +27,7 @@ export class DownloadAccess {
     const answer = (have: boolean, reason: HaveDownload['reason'], order: string | null = null): HaveDownload => ({
       have_download: have,
       reason,
-      available_from: embargoed(record, now) ? record.embargo_until : null,
+      available_from: isEmbargoed(record, now) ? record.embargo_until : null,
       order,
     });
     if (user && (user.is_staff || record.owner_id === user.id)) return answer(true, 'ok');
@@ -40,7 +35,7 @@ export class DownloadAccess {
       // An unpublished record's data: only as its reviewer, while they may read it.
       return user && (await this.access.reviewerMaySee(user, record)) ? answer(true, 'ok') : answer(false, 'notPublished');
     }
-    if (embargoed(record, now)) return answer(false, 'embargo');
+    if (isEmbargoed(record, now)) return answer(false, 'embargo');
     if (!user) return answer(false, 'login');
     if (record.sharing_policy === 'online') return answer(true, 'ok');
     const granting = await this.repo.grantingOrder(user.id, record.id, now.toISOString());

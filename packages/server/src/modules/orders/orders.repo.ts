@@ -1,5 +1,5 @@
 import { sql, type Selectable } from 'kysely';
-import { staffUsers, type Db } from '../../db/index.js';
+import { newId, staffUsers, type Db } from '../../db/index.js';
 import type { ApplicationTable, OrderTable } from '../../db/schema.js';
 
 export type OrderRow = Selectable<OrderTable>;
@@ -117,6 +117,10 @@ export class OrdersRepo {
     return trx.selectFrom('cart_lines').selectAll().where('user_id', '=', userId).where('id', 'in', [...ids]).execute();
   }
 
+  async addCartLine(trx: Db, line: { id: string; user_id: string; metadata_id: string; created_at: string }): Promise<void> {
+    await trx.insertInto('cart_lines').values(line).execute();
+  }
+
   /** Removes the user's lines among `ids`; answers how many went. */
   async deleteCartLines(trx: Db, userId: string, ids: readonly string[]): Promise<number> {
     const result = await trx.deleteFrom('cart_lines').where('user_id', '=', userId).where('id', 'in', [...ids]).executeTakeFirst();
@@ -124,6 +128,23 @@ export class OrdersRepo {
   }
 
   // ---- Orders ----
+
+  async insertApplication(trx: Db, application: ApplicationRow): Promise<void> {
+    await trx.insertInto('applications').values(application).execute();
+  }
+
+  async updateApplication(trx: Db, id: string, changes: Partial<Omit<ApplicationRow, 'id'>>): Promise<void> {
+    await trx.updateTable('applications').set(changes).where('id', '=', id).execute();
+  }
+
+  /** An order and its lines, one a dataset. */
+  async insertOrder(trx: Db, order: OrderRow, metadataIds: readonly string[]): Promise<void> {
+    await trx.insertInto('orders').values(order).execute();
+    await trx
+      .insertInto('order_lines')
+      .values(metadataIds.map((metadataId) => ({ id: newId(), order_id: order.id, metadata_id: metadataId })))
+      .execute();
+  }
 
   async findOrders(trx: Db, ids: readonly string[]): Promise<OrderRow[]> {
     if (!ids.length) return [];

@@ -24,9 +24,8 @@ import {
 } from '@portal/shared';
 import { pagingQuery, toPage } from '../../http/paging.js';
 import type { MetadataAccess } from '../metadata/index.js';
-import type { DownloadAccess } from './download-access.js';
 import type { OrdersService } from './orders.service.js';
-import type { Usage } from './usage.js';
+import type { UsageService } from '../usage/index.js';
 
 const idParams = z.object({ id: z.string().min(1).max(100) });
 const codeParams = z.object({ code: z.string().min(1).max(40) });
@@ -45,7 +44,7 @@ const asList = <T>(value: T | T[] | undefined): T[] => (value === undefined ? []
 /** Order calls of spec section 7 (basket, orders, handling, have-download, vouchers, statistics). Thin: schema, access, one service call. */
 export async function ordersRoutes(
   parent: FastifyInstance,
-  { orders, downloads, usage, access }: { orders: OrdersService; downloads: DownloadAccess; usage: Usage; access: MetadataAccess },
+  { orders, usage, access }: { orders: OrdersService; usage: UsageService; access: MetadataAccess },
 ) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -53,83 +52,83 @@ export async function ordersRoutes(
 
   // -- Basket --
   app.get('/api/account/line_item/', { schema: { querystring: pagingQuery, response: { 200: cartLinePageSchema } }, config: { access: 'user' } }, async (request) => {
-    const { count, results } = await orders.basket(request.user!, slice(request.query));
+    const { count, results } = await orders.basket.list(request.user!, slice(request.query));
     return toPage(request, request.query, count, results);
   });
 
   app.post('/api/account/line_item/', { schema: { body: addLineSchema, response: { 201: cartLineSchema } }, config: { access: 'user' } }, async (request, reply) =>
-    reply.status(201).send(await orders.addToBasket(request.user!, request.body.metadata_id)),
+    reply.status(201).send(await orders.basket.add(request.user!, request.body.metadata_id)),
   );
 
   app.delete('/api/account/line_item/:id/', { schema: { params: idParams }, config: { access: 'user' } }, async (request, reply) => {
-    await orders.removeFromBasket(request.user!, [request.params.id]);
+    await orders.basket.remove(request.user!, [request.params.id]);
     return reply.status(204).send();
   });
 
   // Several lines at once: `?line=a,b` (the basket's "delete selected").
   app.delete('/api/account/line_item/', { schema: { querystring: lineIdsQuery }, config: { access: 'user' } }, async (request, reply) => {
-    await orders.removeFromBasket(request.user!, request.query.line);
+    await orders.basket.remove(request.user!, request.query.line);
     return reply.status(204).send();
   });
 
   // -- Orders --
   app.post('/api/account/order/', { schema: { body: placeOrderSchema, response: { 201: placeOrderReplySchema } }, config: { access: 'user' } }, async (request, reply) => {
     const { line, ...form } = request.body;
-    return reply.status(201).send(await orders.apply(request.user!, form, line, { ip: request.ip, language: request.language }));
+    return reply.status(201).send(await orders.applications.apply(request.user!, form, line, { ip: request.ip, language: request.language }));
   });
 
   app.get('/api/account/order/', { schema: { querystring: orderListQuery, response: { 200: orderPageSchema } }, config: { access: 'user' } }, async (request) => {
     const { role, status, ...paging } = request.query;
-    const list = role === 'handler' ? orders.incoming.bind(orders) : orders.mine.bind(orders);
+    const list = role === 'handler' ? orders.queries.incoming.bind(orders.queries) : orders.queries.mine.bind(orders.queries);
     const { count, results } = await list(request.user!, asList(status), slice(paging));
     return toPage(request, paging, count, results);
   });
 
   app.get('/api/account/order/:id/', { schema: { params: idParams, response: { 200: orderSchema } }, config: { access: 'user' } }, async (request) =>
-    orders.one(request.user!, request.params.id),
+    orders.queries.one(request.user!, request.params.id),
   );
 
   app.put('/api/account/order/:id/', { schema: { params: idParams, body: updateOrderSchema, response: { 200: orderSchema } }, config: { access: 'user' } }, async (request) =>
-    orders.update(request.user!, request.params.id, request.body),
+    orders.applications.update(request.user!, request.params.id, request.body),
   );
 
   app.post('/account/order-handle/', { schema: { body: orderHandleSchema, response: { 200: ordersChangedSchema } }, config: { access: 'user' } }, async (request) => ({
-    results: await orders.handle(request.user!, request.body.orders, request.body.status, request.body.reason),
+    results: await orders.handling.handle(request.user!, request.body.orders, request.body.status, request.body.reason),
   }));
 
   for (const url of ['/account/delete_order/', '/account/delete-order/']) {
     app.post(url, { schema: { body: deleteOrderSchema, response: { 200: ordersChangedSchema } }, config: { access: 'user' } }, async (request) => ({
-      results: await orders.remove(request.user!, request.body.orders),
+      results: await orders.handling.remove(request.user!, request.body.orders),
     }));
   }
 
   app.post('/account/reapply/', { schema: { body: reapplySchema, response: { 201: placeOrderReplySchema } }, config: { access: 'user' } }, async (request, reply) =>
-    reply.status(201).send(await orders.reapply(request.user!, request.body.order, { ip: request.ip, language: request.language })),
+    reply.status(201).send(await orders.applications.reapply(request.user!, request.body.order, { ip: request.ip, language: request.language })),
   );
 
   // -- Downloads --
   app.get('/metadata/have-download/', { schema: { querystring: metadataQuery, response: { 200: haveDownloadSchema } }, config: { access: 'public' } }, async (request) =>
-    downloads.check(request.user, request.query.id),
+    orders.downloads.check(request.user, request.query.id),
   );
 
   app.get('/api/data/downloadable/', { schema: { querystring: pagingQuery, response: { 200: downloadablePageSchema } }, config: { access: 'user' } }, async (request) => {
-    const { count, results } = await orders.downloadable(request.user!, slice(request.query));
+    const { count, results } = await orders.queries.downloadable(request.user!, slice(request.query));
     return toPage(request, request.query, count, results);
   });
 
   // -- Vouchers --
   app.get('/api/account/voucher/:id/', { schema: { params: idParams, response: { 200: voucherSchema } }, config: { access: 'user' } }, async (request) =>
-    orders.voucher(request.user!, request.params.id, request.language),
+    orders.vouchers.voucher(request.user!, request.params.id, request.language),
   );
 
   app.get('/api/voucher/verify/:code/', { schema: { params: codeParams, response: { 200: voucherSchema } }, config: { access: 'public' } }, async (request) =>
-    orders.verifyVoucher(request.params.code, request.language),
+    orders.vouchers.verify(request.params.code, request.language),
   );
 
   // -- Statistics (the record's creator and staff) --
   app.get('/api/metadata/statistics/:id/', { schema: { params: idParams, querystring: statisticsQuery, response: { 200: statisticsSchema } }, config: { access: 'user' } }, async (request) => {
     const record = await access.owned(request.user, request.params.id);
-    const facts = (await orders.repo.datasets(orders.repo.db, [record.id])).get(record.id)!;
+    const facts = (await orders.datasets([record.id])).get(record.id)!;
     return { ...(await usage.statistics(record.id, request.query.by)), title: facts.title, title_en: facts.title_en };
   });
 
@@ -138,7 +137,7 @@ export async function ordersRoutes(
     { schema: { querystring: pagingQuery.extend({ role: z.enum(APPLY_ROLES, { error: 'metadata.validation.option' }).default('provider') }), response: { 200: applyStatisticsSchema } }, config: { access: 'user' } },
     async (request) => {
       const { role, ...paging } = request.query;
-      const { count, roles, results } = await usage.applyStatistics(request.user!, role, slice(paging), orders.repo);
+      const { count, roles, results } = await usage.applyStatistics(request.user!, role, slice(paging), (ids) => orders.datasets(ids));
       return { ...toPage(request, paging, count, results), roles };
     },
   );

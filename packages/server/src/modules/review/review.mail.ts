@@ -4,6 +4,7 @@ import { AppError } from '../../errors.js';
 import type { Mailer } from '../../mail/mailer.js';
 import type { AuthenticatedUser } from '../account/index.js';
 import { canonicalUrl, landingPath } from '../../plugins/site-pages.js';
+import { mailLanguage, Notify, recipientOf } from '../notify/index.js';
 import type { MetadataAccess, MetadataRow } from '../metadata/index.js';
 import type { ReviewQueries } from './review.queries.js';
 import type { ReviewRepo, ReviewRow } from './review.repo.js';
@@ -19,20 +20,22 @@ type Recipient = { email: string; realname: string; username: string; language: 
 /** Decisions that publish the record: their mail links to its public landing page, not to the editor. */
 const PUBLISHING: readonly ReviewAction[] = ['publish', 'publish_without_review'];
 
-const asLanguage = (value: string): Language => (value === 'en' ? 'en' : 'zh-hans');
-
 /**
  * The review workflow's mails, each in its recipient's language, sent after the step's commit: a
  * mail that cannot go out is logged, the step stands.
  */
 export class ReviewMail {
+  private readonly notify: Notify;
+
   constructor(
     private readonly repo: ReviewRepo,
     private readonly access: MetadataAccess,
     private readonly queries: ReviewQueries,
-    private readonly mailer: Mailer,
+    mailer: Mailer,
     private readonly options: ReviewMailOptions,
-  ) {}
+  ) {
+    this.notify = new Notify(mailer, options);
+  }
 
   /** Sends the creator the comments they may read, in their language. */
   async mailFeedback(user: AuthenticatedUser, metadataId: string): Promise<void> {
@@ -40,13 +43,13 @@ export class ReviewMail {
     if (!roles.includes('staff')) throw new AppError('FORBIDDEN', 'review.wrongRole');
     const owner = await this.repo.user(record.owner_id);
     if (!owner) return;
-    const language = asLanguage(owner.language);
+    const language = mailLanguage(owner.language);
     const { results } = await this.queries.feedbackOf(record, false);
     await this.send(owner, 'feedback', { title: record.title, comments: this.commentLines(language, results), link: this.recordLink(language, record.id) });
   }
 
   private recordLink(language: Language, id: string) {
-    return `${this.options.publicUrl}${language === 'en' ? '/en' : ''}/personal/#/metadata/edit/${id}`;
+    return this.notify.personalLink(language, `/metadata/edit/${id}`);
   }
 
   private commentLines(language: Language, feedback: Feedback[]): string {
@@ -63,40 +66,28 @@ export class ReviewMail {
   }
 
   private async send(to: Recipient, kind: string, params: Record<string, string | number>) {
-    const language = asLanguage(to.language);
-    const site = translate(language, `site.${this.options.siteVariant}.title`);
-    const all = { ...params, site, name: to.realname || to.username };
-    try {
-      await this.mailer.send({
-        to: to.email,
-        subject: translate(language, `review.mail.${kind}Subject`, all),
-        text: translate(language, `review.mail.${kind}Body`, all),
-      });
-    } catch (error) {
-      // The step is taken and logged; a mail that could not go out is the operator's to see.
-      this.options.log.error({ err: error, kind, to: to.email }, 'review mail not sent');
-    }
+    await this.notify.send(recipientOf(to), 'review.mail', kind, params);
   }
 
   async mailStaff(kind: 'submitted', record: MetadataRow) {
     for (const staff of await this.repo.staffUsers()) {
-      const language = asLanguage(staff.language);
-      await this.send(staff, kind, { title: record.title, link: `${this.options.publicUrl}${language === 'en' ? '/en' : ''}/admin/review` });
+      const language = mailLanguage(staff.language);
+      await this.send(staff, kind, { title: record.title, link: this.notify.siteLink(language, '/admin/review') });
     }
   }
 
   async mailInvitation(review: ReviewRow, record: MetadataRow, kind: 'invitation' | 'reminder' = 'invitation') {
     const expert = await this.repo.user(review.expert_id);
     if (!expert) return;
-    const language = asLanguage(expert.language);
-    const link = `${this.options.publicUrl}${language === 'en' ? '/en' : ''}/personal/#/review/advice/${review.id}`;
+    const language = mailLanguage(expert.language);
+    const link = this.notify.personalLink(language, `/review/advice/${review.id}`);
     await this.send(expert, kind, { title: record.title, deadline: review.deadline, message: review.message, link });
   }
 
   async mailDecision(record: MetadataRow, action: ReviewAction, comment: string) {
     const owner = await this.repo.user(record.owner_id);
     if (!owner) return;
-    const language = asLanguage(owner.language);
+    const language = mailLanguage(owner.language);
     const fresh = (await this.access.find(record.id)) ?? record;
     const { results } = await this.queries.feedbackOf(fresh, false);
     const published = PUBLISHING.includes(action);

@@ -1,4 +1,4 @@
-import { createQueryId, sql, type CompiledQuery, type RawBuilder, type Selectable } from 'kysely';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
 import { CREATOR_ROLES, type BBox, type Language, type SearchQuery } from '@portal/shared';
 import type { Db, Dialect } from '../../db/index.js';
 import type { SearchEntryTable } from '../../db/schema.js';
@@ -62,8 +62,6 @@ const endOfDate = (value: string) => (value.length === 4 ? `${value}-12-31` : va
 
 export class SearchRepo {
   private readonly facetCache: FacetCache;
-
-  private countsQuery: CompiledQuery<{ hit_count: number; download_count: number }> | undefined;
 
   constructor(
     private readonly db: Db,
@@ -269,14 +267,6 @@ export class SearchRepo {
       this.db.selectFrom('meta_media').select(['id', 'metadata_id']).where('metadata_id', 'in', ids).where('type', '=', 'thumbnail').execute(),
     ]);
     return { records, translations, authors, thumbnails };
-  }
-
-  /** A record's downloads as its index entry holds them; 0 when it has none. */
-  async countsOf(id: string): Promise<{ hit_count: number; download_count: number } | undefined> {
-    // Built and compiled once: every record page asks it, and building it cost more than running it.
-    this.countsQuery ??= this.db.selectFrom('search_entries').select(['hit_count', 'download_count']).where('metadata_id', '=', '').compile();
-    const { rows } = await this.db.executeQuery<{ hit_count: number; download_count: number }>({ ...this.countsQuery, queryId: createQueryId(), parameters: [id] });
-    return rows[0];
   }
 
   /** Published records by downloads, then views (spec section 1: the hot data list). */

@@ -174,12 +174,6 @@ export class SearchService {
       most_viewed: viewed.map((r) => ({ id: r.metadata_id, title: titleIn(language, r), hit_count: Number(r.hit_count) })),
     };
   }
-
-  /** A published record's views and downloads, as the catalogue counts them (none for a record it does not hold). */
-  async countsOf(id: string): Promise<{ hit_count: number; download_count: number }> {
-    const row = await this.repo.countsOf(id);
-    return { hit_count: Number(row?.hit_count ?? 0), download_count: Number(row?.download_count ?? 0) };
-  }
 }
 
 function emptyFacets(): Record<SearchFacet, FacetValue[]> {
