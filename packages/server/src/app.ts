@@ -2,7 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 'fastify';
-import { DEFAULT_LANGUAGE, languageFromHeader, translate } from '@portal/shared';
+import { DEFAULT_LANGUAGE, languageFromHeader, translate, type Language } from '@portal/shared';
 import type { Config, PasswordHashing } from './config.js';
 import { migrateToLatest, openDatabase, type DbHandle } from './db/index.js';
 import { storedSecret } from './db/server-secret.js';
@@ -14,28 +14,17 @@ import { AccountDirectory, AccountRepo, accountRoutes, AccountService } from './
 import { FilesRepo } from './modules/files/index.js';
 import { filesRoutes } from './modules/files/index.js';
 import { FilesService } from './modules/files/index.js';
-import { ExportsService } from './modules/exports/exports.service.js';
-import { exportsRoutes } from './modules/exports/exports.routes.js';
-import { LandingRepo } from './modules/landing/landing.repo.js';
-import { landingRoutes, tombstoneOf } from './modules/landing/landing.routes.js';
-import { LandingService } from './modules/landing/landing.service.js';
+import { ExportsService, exportsForLanding, exportsRoutes } from './modules/exports/index.js';
+import { LandingRepo, LandingService, landingPages, landingRoutes, tombstoneOf } from './modules/landing/index.js';
 import { MetadataAccess, MetadataService, metadataRoutes, ResourceService } from './modules/metadata/index.js';
 import { downloadRoutes, ordersRoutes, OrdersService } from './modules/orders/index.js';
 import { downloadLinkKey } from './modules/downloads/index.js';
 import { Notify } from './modules/notify/index.js';
 import { UsageService } from './modules/usage/index.js';
-import { OaiIndex } from './modules/oai/oai-index.js';
-import { OaiRepo } from './modules/oai/oai.repo.js';
-import { oaiRoutes } from './modules/oai/oai.routes.js';
-import { OaiService } from './modules/oai/oai.service.js';
-import { tokenKey } from './modules/oai/resumption-token.js';
+import { OaiIndex, OaiRepo, OaiService, oaiRoutes, tokenKey } from './modules/oai/index.js';
 import { ReviewService, reviewRoutes } from './modules/review/index.js';
-import { SearchIndex } from './modules/search/search-index.js';
-import { SearchRepo } from './modules/search/search.repo.js';
-import { searchRoutes } from './modules/search/search.routes.js';
-import { SearchService } from './modules/search/search.service.js';
-import { doiRoutes } from './modules/doi/doi.routes.js';
-import { DoiService } from './modules/doi/doi.service.js';
+import { SearchIndex, SearchRepo, SearchService, searchRoutes } from './modules/search/index.js';
+import { DoiService, doiRoutes } from './modules/doi/index.js';
 import { authPlugin } from './plugins/auth.js';
 import { csrfPlugin } from './plugins/csrf.js';
 import { errorsPlugin } from './plugins/errors.js';
@@ -169,7 +158,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(doiRoutes, { doi });
   const exports = new ExportsService(database.db, metadataAccess, { publicUrl: config.publicUrl, siteVariant: config.siteVariant });
   const landing = new LandingService(new LandingRepo(database.db));
-  await app.register(exportsRoutes, { exports, tombstone: (id, language) => tombstoneOf(landing, exports, id, language) });
+  const tombstone = (id: string, language: Language) => tombstoneOf(landing, exports, id, language);
+  await app.register(exportsRoutes, { exports, tombstone });
   const oai = new OaiService(database.db, new OaiRepo(database.db), {
     publicUrl: config.publicUrl,
     siteVariant: config.siteVariant,
@@ -215,8 +205,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const jobs = cleanupJobs({ accounts, metadata, storage, review, search, orders, usage, doi });
   await runCleanupJobs(jobs, app.log);
   scheduleCleanupJobs(app, jobs);
-  await app.register(landingRoutes, { landing, exports });
-  await app.register(webPlugin, { webDist: config.webDist, siteVariant: config.siteVariant, publicUrl: config.publicUrl, landing, exports, search });
+  // Landing pages and their calls ask exports through what exports gives them (exports link to landing pages).
+  const landingExports = exportsForLanding(exports, tombstone);
+  await app.register(landingRoutes, { landing, exports: landingExports });
+  await app.register(webPlugin, {
+    webDist: config.webDist,
+    siteVariant: config.siteVariant,
+    publicUrl: config.publicUrl,
+    landing,
+    search,
+    pages: [landingPages(landing, landingExports)],
+  });
 
   return { app, database, accounts, metadata, review, search, searchIndex, metadataAccess, oaiIndex, orders, usage, doi };
 }

@@ -3,9 +3,9 @@ import type { AccountService } from './modules/account/index.js';
 import type { OrdersService } from './modules/orders/orders.service.js';
 import type { UsageService } from './modules/usage/index.js';
 import type { MetadataService } from './modules/metadata/index.js';
-import type { DoiService } from './modules/doi/doi.service.js';
+import type { DoiService } from './modules/doi/index.js';
 import type { ReviewService } from './modules/review/index.js';
-import type { SearchService } from './modules/search/search.service.js';
+import type { SearchService } from './modules/search/index.js';
 import type { LocalDiskStore } from './storage/index.js';
 
 /** One clean-up the server repeats while it runs (and `npm run portal -- cleanup` runs once). */

@@ -3,7 +3,7 @@ import { load, type CheerioAPI } from 'cheerio';
 import LinkHeader from 'http-link-header';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translate } from '@portal/shared';
-import { metaDescription } from '../src/plugins/site-pages.js';
+import { metaDescription } from '../src/modules/landing/index.js';
 import { createUserWithToken, tokenHeader, type TestPortal } from './helpers.js';
 import { createLandingTestPortal, insertExportRecord } from './exports-builders.js';
 import { expectStatus } from './metadata-builders.js';

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translate } from '@portal/shared';
-import { DESCRIPTION_LENGTH, metaDescription } from '../src/plugins/site-pages.js';
+import { DESCRIPTION_LENGTH, metaDescription } from '../src/modules/landing/index.js';
 import { sitemapLimits } from '../src/plugins/sitemap.js';
 import { createTestPortal, createUserWithToken, EN, type TestAccount, type TestPortal } from './helpers.js';
 import { call, expectStatus, recordUrl } from './metadata-builders.js';

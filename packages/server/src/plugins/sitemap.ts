@@ -1,5 +1,7 @@
 import { LANGUAGES, stripIllegalText } from '@portal/shared';
-import { canonicalUrl, escapeMarkup, INDEXED_PAGES, landingPath, languageAlternates } from './site-pages.js';
+import { escapeMarkup } from '../http/markup.js';
+import { canonicalUrl, landingPath, languageAlternates } from '../modules/landing/index.js';
+import { INDEXED_PAGES } from './site-pages.js';
 
 /**
  * The sitemap (sitemaps.org 0.9) with the xhtml:link alternates search engines read for each

@@ -4,27 +4,12 @@ import zlib, { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { LANGUAGES, languageFromPath, languageTag, translate, type Language } from '@portal/shared';
-import { negotiate, sendNegotiated } from '../modules/exports/exports.routes.js';
-import type { ExportsService } from '../modules/exports/exports.service.js';
-import { tombstoneOf } from '../modules/landing/landing.routes.js';
-import type { LandingService } from '../modules/landing/landing.service.js';
-import { linkHeader } from '../modules/landing/signposting.js';
-import { hotReplyText, searchReplyText, statsReplyText } from '../modules/search/search.routes.js';
-import type { SearchService } from '../modules/search/search.service.js';
+import { LANGUAGE_PREFIXES, type LandingService } from '../modules/landing/index.js';
+import { hotReplyText, searchReplyText, statsReplyText, type SearchService } from '../modules/search/index.js';
 import { searchQuerySchema } from '@portal/shared/contracts/search';
 import { ensureCsrfCookie } from './csrf.js';
-import {
-  INDEXED_PAGES,
-  LANGUAGE_PREFIXES,
-  PAGE_ALIASES,
-  PRIVATE_PAGES,
-  escapeMarkup,
-  headTags,
-  landingPath,
-  robotsTxt,
-  type PageHead,
-  type SiteOptions,
-} from './site-pages.js';
+import { escapeMarkup } from '../http/markup.js';
+import { INDEXED_PAGES, PAGE_ALIASES, PRIVATE_PAGES, headTags, robotsTxt, type PageHead, type SiteOptions } from './site-pages.js';
 import { readManifest, routeChunkTags, type PageModule } from './route-chunks.js';
 import { sitemapDocuments, sitemapLimits } from './sitemap.js';
 import { compress, loadStaticFiles, sendStatic, staticBody, staticText, type StaticBody } from './static-files.js';
@@ -39,6 +24,22 @@ const GENERATED = new Set(['index.html', 'robots.txt', 'sitemap.xml']);
 const STATIC_ROUTE = { config: { access: 'public', anonymous: true } } as const;
 const PAGE_ROUTE = { config: { access: 'public' } } as const;
 const HTML = 'text/html; charset=utf-8';
+
+/**
+ * The web app's shell, for pages a module serves in it (the landing module's dataset pages): the
+ * built index.html filled for a head, a route's chunk tags, sending (the CSRF cookie of a signed-in
+ * browser, revalidation), a page made for one request, and the not-found page.
+ */
+export interface WebShell {
+  fill(head: PageHead, language: Language, chunks?: readonly string[]): string;
+  chunks: Record<PageModule, string[]>;
+  send(request: FastifyRequest, reply: FastifyReply, page: StaticBody, status?: number): FastifyReply | Promise<FastifyReply>;
+  dynamic(request: FastifyRequest, html: Buffer): StaticBody;
+  notFound: Record<Language, StaticBody>;
+}
+
+/** Pages a module serves in the web app's shell; registered only when the web app is built. */
+export type WebPages = (app: FastifyInstance, shell: WebShell) => void;
 
 /** The built index.html with the language, title, site variant and head tags of one page. */
 function fillPage(template: string, head: PageHead, language: Language, site: SiteOptions, chunks: readonly string[] = []): string {
@@ -82,9 +83,13 @@ function dynamicBody(request: FastifyRequest, html: Buffer): StaticBody {
  * Serves the built web app from memory: hashed assets cached for a year, the public folder's files
  * for a day, each compressed once (brotli or gzip by Accept-Encoding); the one HTML page for every
  * public path, filled in on the server for its language (title, description, canonical and
- * alternate addresses, or noindex); robots.txt and the sitemap.
+ * alternate addresses, or noindex); robots.txt and the sitemap; the pages modules serve in the
+ * app's shell (`pages`: a dataset's landing page, modules/landing).
  */
-async function webRoutes(app: FastifyInstance, site: SiteOptions & { webDist: string; landing: LandingService; exports: ExportsService; search: SearchService }) {
+async function webRoutes(
+  app: FastifyInstance,
+  site: SiteOptions & { webDist: string; landing: Pick<LandingService, 'sitemapVersion' | 'sitemapRecords'>; search: SearchService; pages?: readonly WebPages[] },
+) {
   const indexFile = path.join(site.webDist, 'index.html');
   if (!fs.existsSync(indexFile)) {
     app.log.warn({ webDist: site.webDist }, 'the web app is not built: serving the API only (run `npm run build`)');
@@ -135,42 +140,6 @@ async function webRoutes(app: FastifyInstance, site: SiteOptions & { webDist: st
     if (!part) return reply.callNotFound();
     return sendStatic(request, reply, part);
   });
-
-  /**
-   * A dataset's landing page: made for each request from one read of the record (its title and
-   * abstract in the page's language go into the head; see LandingService), compressed at a quick
-   * brotli level. Not found (404) and gone (410) are the same web app, which shows why, never indexed.
-   */
-  const sendLandingPage = async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply, language: Language) => {
-    // The same address gives a published record's exports to those who ask for one (exports.routes.ts).
-    reply.header('vary', 'Accept');
-    const choices = negotiate(request.headers.accept, language);
-    if (choices.length && choices[0]!.kind !== 'page') {
-      const tombstone = (id: string, inLanguage: Language) => tombstoneOf(site.landing, site.exports, id, inLanguage);
-      const sent = await sendNegotiated(reply, choices, request.params.id, language, { exports: site.exports, tombstone });
-      if (sent) return sent;
-    }
-    const head = await site.landing.head(request.params.id, language);
-    if (head.kind === 'missing') return sendPage(request, reply, unindexedPage[language], 404);
-    let pageHead: PageHead = { kind: 'noindex', title: head.title };
-    if (head.kind === 'published') {
-      const facts = await site.exports.landingFacts(request.params.id, language);
-      pageHead = {
-        kind: 'record',
-        path: landingPath(request.params.id),
-        title: head.title,
-        description: head.description,
-        jsonLd: facts.jsonLd,
-        metaTags: facts.citationTags,
-        exportLinks: facts.exportLinks,
-        image: facts.image,
-      };
-      // FAIR Signposting: what a machine needs of the page, without reading it.
-      reply.header('link', linkHeader(facts.signposts));
-    }
-    const html = Buffer.from(fillPage(template, pageHead, language, site, chunks.landing), 'utf8');
-    return sendPage(request, reply, dynamicBody(request, html), head.kind === 'published' ? 200 : 410);
-  };
 
   /**
    * The search page (`/data/?q=...`) carries its first results: the reply the API gives to the same
@@ -234,8 +203,6 @@ async function webRoutes(app: FastifyInstance, site: SiteOptions & { webDist: st
         app.get(`${prefix}${url.slice(0, -1)}`, PAGE_ROUTE, (_request, reply) => reply.redirect(`${prefix}${url}`));
       }
     }
-    app.get<{ Params: { id: string } }>(`${prefix}/data/:id/`, PAGE_ROUTE, (request, reply) => sendLandingPage(request, reply, language));
-    app.get<{ Params: { id: string } }>(`${prefix}/data/:id`, PAGE_ROUTE, (request, reply) => reply.redirect(`${prefix}${landingPath(request.params.id)}`));
     // A download voucher's public check (issue 10): the web app reads the code; personal, never indexed.
     app.get(`${prefix}/voucher/:code`, PAGE_ROUTE, (request, reply) => sendPage(request, reply, unindexedPage[language]));
     // Where the code is typed in (issue 16: `/voucher/` was a 404).
@@ -251,6 +218,16 @@ async function webRoutes(app: FastifyInstance, site: SiteOptions & { webDist: st
       }
     }
   }
+
+  // Pages of modules in the shell (a dataset's landing page: modules/landing).
+  const shell: WebShell = {
+    fill: (head, language, own = []) => fillPage(template, head, language, site, own),
+    chunks,
+    send: sendPage,
+    dynamic: dynamicBody,
+    notFound: unindexedPage,
+  };
+  for (const pages of site.pages ?? []) pages(app, shell);
 
   // The not-found handler (plugins/errors.ts) answers browsers with the page, which shows 'not found'.
   app.decorateReply('sendPortalPage', function (this: FastifyReply, status: number) {

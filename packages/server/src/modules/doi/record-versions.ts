@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { CitableRecord } from '../exports/citable-record.js';
+import type { CitableRecord } from '../exports/index.js';
 import type { MetadataRow } from '../metadata/index.js';
 
 /**

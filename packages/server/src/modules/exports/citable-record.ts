@@ -14,8 +14,7 @@ import {
 } from '@portal/shared';
 import type { MetadataRow } from '../metadata/index.js';
 import type { AttachedRows } from '../metadata/index.js';
-import { canonicalUrl } from '../../plugins/site-pages.js';
-import { uriReference } from '../landing/signposting.js';
+import { canonicalUrl, uriReference } from '../landing/index.js';
 import { accessRightOf, type AccessRight } from './access-right.js';
 
 /**

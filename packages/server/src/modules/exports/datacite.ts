@@ -1,6 +1,6 @@
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
-import { stripIllegalText, type AuthorRole, type Language } from '@portal/shared';
+import { stripIllegalText, type AuthorRole } from '@portal/shared';
 import { funderIdentifierOf, ORCID_URL, ROR_URL } from '@portal/shared/rules/identifiers';
 import { AppError } from '../../errors.js';
 import {
@@ -14,7 +14,6 @@ import {
   yearOf,
   type CitablePerson,
   type CitableRecord,
-  type Texts,
 } from './citable-record.js';
 import { nameParts } from './names.js';
 

@@ -4,13 +4,13 @@ import { z } from 'zod';
 import { EXPORT_FORMATS, LANGUAGES, languageFromHeader, translate, type ExportFormat, type Language, type Tombstone } from '@portal/shared';
 import { AppError } from '../../errors.js';
 import { acceptableVariants, type Variant } from '../../http/accept.js';
-import { linkHeader } from '../landing/signposting.js';
+import { linkHeader, type LandingExports } from '../landing/index.js';
 import { JSON_LD_PROFILES, type ExportsService, type RenderedExport } from './exports.service.js';
 
 /**
  * A published record's exports: `GET /api/metadata/metadata/{id}/export/?format=` (a download), and
  * content negotiation on its landing page address (`/data/{id}/`, `/en/data/{id}/`,
- * `/zh-hans/data/{id}/`, plugins/web.ts): an Accept header that prefers one of the media types below
+ * `/zh-hans/data/{id}/`, landing/landing-page.ts): an Accept header that prefers one of the media types below
  * gets that export in the page's language; HTML, anything else or nothing is the page's. Negotiation
  * runs on these routes only: no other request pays for it.
  */
@@ -147,6 +147,21 @@ export async function sendNegotiated(
 /** The Link header of an export: the landing page it describes, in a language (FAIR Signposting). */
 const describesLink = (exports: ExportsService, id: string, language: Language) =>
   linkHeader([{ anchor: '', rel: 'describes', href: exports.landingUrl(id, language), type: 'text/html' }]);
+
+/** What the landing module's page and calls ask of exports (app.ts gives it to them). */
+export function exportsForLanding(exports: ExportsService, tombstone: TombstoneOf): LandingExports {
+  return {
+    landingFacts: (id, language) => exports.landingFacts(id, language),
+    linkset: (id, language) => exports.linkset(id, language),
+    withdrawnCitation: (id, language) => exports.withdrawnCitation(id, language),
+    negotiated: async (accept, reply, id, language) => {
+      const choices = negotiate(accept, language);
+      if (!choices.length || choices[0]!.kind === 'page') return null;
+      return sendNegotiated(reply, choices, id, language, { exports, tombstone });
+    },
+    unpublished: (reply, notFound, id, language) => sendUnpublished(reply, notFound, id, language, tombstone),
+  };
+}
 
 export async function exportsRoutes(parent: FastifyInstance, { exports, tombstone }: { exports: ExportsService; tombstone: TombstoneOf }) {
   const app = parent.withTypeProvider<ZodTypeProvider>();

@@ -1,9 +1,8 @@
 import { THUMBNAIL_MIME_TYPES, type ExportFormat, type Language } from '@portal/shared';
 import type { Db } from '../../db/index.js';
 import { AppError } from '../../errors.js';
-import { canonicalUrl, landingPath } from '../../plugins/site-pages.js';
+import { canonicalUrl, landingPath, type TypedLink } from '../landing/index.js';
 import { StoredFiles } from '../files/index.js';
-import type { TypedLink } from '../landing/signposting.js';
 import { readAttached } from '../metadata/index.js';
 import type { MetadataAccess } from '../metadata/index.js';
 import { citableRecordOf, dayOf, doiUrl, LANGUAGE_TAGS, licenseFacts, textIn, type CitablePerson, type CitableRecord, type SiteFacts } from './citable-record.js';

@@ -8,7 +8,7 @@ import { AppError, fieldError } from '../../errors.js';
 import { pagingQuery, toPage } from '../../http/paging.js';
 import type { BlobStore } from '../../storage/index.js';
 import { countDownload, markInert, sendStoredFile, startsDownload } from '../downloads/index.js';
-import { linkHeader } from '../landing/signposting.js';
+import { linkHeader } from '../landing/index.js';
 import type { UsageService } from '../usage/index.js';
 import type { FileKind } from './files.repo.js';
 import { FilesService, type IncomingFile } from './files.service.js';

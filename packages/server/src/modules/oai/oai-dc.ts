@@ -12,7 +12,7 @@ import {
   type CitablePerson,
   type CitableRecord,
   type Texts,
-} from '../exports/citable-record.js';
+} from '../exports/index.js';
 
 /**
  * Simple Dublin Core (`oai_dc`, the format every OAI-PMH repository must offer) of a record, from

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../errors.js';
 import type { Mailer } from '../../mail/mailer.js';
 import type { AuthenticatedUser } from '../account/index.js';
-import { canonicalUrl, landingPath } from '../../plugins/site-pages.js';
+import { canonicalUrl, landingPath } from '../landing/index.js';
 import { mailLanguage, Notify, recipientOf } from '../notify/index.js';
 import type { MetadataAccess, MetadataRow } from '../metadata/index.js';
 import type { ReviewQueries } from './review.queries.js';
