@@ -21,3 +21,4 @@ export {
   type Texts,
 } from './citable-record.js';
 export { dataciteXml } from './datacite.js';
+export { xmlOf, type XmlMapping } from './xml-mappings.js';
