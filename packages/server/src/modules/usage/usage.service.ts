@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ApplyRole, Statistics } from '@portal/shared';
 import type { Db } from '../../db/index.js';
 import type { AuthenticatedUser } from '../account/index.js';
-import { catalogueChanged } from '../search/catalogue-changes.js';
+import { catalogueChanged } from '../search/index.js';
 import { isRobot } from './robots.js';
 import { applyStatistics, recordStatistics, type DatasetTitles } from './statistics.js';
 import { slices, UsageRepo } from './usage.repo.js';
