@@ -56,7 +56,7 @@ const PUBLISHED_KEPT_MS = 5_000;
 const PUBLISHED_KEPT = 2_000;
 
 export class MetadataService {
-  readonly repo: MetadataRepo;
+  private readonly repo: MetadataRepo;
   private readonly writes: MetadataWritesRepo;
 
   constructor(
@@ -94,6 +94,11 @@ export class MetadataService {
     if ((await new MetadataRepo(trx).countCreatedSince(user.id, since)) >= this.limits.recordsPerHour) {
       throw new AppError('RATE_LIMITED', 'metadata.createLimit', { params: { max: this.limits.recordsPerHour } });
     }
+  }
+
+  /** Each record's fund ids (in id order). */
+  fundIds(metadataIds: string[]): Promise<Map<string, string[]>> {
+    return this.repo.fundIds(metadataIds);
   }
 
   async present(rows: MetadataRow[]): Promise<PresentedRecord[]> {

@@ -265,7 +265,7 @@ export class ReviewQueries {
     const { count, rows } = await this.repo.desk(filter, slice.offset, slice.limit);
     const ids = rows.map((row) => row.id);
     const outcomes = await this.repo.currentOutcomes(ids);
-    const funds = await this.metadata.repo.fundIds(ids);
+    const funds = await this.metadata.fundIds(ids);
     return {
       count,
       results: rows.map((row) => {
