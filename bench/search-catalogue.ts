@@ -11,8 +11,8 @@
  * their XDA20 / XDA19 / ZKK sub-topics, and national grants.
  */
 
-/** mulberry32: small, fast, good enough to pick words. */
-function random(seed: number): () => number {
+/** mulberry32: small, fast, good enough to pick words (bench/mixed-load-mix.ts draws its mix with it too). */
+export function random(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
