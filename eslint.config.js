@@ -38,6 +38,9 @@ export default defineConfig(
     plugins: { 'import-x': importX },
     languageOptions: { ecmaVersion: 2023, sourceType: 'module' },
     settings: {
+      // Which files no-cycle reads and with what parser (import-x's TypeScript settings, without its resolver).
+      'import-x/extensions': importX.flatConfigs.typescript.settings['import-x/extensions'],
+      'import-x/parsers': importX.flatConfigs.typescript.settings['import-x/parsers'],
       'import-x/resolver-next': [
         createTypeScriptImportResolver({
           project: ['packages/server/tsconfig.json', 'packages/web/tsconfig.json'],
