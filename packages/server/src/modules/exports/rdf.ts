@@ -1,4 +1,5 @@
 import { stripIllegalText } from '@portal/shared';
+import type { JsonLdDocument, Options } from 'jsonld';
 
 /**
  * The DCAT record as RDF for clients that read no JSON-LD: the JSON-LD document turned into triples by
@@ -23,12 +24,15 @@ const XSD_STRING = 'http://www.w3.org/2001/XMLSchema#string';
 const LANG_STRING = `${RDF}langString`;
 
 /** The triples of a JSON-LD document whose context is inline (a remote context is refused). */
-export async function quadsOf(document: object): Promise<Quad[]> {
+export async function quadsOf(document: JsonLdDocument): Promise<Quad[]> {
   const jsonld = (await import('jsonld')).default;
   const documentLoader = async (url: string): Promise<never> => {
     throw new Error(`no remote JSON-LD context is read: ${url}`);
   };
-  return (await jsonld.toRDF(document as never, { documentLoader, safe: true } as never)) as unknown as Quad[];
+  // jsonld.js's safe mode (an error for anything its expansion would drop) is missing from its types' options.
+  const options: Options.ToRdf & { safe: boolean } = { documentLoader, safe: true };
+  // Without a `format`, toRDF gives the dataset's quads (the types say only `object`).
+  return (await jsonld.toRDF(document, options)) as Quad[];
 }
 
 /** Prefixes of the DCAT record's vocabularies (json-ld.ts DCAT_CONTEXT) and RDF's own. */
