@@ -128,13 +128,16 @@ export async function closedLoop(
   const started = performance.now();
   // At the deadline, a request still waiting for its reply (a sign-in queued for its hash) is left
   // unanswered and counted as unfinished: the run lasts its duration, not the longest queue.
-  const cut = setTimeout(() => {
-    for (const [socket, request] of open) {
-      const kind = request()?.kind ?? 'none';
-      unfinished[kind] = (unfinished[kind] ?? 0) + 1;
-      socket.destroy();
-    }
-  }, seconds * 1000 + 50);
+  const cut = setTimeout(
+    () => {
+      for (const [socket, request] of open) {
+        const kind = request()?.kind ?? 'none';
+        unfinished[kind] = (unfinished[kind] ?? 0) + 1;
+        socket.destroy();
+      }
+    },
+    seconds * 1000 + 50,
+  );
   await Promise.all(Array.from({ length: users }, (_, i) => user(i)));
   clearTimeout(cut);
   return { samples, errors, unfinished, seconds: Math.min(seconds, (performance.now() - started) / 1000) };

@@ -48,7 +48,13 @@ function requestsOf(host: string, { users, records, files }: Served): (user: num
       case 'search': {
         const q = rand() < 0.3 ? `${pick(words)} ${pick(words)}` : pick(words);
         const page = 1 + Math.floor(rand() * 3);
-        return get('search', `/api/metadata/search/?q=${encodeURIComponent(q)}&page=${page}&_r=${Math.floor(rand() * 1e9)}`, user, language, 'Accept-Encoding: gzip, deflate, br\r\n');
+        return get(
+          'search',
+          `/api/metadata/search/?q=${encodeURIComponent(q)}&page=${page}&_r=${Math.floor(rand() * 1e9)}`,
+          user,
+          language,
+          'Accept-Encoding: gzip, deflate, br\r\n',
+        );
       }
       case 'landing':
         return get('landing', `/api/metadata/metadata/${pick(records)}/`, user, language, 'Accept-Encoding: gzip, deflate, br\r\n');
@@ -94,7 +100,10 @@ export async function runMix(pid: number, served: Served, duration: number, prof
   const after = processUse(pid);
   await settle(pid);
   const kinds = KINDS.map((kind) => {
-    const times = mix.samples.filter((s) => s.kind === kind).map((s) => s.ms).sort((a, b) => a - b);
+    const times = mix.samples
+      .filter((s) => s.kind === kind)
+      .map((s) => s.ms)
+      .sort((a, b) => a - b);
     return {
       kind,
       share: MIX[kind],
@@ -117,7 +126,12 @@ export async function runMix(pid: number, served: Served, duration: number, prof
     portalRssBytes: { start: before.rss, peak: peakRss, end: after.rss },
     portalCpuMsPerRequest: Number(((after.cpuMs - before.cpuMs) / Math.max(1, mix.samples.length)).toFixed(3)),
   };
-  console.log(`mix: ${mixed.requestsPerSecond} req/s, RSS peak ${(peakRss / 2 ** 20).toFixed(0)} MiB, errors ${JSON.stringify(mix.errors)}, unfinished at the end ${JSON.stringify(mix.unfinished)}`);
-  for (const k of kinds) console.log(`  ${k.kind.padEnd(9)} ${String(k.requests).padStart(6)} req  p50 ${String(k.p50Ms).padStart(5)} ms  p95 ${String(k.p95Ms).padStart(5)} ms  p99 ${String(k.p99Ms).padStart(5)} ms`);
+  console.log(
+    `mix: ${mixed.requestsPerSecond} req/s, RSS peak ${(peakRss / 2 ** 20).toFixed(0)} MiB, errors ${JSON.stringify(mix.errors)}, unfinished at the end ${JSON.stringify(mix.unfinished)}`,
+  );
+  for (const k of kinds)
+    console.log(
+      `  ${k.kind.padEnd(9)} ${String(k.requests).padStart(6)} req  p50 ${String(k.p50Ms).padStart(5)} ms  p95 ${String(k.p95Ms).padStart(5)} ms  p99 ${String(k.p99Ms).padStart(5)} ms`,
+    );
   return mixed;
 }

@@ -60,15 +60,20 @@ export async function downloadsRatio(portal: { child: ChildProcess; served: Serv
   const host = `127.0.0.1:${port}`;
   const { downloads: countedBefore } = await ask<{ downloads: number }>(portal.child, 'counts');
   let sequence = 0;
-  const downloadBy = (agent: string) => (user: number): Request => {
-    // Each user walks the files from its own place: a repeat of a file within 30 s is rare.
-    const file = files[(user * 37 + sequence++) % files.length]!;
-    return {
-      kind: 'download',
-      bytes: Buffer.from(`GET /api/metadata/meta-file/${file}/download/ HTTP/1.1\r\nHost: ${host}\r\nUser-Agent: ${agent}\r\nCookie: token=${users[user]!.token}; csrftoken=${users[user]!.csrf}\r\n\r\n`, 'utf8'),
-      ok: [200],
+  const downloadBy =
+    (agent: string) =>
+    (user: number): Request => {
+      // Each user walks the files from its own place: a repeat of a file within 30 s is rare.
+      const file = files[(user * 37 + sequence++) % files.length]!;
+      return {
+        kind: 'download',
+        bytes: Buffer.from(
+          `GET /api/metadata/meta-file/${file}/download/ HTTP/1.1\r\nHost: ${host}\r\nUser-Agent: ${agent}\r\nCookie: token=${users[user]!.token}; csrftoken=${users[user]!.csrf}\r\n\r\n`,
+          'utf8',
+        ),
+        ok: [200],
+      };
     };
-  };
   const downloadRounds: { uncounted: number; counted: number; countedP95Ms: number; uncountedP95Ms: number }[] = [];
   let countedRequests = 0;
   for (let round = 0; round < rounds; round += 1) {
@@ -82,7 +87,13 @@ export async function downloadsRatio(portal: { child: ChildProcess; served: Serv
     await settle(portal.child.pid!);
     // Those cut at the end reached the portal too, and count.
     countedRequests += counted.samples.length + (counted.unfinished.download ?? 0);
-    const p95 = (run: typeof counted) => Math.round(percentile(run.samples.map((s) => s.ms).sort((a, b) => a - b), 95));
+    const p95 = (run: typeof counted) =>
+      Math.round(
+        percentile(
+          run.samples.map((s) => s.ms).sort((a, b) => a - b),
+          95,
+        ),
+      );
     downloadRounds.push({
       uncounted: Math.round(uncounted.samples.length / uncounted.seconds),
       counted: Math.round(counted.samples.length / counted.seconds),

@@ -37,8 +37,12 @@ async function serve(kind: string): Promise<void> {
   const source = process.env.PORTAL_SOURCE ?? path.join(root, 'packages/server/src');
   const { buildApp } = (await import(path.join(source, 'app.ts'))) as typeof import('../packages/server/src/app.js');
   const { loadConfig } = (await import(path.join(source, 'config.ts'))) as typeof import('../packages/server/src/config.js');
-  const { RecordsIoRepo } = (await import(path.join(source, 'modules/records-io/records-io.repo.ts'))) as typeof import('../packages/server/src/modules/records-io/records-io.repo.js');
-  const { RecordsIoService } = (await import(path.join(source, 'modules/records-io/records-io.service.ts'))) as typeof import('../packages/server/src/modules/records-io/records-io.service.js');
+  const { RecordsIoRepo } = (await import(
+    path.join(source, 'modules/records-io/records-io.repo.ts')
+  )) as typeof import('../packages/server/src/modules/records-io/records-io.repo.js');
+  const { RecordsIoService } = (await import(
+    path.join(source, 'modules/records-io/records-io.service.ts')
+  )) as typeof import('../packages/server/src/modules/records-io/records-io.service.js');
   const { createBlobStore } = (await import(path.join(source, 'storage/index.ts'))) as typeof import('../packages/server/src/storage/index.js');
   const { catalogueRecord } = await import('./search-catalogue.js');
 
@@ -62,7 +66,17 @@ async function serve(kind: string): Promise<void> {
     const id = randomUUID();
     await db
       .insertInto('meta_file')
-      .values({ id, metadata_id: metadataId, name: `data-${index}.bin`, mime: 'application/octet-stream', storage_key: blob.key, sha256: blob.sha256, size: blob.size, created_by: owner.id, created_at: now })
+      .values({
+        id,
+        metadata_id: metadataId,
+        name: `data-${index}.bin`,
+        mime: 'application/octet-stream',
+        storage_key: blob.key,
+        sha256: blob.sha256,
+        size: blob.size,
+        created_by: owner.id,
+        created_at: now,
+      })
       .execute();
     files.push(id);
   }
@@ -75,9 +89,16 @@ async function serve(kind: string): Promise<void> {
   for (let i = 0; i < USERS; i += 1) {
     const username = `reader${i}`;
     const id = i === 0 ? first.id : randomUUID();
-    if (i > 0) await db.insertInto('users').values({ ...model, id, username, email: `${username}@example.org` }).execute();
+    if (i > 0)
+      await db
+        .insertInto('users')
+        .values({ ...model, id, username, email: `${username}@example.org` })
+        .execute();
     const token = randomBytes(20).toString('hex');
-    await db.insertInto('auth_tokens').values({ key_hash: createHash('sha256').update(token).digest('hex'), user_id: id, created_at: now, last_used_at: now }).execute();
+    await db
+      .insertInto('auth_tokens')
+      .values({ key_hash: createHash('sha256').update(token).digest('hex'), user_id: id, created_at: now, last_used_at: now })
+      .execute();
     users.push({ username, token, csrf: randomBytes(16).toString('hex') });
   }
   // A check that the tokens are stored as login stores them.
@@ -109,7 +130,10 @@ async function serve(kind: string): Promise<void> {
     void (async () => {
       // Counts kept in memory are written first, where the portal keeps them so.
       await (usage as { flush?: () => Promise<unknown> }).flush?.();
-      const row = await db.selectFrom('metadata').select((eb) => eb.fn.sum<number>('download_count').as('downloads')).executeTakeFirst();
+      const row = await db
+        .selectFrom('metadata')
+        .select((eb) => eb.fn.sum<number>('download_count').as('downloads'))
+        .executeTakeFirst();
       process.send!({ downloads: Number(row?.downloads ?? 0) });
     })();
   });
