@@ -24,7 +24,7 @@ for (const language of LANGUAGES) {
       };
       await page.goto(home);
       await check();
-      const user = createUser({ realname: language === 'en' ? 'Screen Reader' : '读屏用户' });
+      const user = await createUser({ realname: language === 'en' ? 'Screen Reader' : '读屏用户' });
       await logIn(page, language, user.username, user.password);
       await page.goto(`${prefix}/personal/#/personal/information`);
       await expect(page.getByRole('heading', { name: texts.profile.title })).toBeVisible();
@@ -112,7 +112,7 @@ test.describe('Lighthouse', () => {
   test(`accessibility score is at least ${MIN_LIGHTHOUSE_SCORE} on the home page, the login screen and the editor, in both languages`, async ({ baseURL }) => {
     test.setTimeout(240_000);
     await withLighthouse(baseURL!, async (context, audit) => {
-      const user = createUser({ realname: 'Lighthouse' });
+      const user = await createUser({ realname: 'Lighthouse' });
       const login = await context.request.post('/account/profile-login/', { form: { username: user.username, password: user.password } });
       expect(login.status()).toBe(200);
       const csrf = (await context.cookies()).find((cookie) => cookie.name === 'csrftoken')?.value ?? '';

@@ -109,7 +109,7 @@ for (const language of LANGUAGES) {
     });
 
     test('Settings shows the mail language of the last sign-in and keeps the one chosen', async ({ page }) => {
-      const user = createUser({ realname: language === 'en' ? 'Mail Reader' : '邮件读者' });
+      const user = await createUser({ realname: language === 'en' ? 'Mail Reader' : '邮件读者' });
       // Signed in on a page of the other language: that is the mail language until one is chosen.
       await logIn(page, other, user.username, user.password);
       await page.goto(`${prefix}/personal/#/personal/settings`);
@@ -168,7 +168,7 @@ for (const language of LANGUAGES) {
     }
 
     test('a project member sees my projects and not my data', async ({ page }) => {
-      const member = createUser({ project: 1, realname: language === 'en' ? 'Project Lead' : '项目负责人' });
+      const member = await createUser({ project: 1, realname: language === 'en' ? 'Project Lead' : '项目负责人' });
       await logIn(page, language, member.username, member.password);
       await page.goto(`${prefix}/personal/#/`);
       const menu = page.getByRole('navigation', { name: texts.nav.personal });
@@ -178,7 +178,7 @@ for (const language of LANGUAGES) {
     });
 
     test('a staff user finds Admin in the header and the list of users there', async ({ page }) => {
-      const staff = createUser({ staff: true, realname: language === 'en' ? 'Data Centre' : '数据中心' });
+      const staff = await createUser({ staff: true, realname: language === 'en' ? 'Data Centre' : '数据中心' });
       await logIn(page, language, staff.username, staff.password);
       await page.goto(`${prefix}/personal/#/`);
       await page.getByTestId('header-user').click();
@@ -187,7 +187,7 @@ for (const language of LANGUAGES) {
       await expect(page.getByRole('heading', { name: texts.admin.title })).toBeVisible();
       await expect(page.getByRole('cell', { name: staff.username, exact: true })).toBeVisible();
       // Search narrows the list to the matching account.
-      const other = createUser({ realname: 'Permafrost Modeller' });
+      const other = await createUser({ realname: 'Permafrost Modeller' });
       await page.getByRole('searchbox', { name: texts.admin.search }).fill(other.username);
       await page.getByRole('searchbox', { name: texts.admin.search }).press('Enter');
       await expect(page.getByRole('cell', { name: other.username, exact: true })).toBeVisible();
@@ -195,7 +195,7 @@ for (const language of LANGUAGES) {
     });
 
     test('an ordinary user has no Admin entry and my data instead of my projects', async ({ page }) => {
-      const user = createUser({ realname: language === 'en' ? 'Field Scientist' : '野外科学家' });
+      const user = await createUser({ realname: language === 'en' ? 'Field Scientist' : '野外科学家' });
       await logIn(page, language, user.username, user.password);
       await page.goto(`${prefix}/personal/#/`);
       await page.getByTestId('header-user').click();

@@ -142,8 +142,8 @@ for (const language of ['zh-hans', 'en'] as Language[]) {
       test(`at ${width} px a failed registration shows DataCite's reason, and Retry makes it findable`, async ({ page, portal }) => {
         test.setTimeout(180_000);
         await page.setViewportSize({ width, height: width > 800 ? 900 : 844 });
-        const staff = createUser({ staff: true, realname: english ? 'DOI Officer' : '注册员' }, portal.dataDir);
-        const provider = createUser({ realname: english ? 'Ada Provider' : '李提供' }, portal.dataDir);
+        const staff = await createUser({ staff: true, realname: english ? 'DOI Officer' : '注册员' }, portal.url);
+        const provider = await createUser({ realname: english ? 'Ada Provider' : '李提供' }, portal.url);
         const staffApi = await apiSession(staff.username, staff.password, portal.url);
         const providerApi = await apiSession(provider.username, provider.password, portal.url);
         const title = uniqueName(english ? 'Sea ice thickness ' : '海冰厚度');
@@ -216,7 +216,7 @@ for (const language of ['zh-hans', 'en'] as Language[]) {
     }
 
     test('is not offered to anyone but staff, and its address tells them so', async ({ page, portal }) => {
-      const provider = createUser({ realname: english ? 'Ada Provider' : '李提供' }, portal.dataDir);
+      const provider = await createUser({ realname: english ? 'Ada Provider' : '李提供' }, portal.url);
       await logIn(page, language, provider.username, provider.password);
       await page.goto(`${prefix}/personal/#/`);
       const menu = page.getByRole('navigation', { name: texts.nav.personal });

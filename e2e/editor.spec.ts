@@ -8,7 +8,7 @@ const LANGUAGES: Language[] = ['zh-hans', 'en'];
 /** Signs a new provider in and opens the editor of a new record written in `recordLanguage`. */
 async function newRecord(page: Page, language: Language, recordLanguage: Language = language) {
   const e = textsOf(language).editor;
-  const provider = createUser({ realname: 'Editor Tester' });
+  const provider = await createUser({ realname: 'Editor Tester' });
   await logIn(page, language, provider.username, provider.password);
   await page.goto(`${prefixOf(language)}/personal/#/metadata/add`);
   await page.getByRole('radio', { name: recordLanguage === 'en' ? e.languageEn : e.languageZh }).check();

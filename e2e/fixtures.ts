@@ -1,12 +1,11 @@
-import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { expect, test as base, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import Database from 'better-sqlite3';
 import { simpleParser } from 'mailparser';
 import { catalogues, type ExpertOutcome, type Language, type Messages } from '@portal/shared';
-import { E2E_DATA_DIR } from '../playwright.config';
+import { E2E_DATA_DIR, E2E_PORT } from '../playwright.config';
+import type { E2eAccount } from './server';
 
 export { expect };
 
@@ -50,9 +49,7 @@ export async function linkMailedTo(address: string): Promise<string> {
  */
 export async function mailTo(address: string, count = 1): Promise<{ text: string; link: string }> {
   const outbox = path.join(E2E_DATA_DIR, 'mail');
-  await expect
-    .poll(async () => (await mailsTo(outbox, address)).length, { message: `mail ${count} to ${address}` })
-    .toBeGreaterThanOrEqual(count);
+  await expect.poll(async () => (await mailsTo(outbox, address)).length, { message: `mail ${count} to ${address}` }).toBeGreaterThanOrEqual(count);
   const text = (await mailsTo(outbox, address)).at(-1)!;
   const match = /https?:\/\/\S+/.exec(text);
   if (!match) throw new Error('no link in the mail');
@@ -62,7 +59,10 @@ export async function mailTo(address: string, count = 1): Promise<{ text: string
 async function mailsTo(outbox: string, address: string): Promise<string[]> {
   if (!fs.existsSync(outbox)) return [];
   const texts: string[] = [];
-  for (const name of fs.readdirSync(outbox).filter((n) => n.endsWith('.eml')).sort()) {
+  for (const name of fs
+    .readdirSync(outbox)
+    .filter((n) => n.endsWith('.eml'))
+    .sort()) {
     const raw = fs.readFileSync(path.join(outbox, name));
     // Only mails that name the address anywhere are parsed: the outbox grows with every spec.
     if (!raw.includes(address)) continue;
@@ -85,38 +85,34 @@ export function withDb<T>(work: (db: Database.Database) => T): T {
 
 /** An expert's affiliation, specialty and language (of their mails), as their profile would hold them. */
 export function setProfile(username: string, values: { affiliation: string; specialty: string; language: Language }) {
-  withDb((db) => db.prepare('update users set affiliation = ?, specialty = ?, language = ? where username = ?').run(values.affiliation, values.specialty, values.language, username));
+  withDb((db) =>
+    db.prepare('update users set affiliation = ?, specialty = ?, language = ? where username = ?').run(values.affiliation, values.specialty, values.language, username),
+  );
 }
 
 type NewUser = { staff?: boolean; project?: 0 | 1 | 2; realname: string };
+type Account = { username: string; password: string };
 
-/** The operators' tool's command line for a new active account, and its name and password (`dataDir`: another portal's). */
-function createUserCommand(options: NewUser, dataDir = E2E_DATA_DIR) {
-  const username = uniqueName('op');
-  const password = 'operator-pass-2026';
-  // Node with tsx's loader, not `npx tsx`: a second and a half less for each of the suite's many accounts.
-  const args = ['--import', 'tsx', 'packages/server/src/cli.ts', 'create-user', '--username', username, '--email', `${username}@example.org`, '--password', password, '--realname', options.realname, '--project', String(options.project ?? 0)];
-  if (options.staff) args.push('--staff');
-  return { args, run: { cwd: path.resolve(import.meta.dirname, '..'), env: { ...process.env, DATA_DIR: dataDir } }, user: { username, password } };
+/**
+ * Active accounts as an operator makes them with `portal create-user` (the same service), made in
+ * the e2e server's process by its own route (e2e/server.ts): no process an account. `portalUrl`: of
+ * a portal a spec started itself.
+ */
+async function makeAccounts(options: NewUser[], portalUrl = `http://localhost:${E2E_PORT}`): Promise<Account[]> {
+  const accounts: E2eAccount[] = options.map((one) => ({ ...one, username: uniqueName('op'), password: 'operator-pass-2026' }));
+  const reply = await fetch(`${portalUrl}/__e2e__/accounts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ accounts }) });
+  if (reply.status !== 201) throw new Error(`the e2e server made no accounts: ${reply.status} ${await reply.text()}`);
+  return accounts.map(({ username, password }) => ({ username, password }));
 }
 
-/** An active account made with the operators' tool, as a data-centre operator would (`dataDir`: of a portal a spec started itself). */
-export function createUser(options: NewUser, dataDir?: string) {
-  const { args, run, user } = createUserCommand(options, dataDir);
-  execFileSync(process.execPath, args, { ...run, stdio: 'pipe' });
-  return user;
+/** An active account made as an operator would (`portalUrl`: of a portal a spec started itself). */
+export async function createUser(options: NewUser, portalUrl?: string): Promise<Account> {
+  return (await makeAccounts([options], portalUrl))[0]!;
 }
 
-/** Several accounts made with the operators' tool at once (each run of it mostly loads modules). */
-export async function createUsers<T extends NewUser[]>(...options: T): Promise<{ [K in keyof T]: { username: string; password: string } }> {
-  const users = await Promise.all(
-    options.map(async (one) => {
-      const { args, run, user } = createUserCommand(one);
-      await promisify(execFile)(process.execPath, args, run);
-      return user;
-    }),
-  );
-  return users as { [K in keyof T]: { username: string; password: string } };
+/** Several active accounts at once. */
+export async function createUsers<T extends NewUser[]>(...options: T): Promise<{ [K in keyof T]: Account }> {
+  return (await makeAccounts(options)) as { [K in keyof T]: Account };
 }
 
 /** Fills in the login screen shown now and signs in. */
@@ -176,7 +172,12 @@ export async function signedInQuietly(browser: Browser, user: { username: string
 
 /** "Saved at {{time}}" of the catalogue as a pattern that any hh:mm matches. */
 export const timePattern = (template: string) =>
-  new RegExp(template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\{time\}\}/, '\\d{1,2}:\\d{2}').replace(/\{\{\w+\}\}/g, '.*'));
+  new RegExp(
+    template
+      .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+      .replace(/\{\{time\}\}/, '\\d{1,2}:\\d{2}')
+      .replace(/\{\{\w+\}\}/g, '.*'),
+  );
 
 /**
  * Chooses an option of an Ant Design select named by its label (the open list's item, by its text),
@@ -232,7 +233,14 @@ export async function settled(dialog: Locator): Promise<Locator> {
  * Takes a decision in the desk's review panel: its button, then the confirmation, which says where
  * the record goes (`from` → `to`, the statuses as the page names them), with the comment when one is given.
  */
-export async function decideOnDesk(page: Page, language: Language, panel: Locator, action: keyof Messages['reviewDesk']['decide'], move: { from: string; to: string }, comment?: string) {
+export async function decideOnDesk(
+  page: Page,
+  language: Language,
+  panel: Locator,
+  action: keyof Messages['reviewDesk']['decide'],
+  move: { from: string; to: string },
+  comment?: string,
+) {
   const d = textsOf(language).reviewDesk;
   await panel.getByRole('button', { name: d.decide[action], exact: true }).click();
   const confirm = await settled(page.getByRole('dialog').filter({ hasText: d.confirm.body.replace('{{from}}', move.from).replace('{{to}}', move.to) }));

@@ -8,8 +8,8 @@ const PHONE = { width: 390, height: 844 };
 
 /** A complete record, submitted by its creator and published by the data centre without review. */
 async function publishRecord(title: string, language: Language): Promise<string> {
-  const author = createUser({ realname: 'Home Author' });
-  const staff = createUser({ staff: true, realname: 'Home Staff' });
+  const author = await createUser({ realname: 'Home Author' });
+  const staff = await createUser({ staff: true, realname: 'Home Staff' });
   const authorApi = await apiSession(author.username, author.password);
   const staffApi = await apiSession(staff.username, staff.password);
   try {

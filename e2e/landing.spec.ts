@@ -31,8 +31,8 @@ async function seed(): Promise<Seeded> {
   const file = path.join(E2E_DATA_DIR, 'landing-spec-records.json');
   if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, 'utf8')) as Seeded;
   const run = uniqueName('lp');
-  const staff = createUser({ staff: true, realname: 'Landing Desk' });
-  const provider = createUser({ realname: 'Landing Provider' });
+  const staff = await createUser({ staff: true, realname: 'Landing Desk' });
+  const provider = await createUser({ realname: 'Landing Provider' });
   const providerApi = await apiSession(provider.username, provider.password);
   const staffApi = await apiSession(staff.username, staff.password);
   const theme = { en: `Ice shelves ${run}`, zh: `冰架 ${run}` };

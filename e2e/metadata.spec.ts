@@ -14,7 +14,7 @@ async function chooseFile(page: Page, open: () => Promise<void>, file: { name: s
 
 async function otherUserSees(browser: Browser, language: Language, editPath: string) {
   const texts = textsOf(language);
-  const stranger = createUser({ realname: 'Stranger' });
+  const stranger = await createUser({ realname: 'Stranger' });
   const context = await browser.newContext();
   const page = await context.newPage();
   await logIn(page, language, stranger.username, stranger.password);
@@ -35,7 +35,7 @@ for (const language of LANGUAGES) {
   test.describe(`a data provider's metadata (${language})`, () => {
     test('adds a record, is told what is missing, completes it, submits, returns it to draft and edits it again', async ({ page, browser }) => {
       test.setTimeout(180_000);
-      const provider = createUser({ realname: english ? 'Ada Glacier' : '李冰川' });
+      const provider = await createUser({ realname: english ? 'Ada Glacier' : '李冰川' });
       await logIn(page, language, provider.username, provider.password);
 
       // Add: the language first.
@@ -193,7 +193,7 @@ for (const language of LANGUAGES) {
 
     test('edits a reference and its translation, the translated version, and deletes a data file', async ({ page }) => {
       test.setTimeout(120_000);
-      const provider = createUser({ realname: english ? 'Ben Permafrost' : '赵冻土' });
+      const provider = await createUser({ realname: english ? 'Ben Permafrost' : '赵冻土' });
       await logIn(page, language, provider.username, provider.password);
       await page.goto(`${prefix}/personal/#/metadata/add`);
       await page.getByRole('radio', { name: english ? e.languageEn : e.languageZh }).check();

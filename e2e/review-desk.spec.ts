@@ -18,9 +18,9 @@ for (const language of LANGUAGES) {
   test.describe(`the data centre's review desk (${language})`, () => {
     test('a decision someone else took meanwhile shows the server\'s message and the record as it stands', async ({ page }) => {
       test.setTimeout(180_000);
-      const staff = createUser({ staff: true, realname: english ? 'Desk Officer' : '审核员' });
-      const colleague = createUser({ staff: true, realname: english ? 'Other Officer' : '另一审核员' });
-      const provider = createUser({ realname: english ? 'Ada Provider' : '李提供' });
+      const staff = await createUser({ staff: true, realname: english ? 'Desk Officer' : '审核员' });
+      const colleague = await createUser({ staff: true, realname: english ? 'Other Officer' : '另一审核员' });
+      const provider = await createUser({ realname: english ? 'Ada Provider' : '李提供' });
       const stem = uniqueName(english ? 'Snow cover ' : '积雪');
       const providerApi = await apiSession(provider.username, provider.password);
       const { id } = await submitCompleteRecord(providerApi, stem, language);
@@ -46,9 +46,9 @@ for (const language of LANGUAGES) {
 
     test('shows a new submission and a colleague\'s decision without being reloaded', async ({ page }) => {
       test.setTimeout(150_000);
-      const staff = createUser({ staff: true, realname: english ? 'Desk Officer' : '审核员' });
-      const colleague = createUser({ staff: true, realname: english ? 'Other Officer' : '另一审核员' });
-      const provider = createUser({ realname: english ? 'Ada Provider' : '李提供' });
+      const staff = await createUser({ staff: true, realname: english ? 'Desk Officer' : '审核员' });
+      const colleague = await createUser({ staff: true, realname: english ? 'Other Officer' : '另一审核员' });
+      const provider = await createUser({ realname: english ? 'Ada Provider' : '李提供' });
       const stem = uniqueName(english ? 'Lake ice ' : '湖冰');
       // The page's clock is the test's: a minute passes when the test says so.
       await page.clock.install();
@@ -78,13 +78,13 @@ for (const language of LANGUAGES) {
     test('is for staff: a visitor signs in and comes back, a provider is refused', async ({ page }) => {
       // Two logins and four page loads: more than the default minute on a busy machine.
       test.setTimeout(150_000);
-      const staff = createUser({ staff: true, realname: english ? 'Desk Officer' : '审核员' });
+      const staff = await createUser({ staff: true, realname: english ? 'Desk Officer' : '审核员' });
       await page.goto(`${prefix}/admin/review`);
       await logInToContinue(page, language, staff.username, staff.password);
       await expect(page).toHaveURL(new RegExp(`${prefix}/admin/review$`));
       await expect(page.getByRole('heading', { name: d.title })).toBeVisible();
 
-      const provider = createUser({ realname: english ? 'Ada Provider' : '李提供' });
+      const provider = await createUser({ realname: english ? 'Ada Provider' : '李提供' });
       await page.context().clearCookies();
       await logIn(page, language, provider.username, provider.password);
       await page.goto(`${prefix}/admin/review`);
@@ -113,8 +113,8 @@ for (const language of LANGUAGES) {
   test(`the review desk shows every column of a long title's row at 1280 px (${language})`, async ({ page }) => {
     test.setTimeout(120_000);
     await page.setViewportSize({ width: 1280, height: 900 });
-    const staff = createUser({ staff: true, realname: 'Desk Width' });
-    const provider = createUser({ realname: 'Long Title Provider' });
+    const staff = await createUser({ staff: true, realname: 'Desk Width' });
+    const provider = await createUser({ realname: 'Long Title Provider' });
     const stem = uniqueName('Glacier');
     const title = `${stem} mass balance, surface velocity and debris cover of the glaciers of the Qilian Mountains and the Tianshan from field surveys and satellite images`;
     await submitCompleteRecord(await apiSession(provider.username, provider.password), title, language);

@@ -61,9 +61,9 @@ for (const language of LANGUAGES) {
       test.setTimeout(240_000);
       const tag = uniqueName('');
       const expertName = `Expert Wang ${tag}`;
-      const creator = createUser({ realname: 'Creator Chen' });
-      const expert = createUser({ realname: expertName });
-      const staff = createUser({ realname: 'Staff Zhou', staff: true });
+      const creator = await createUser({ realname: 'Creator Chen' });
+      const expert = await createUser({ realname: expertName });
+      const staff = await createUser({ realname: 'Staff Zhou', staff: true });
 
       // The creator's record, written in Chinese with an English title, and its data file.
       const zhTitle = `青藏高原湖冰物候数据集 ${tag}`;
@@ -131,9 +131,9 @@ for (const language of LANGUAGES) {
     test('an expert of round 2 reads the record as submitted, drawn as its landing page, and what changed since round 1', async ({ browser }) => {
       test.setTimeout(240_000);
       const tag = uniqueName('');
-      const creator = createUser({ realname: 'Creator Gao' });
-      const expert = createUser({ realname: `Expert Ma ${tag}` });
-      const staff = createUser({ realname: 'Staff Xu', staff: true });
+      const creator = await createUser({ realname: 'Creator Gao' });
+      const expert = await createUser({ realname: `Expert Ma ${tag}` });
+      const staff = await createUser({ realname: 'Staff Xu', staff: true });
       const expertId = userId(expert.username);
 
       // The creator's complete record (people, keywords, thumbnail, a data file) with a reference, submitted.
@@ -211,9 +211,9 @@ for (const language of LANGUAGES) {
     test('a project leader passes a record of their topic from the project list', async ({ browser }) => {
       test.setTimeout(180_000);
       const tag = uniqueName('');
-      const creator = createUser({ realname: 'Creator Liu' });
-      const leader = createUser({ realname: 'Leader Li', project: 1 });
-      const staff = createUser({ realname: 'Staff Qian', staff: true });
+      const creator = await createUser({ realname: 'Creator Liu' });
+      const leader = await createUser({ realname: 'Leader Li', project: 1 });
+      const staff = await createUser({ realname: 'Staff Qian', staff: true });
       const desk = await apiSession(browser, staff);
       const special = (await desk.post('/api/metadata/special/', { name: `三极专题 ${tag}` }, 201)) as { id: string };
       await desk.post('/api/metadata/special-manage/', { special: special.id, user: userId(leader.username) }, 201);

@@ -43,8 +43,8 @@ async function publishCatalogue(): Promise<Catalogue> {
     plateau: { en: `Tibetan Plateau glacier inventory ${run}`, zh: `青藏高原冰川编目 ${run}`, box: { west: 73, south: 26, east: 105, north: 40 }, theme: glaciology },
     greenland: { en: `Greenland glacier mass loss ${run}`, zh: `格陵兰冰川物质损失 ${run}`, box: { west: -73, south: 60, east: -12, north: 84 }, theme: seaLevel },
   };
-  const staff = createUser({ staff: true, realname: 'Catalogue Desk' });
-  const provider = createUser({ realname: 'Polar Provider' });
+  const staff = await createUser({ staff: true, realname: 'Catalogue Desk' });
+  const provider = await createUser({ realname: 'Polar Provider' });
   const providerApi = await apiSession(provider.username, provider.password);
   const staffApi = await apiSession(staff.username, staff.password);
   const records = {} as Catalogue['records'];

@@ -10,7 +10,7 @@ for (const language of LANGUAGES) {
 
   test.describe(`the login session (${language})`, () => {
     test('keeps the token out of scripts, works on the cookie alone, and Sign Out leaves none of token, csrftoken, sessionid', async ({ page, context }) => {
-      const user = createUser({ realname: language === 'en' ? 'Session Tester' : '会话测试' });
+      const user = await createUser({ realname: language === 'en' ? 'Session Tester' : '会话测试' });
       await logIn(page, language, user.username, user.password);
 
       // The token is an HttpOnly cookie: the page's scripts cannot read it.

@@ -86,7 +86,7 @@ for (const language of LANGUAGES) {
 
     test('the personal centre: the menu opens as a drawer, the header fits, the editor\'s title takes the full width', async ({ page }) => {
       const realname = english ? 'Ada Glacier-Lovelace' : '李冰川研究员';
-      const user = createUser({ realname });
+      const user = await createUser({ realname });
       await logIn(page, language, user.username, user.password);
       await page.goto(`${prefix}/personal/#/`);
       await expect(page.getByRole('heading', { name: texts.dashboard.greeting.replace('{{name}}', realname) })).toBeVisible();
@@ -134,7 +134,7 @@ for (const language of LANGUAGES) {
 
     test('the public header shows the whole site title and user name, and its menu opens the site\'s pages', async ({ page }) => {
       const realname = english ? 'Ada Glacier-Lovelace' : '李冰川研究员';
-      const user = createUser({ realname });
+      const user = await createUser({ realname });
       await logIn(page, language, user.username, user.password);
       await page.goto(english ? '/en/' : '/');
       const header = page.getByRole('banner');
@@ -202,7 +202,7 @@ for (const language of LANGUAGES) {
     for (const role of ['user', 'staff'] as const) {
       test(`a ${role}'s menu has no dead entry: each opens a page the ${role} can use, as in the other language but for the Chinese-only pre-review`, async ({ page }) => {
         test.setTimeout(180_000);
-        const user = createUser({ realname: role === 'staff' ? 'Staff Menu' : 'Researcher Menu', staff: role === 'staff' });
+        const user = await createUser({ realname: role === 'staff' ? 'Staff Menu' : 'Researcher Menu', staff: role === 'staff' });
         await logIn(page, language, user.username, user.password);
         await page.goto(`${prefix}/personal/#/`);
         const entries = await menuEntries(page);
@@ -228,7 +228,7 @@ for (const language of LANGUAGES) {
 
   test.describe(`signing in where it is needed (${language})`, () => {
     test('an anonymous visitor of a personal page is asked to sign in and returned to that page', async ({ page }) => {
-      const user = createUser({ realname: english ? 'Returning Visitor' : '回访者' });
+      const user = await createUser({ realname: english ? 'Returning Visitor' : '回访者' });
       await page.goto(`${prefix}/personal/#/personal/settings`);
       await signInWhenAsked(page, language, user);
       await expect(page).toHaveURL(new RegExp(`${prefix}/personal/#/personal/settings$`));
@@ -236,7 +236,7 @@ for (const language of LANGUAGES) {
     });
 
     test('an anonymous visitor of the admin page is asked to sign in, not refused, and returned to it', async ({ page }) => {
-      const staff = createUser({ staff: true, realname: english ? 'Data Centre' : '数据中心' });
+      const staff = await createUser({ staff: true, realname: english ? 'Data Centre' : '数据中心' });
       await page.goto(`${prefix}/admin/`);
       await signInWhenAsked(page, language, staff);
       await expect(page).toHaveURL(new RegExp(`${prefix}/admin/$`));
@@ -253,7 +253,7 @@ for (const language of LANGUAGES) {
       await expect(page.getByRole('heading', { name: texts.account.loginTitle })).toBeVisible();
 
       const realname = english ? 'Signed-in Scientist' : '已登录科学家';
-      const user = createUser({ realname });
+      const user = await createUser({ realname });
       await logIn(page, language, user.username, user.password);
       await page.goto(home);
       await expect(page.getByTestId('header-user')).toBeVisible();
@@ -293,7 +293,7 @@ test.describe('public pages stay light', () => {
     page.on('request', (request) => {
       if (request.resourceType() === 'script') scripts.push(path.basename(new URL(request.url()).pathname));
     });
-    const user = createUser({ realname: 'Light Pages' });
+    const user = await createUser({ realname: 'Light Pages' });
     // As a visitor, then signed in (the header then names the user, from the same light code).
     for (const signedIn of [false, true]) {
       if (signedIn) await logIn(page, 'en', user.username, user.password);
