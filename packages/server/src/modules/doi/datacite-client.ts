@@ -86,7 +86,8 @@ export class DataciteClient {
       throw new DataciteError(0, [{ title: timedOut ? `no reply within ${this.config.timeoutMs} ms` : `no reply: ${String((error as Error)?.cause ?? (error as Error)?.message ?? error)}` }]);
     }
     const text = await response.text().catch(() => '');
-    let json: any;
+    /** DataCite's JSON:API reply, as far as it is read (every part checked before use). */
+    let json: { errors?: unknown; data?: { attributes?: { doi?: unknown; state?: unknown } } } | undefined;
     try {
       json = text ? JSON.parse(text) : undefined;
     } catch {
@@ -94,7 +95,7 @@ export class DataciteClient {
     }
     if (!response.ok) {
       const problems: DataciteProblem[] = Array.isArray(json?.errors)
-        ? json.errors.map((e: any) => ({
+        ? json.errors.map((e: { status?: unknown; source?: unknown; title?: unknown; detail?: unknown } | null) => ({
             ...(e?.status !== undefined ? { status: String(e.status) } : {}),
             ...(typeof e?.source === 'string' ? { source: e.source } : {}),
             title: String(e?.title ?? e?.detail ?? ''),
