@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAPTCHA_LIFETIME_MINUTES } from '@portal/shared';
-import { cookiesOf, createTestPortal, createUserWithToken, EN, tokenHeader, type TestPortal } from './helpers.js';
+import { buildUser } from './factories.js';
+import { cookiesOf, createTestPortal, EN, tokenHeader, type TestPortal } from './helpers.js';
 
 let portal: TestPortal;
 beforeAll(async () => {
@@ -17,7 +18,7 @@ describe('GET /account/jpgcode', () => {
   });
 
   it('answers a signed-in caller too', async () => {
-    const user = await createUserWithToken(portal);
+    const user = await buildUser(portal);
     const response = await portal.app.inject({ method: 'GET', url: '/account/jpgcode', headers: tokenHeader(user.token) });
     expect(response.statusCode).toBe(200);
   });

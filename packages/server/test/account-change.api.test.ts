@@ -1,30 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createTestPortal,
-  createUser,
-  createUserWithToken,
-  EN,
-  findUserRow,
-  form,
-  FORM,
-  postReset,
-  requestResetKey,
-  login,
-  loginStatus,
-  postRegistration,
-  registerAndActivate,
-  tokenHeader,
-  validateStatus,
-  type TestAccount,
-  type TestPortal,
-} from './helpers.js';
+import { buildUser, buildAccount, type Person } from './factories.js';
+import { createTestPortal, EN, findUserRow, form, FORM, postReset, requestResetKey, login, loginStatus, postRegistration, registerAndActivate, tokenHeader, validateStatus, type TestAccount, type TestPortal } from './helpers.js';
 
 let portal: TestPortal;
 /** Somebody whose username and e-mail the others try to take. */
 let other: TestAccount;
 beforeAll(async () => {
   portal = await createTestPortal();
-  other = await createUser(portal);
+  other = await buildAccount(portal);
 });
 afterAll(async () => {
   await portal.close();
@@ -63,7 +46,7 @@ describe('POST /account/change/', () => {
   });
 
   it('refuses a cookie-authenticated caller without the CSRF header', async () => {
-    const user = await createUserWithToken(portal);
+    const user = await buildUser(portal);
     const response = await portal.app.inject({
       method: 'POST',
       url: '/account/change/',
@@ -77,7 +60,7 @@ describe('POST /account/change/', () => {
   });
 
   describe('profile fields', () => {
-    let user: TestAccount & { token: string };
+    let user: Person;
     beforeAll(async () => {
       // Registered through the form, so that every optional field holds a value.
       const registered = await registerAndActivate(portal);
@@ -223,9 +206,9 @@ describe('POST /account/change/', () => {
   });
 
   describe('e-mail address', () => {
-    let user: TestAccount & { token: string };
+    let user: Person;
     beforeAll(async () => {
-      user = await createUserWithToken(portal);
+      user = await buildUser(portal);
     });
 
     it('needs the current password: without it, status -1 and 400', async () => {
@@ -266,7 +249,7 @@ describe('POST /account/change/', () => {
     });
 
     it('makes a reset link mailed to the old address useless', async () => {
-      const mover = await createUserWithToken(portal);
+      const mover = await buildUser(portal);
       const key = await requestResetKey(portal, mover.email);
       const moved = await change(mover.token, { email: `moved-${mover.email}`, old_password: mover.password });
       expect(moved.json().status).toBe(1);
@@ -297,7 +280,7 @@ describe('POST /account/change/', () => {
 
   describe('password', () => {
     it('needs the current password', async () => {
-      const user = await createUserWithToken(portal);
+      const user = await buildUser(portal);
       const missing = await change(user.token, { password: NEW_PASSWORD, password2: NEW_PASSWORD });
       expect(missing.statusCode).toBe(400);
       expect(missing.json()).toMatchObject({ status: -1, detail: '修改邮箱或密码需要输入当前密码。' });
@@ -309,7 +292,7 @@ describe('POST /account/change/', () => {
     });
 
     it('makes a reset link mailed before the change useless', async () => {
-      const user = await createUserWithToken(portal);
+      const user = await buildUser(portal);
       const key = await requestResetKey(portal, user.email);
       const changed = await change(user.token, { password: NEW_PASSWORD, password2: NEW_PASSWORD, old_password: user.password });
       expect(changed.json().status).toBe(2);
@@ -319,7 +302,7 @@ describe('POST /account/change/', () => {
     });
 
     it('changes with status 2 and revokes every token of the user', async () => {
-      const user = await createUserWithToken(portal);
+      const user = await buildUser(portal);
       const otherToken = await login(portal.app, user.username, user.password);
       const bystander = await login(portal.app, other.username, other.password);
       const response = await change(user.token, { password: NEW_PASSWORD, password2: NEW_PASSWORD, old_password: user.password });
@@ -348,7 +331,7 @@ describe('POST /account/change/', () => {
     });
 
     it('treats an empty new password as no change', async () => {
-      const user = await createUserWithToken(portal);
+      const user = await buildUser(portal);
       const response = await change(user.token, { password: '', password2: '', realname: '不改密码' });
       expect(response.statusCode).toBe(200);
       expect(response.json().status).toBe(1);
@@ -358,11 +341,11 @@ describe('POST /account/change/', () => {
 });
 
 describe('POST /account/ptpe-account/', () => {
-  let caller: TestAccount & { token: string };
+  let caller: Person;
   let member: TestAccount;
   beforeAll(async () => {
-    caller = await createUserWithToken(portal);
-    member = await createUser(portal, { isProject: 1 });
+    caller = await buildUser(portal);
+    member = await buildAccount(portal, { project: 1 });
   });
 
   function check(token: string | null, username: string, headers: Record<string, string> = {}) {
@@ -392,7 +375,7 @@ describe('POST /account/ptpe-account/', () => {
   });
 
   it('answers s: 1 for a project leader (is_project 2)', async () => {
-    const leader = await createUser(portal, { isProject: 2 });
+    const leader = await buildAccount(portal, { project: 2 });
     expect((await check(caller.token, leader.username)).json()).toEqual({ s: 1 });
   });
 

@@ -1,19 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestPortal, createUser, createUserWithToken, EN, login, PUBLIC_USER_FIELDS, tokenHeader, type TestAccount, type TestPortal } from './helpers.js';
+import { buildUser, buildAccount, type Person } from './factories.js';
+import { createTestPortal, EN, login, PUBLIC_USER_FIELDS, tokenHeader, type TestAccount, type TestPortal } from './helpers.js';
 
 let portal: TestPortal;
-let staff: TestAccount & { token: string };
-let plain: TestAccount & { token: string };
+let staff: Person;
+let plain: Person;
 /** Every account of the portal, newest first (the order of the list). */
 let everyone: TestAccount[];
 
 beforeAll(async () => {
   portal = await createTestPortal();
-  staff = await createUserWithToken(portal, { isStaff: true, realname: '管理员' });
-  plain = await createUserWithToken(portal, { realname: '普通用户' });
+  staff = await buildUser(portal, { staff: true, realname: '管理员' });
+  plain = await buildUser(portal, { realname: '普通用户' });
   const more: TestAccount[] = [];
   for (const realname of ['冰川学家', 'Snow_Pit Survey', '百分之50%', 'Permafrost Lab', 'Émile Zola']) {
-    more.push(await createUser(portal, { realname }));
+    more.push(await buildAccount(portal, { realname }));
   }
   everyone = [staff, plain, ...more].reverse();
 });

@@ -1,30 +1,15 @@
 import os from 'node:os';
 import argon2 from 'argon2';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  cookiesOf,
-  createTestPortal,
-  createUser,
-  createUserWithToken,
-  EN,
-  findUserRow,
-  FORM,
-  form,
-  login,
-  registerAndActivate,
-  tokenHeader,
-  validateStatus,
-  type TestAccount,
-  type TestPortal,
-  PUBLIC_USER_FIELDS,
-} from './helpers.js';
+import { buildUser, buildAccount } from './factories.js';
+import { cookiesOf, createTestPortal, EN, findUserRow, FORM, form, login, registerAndActivate, tokenHeader, validateStatus, type TestAccount, type TestPortal, PUBLIC_USER_FIELDS } from './helpers.js';
 
 let portal: TestPortal;
 /** One account for the tests that only need somebody to sign in as. */
 let account: TestAccount;
 beforeAll(async () => {
   portal = await createTestPortal();
-  account = await createUser(portal, { realname: '李冻土' });
+  account = await buildAccount(portal, { realname: '李冻土' });
 });
 afterAll(async () => {
   await portal.close();
@@ -91,7 +76,7 @@ describe('POST /account/profile-login/', () => {
   });
 
   it('records the time of the login', async () => {
-    const fresh = await createUser(portal);
+    const fresh = await buildAccount(portal);
     expect((await findUserRow(portal, fresh.username))!.last_login).toBeNull();
     const before = Date.now();
     const response = await postLogin(form({ username: fresh.username, password: fresh.password }));
@@ -298,7 +283,7 @@ describe('POST /account/profile-login/ rate limit', () => {
   });
 
   it('refuses the third attempt within the window, even with the right password', async () => {
-    const user = await createUser(limited);
+    const user = await buildAccount(limited);
     const attempt = (password: string, headers: Record<string, string> = {}) =>
       limited.app.inject({
         method: 'POST',
@@ -366,7 +351,7 @@ describe('GET /account/validate/', () => {
   });
 
   it('refuses the token of an account that was deactivated', async () => {
-    const user = await createUser(portal);
+    const user = await buildAccount(portal);
     const token = await login(portal.app, user.username, user.password);
     await portal.database.db.updateTable('users').set({ is_active: 0 }).where('id', '=', user.id).execute();
     expect(await validateStatus(portal, token)).toBe(401);
@@ -390,7 +375,7 @@ describe('GET /account/validate/', () => {
   });
 
   it('prefers the Authorization header to the cookie', async () => {
-    const other = await createUserWithToken(portal);
+    const other = await buildUser(portal);
     const response = await portal.app.inject({
       method: 'GET',
       url: '/account/validate/',

@@ -1,19 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createTestPortal,
-  createUser,
-  EN,
-  findUserRow,
-  form,
-  FORM,
-  linkIn,
-  login,
-  mailsTo,
-  postRegistration,
-  tokenHeader,
-  type TestAccount,
-  type TestPortal,
-} from './helpers.js';
+import { buildAccount } from './factories.js';
+import { createTestPortal, EN, findUserRow, form, FORM, linkIn, login, mailsTo, postRegistration, tokenHeader, type TestAccount, type TestPortal } from './helpers.js';
 
 /**
  * The mail language (issue 16): the language of every mail the portal sends a user. It is the language
@@ -55,7 +42,7 @@ async function resetMail(account: TestAccount, pageHeaders: Record<string, strin
 
 describe('the mail language follows the last sign-in', () => {
   it('is English after a sign-in on an English page, for every mail, whatever page asks for it', async () => {
-    const account = await createUser(portal, { realname: 'Mei Lin' });
+    const account = await buildAccount(portal, { realname: 'Mei Lin' });
     const chinese = await login(portal.app, account.username, account.password, ZH);
     expect(await mailLanguageOf(chinese)).toBe('zh-hans');
     // Asked for from an English page, the mail is still in the account's language.
@@ -94,7 +81,7 @@ describe('POST /account/change/ mail_language (Settings)', () => {
   let account: TestAccount;
   let token: string;
   beforeAll(async () => {
-    account = await createUser(portal, { realname: 'Ren Ai' });
+    account = await buildAccount(portal, { realname: 'Ren Ai' });
     token = await login(portal.app, account.username, account.password, ZH);
   });
 

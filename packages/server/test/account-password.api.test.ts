@@ -1,22 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createTestPortal,
-  createUser,
-  EN,
-  findUserRow,
-  form,
-  FORM,
-  lastLinkTo,
-  linkIn,
-  login,
-  loginStatus,
-  mailsTo,
-  postRegistration,
-  validateStatus,
-  type TestAccount,
-  type TestPortal,
-  requestResetKey,
-} from './helpers.js';
+import { buildAccount } from './factories.js';
+import { createTestPortal, EN, findUserRow, form, FORM, lastLinkTo, linkIn, login, loginStatus, mailsTo, postRegistration, validateStatus, type TestAccount, type TestPortal, requestResetKey } from './helpers.js';
 
 let portal: TestPortal;
 beforeAll(async () => {
@@ -40,7 +24,7 @@ const TIMEOUT_EN = 'The link has timed out, please reset the password operation 
 describe('POST /account/forgot/', () => {
   let account: TestAccount;
   beforeAll(async () => {
-    account = await createUser(portal, { realname: '赵雪' });
+    account = await buildAccount(portal, { realname: '赵雪' });
   });
 
   it('lets an anonymous caller ask for a reset link', async () => {
@@ -107,7 +91,7 @@ describe('POST /account/forgot/', () => {
 
 describe('POST /account/reset/', () => {
   it('lets an anonymous caller reset with the mailed key', async () => {
-    const account = await createUser(portal);
+    const account = await buildAccount(portal);
     const key = await resetKeyFor(account);
     const response = await post('/account/reset/', { key, password: NEW_PASSWORD, password2: NEW_PASSWORD });
     expect(response.statusCode).toBe(200);
@@ -115,7 +99,7 @@ describe('POST /account/reset/', () => {
   });
 
   it('replaces the password and revokes every token of the account', async () => {
-    const account = await createUser(portal);
+    const account = await buildAccount(portal);
     const tokens = [await login(portal.app, account.username, account.password), await login(portal.app, account.username, account.password)];
     const key = await resetKeyFor(account);
     const response = await post('/account/reset/', { key, password: NEW_PASSWORD, password2: NEW_PASSWORD }, EN);
@@ -127,7 +111,7 @@ describe('POST /account/reset/', () => {
   });
 
   it('accepts a key once only', async () => {
-    const account = await createUser(portal);
+    const account = await buildAccount(portal);
     const key = await resetKeyFor(account);
     expect((await post('/account/reset/', { key, password: NEW_PASSWORD, password2: NEW_PASSWORD })).statusCode).toBe(200);
     const again = await post('/account/reset/', { key, password: 'another-password-1', password2: 'another-password-1' });
@@ -146,7 +130,7 @@ describe('POST /account/reset/', () => {
   });
 
   it('refuses an expired key and keeps the old password', async () => {
-    const account = await createUser(portal);
+    const account = await buildAccount(portal);
     const key = await resetKeyFor(account);
     await portal.database.db
       .updateTable('account_links')
@@ -161,7 +145,7 @@ describe('POST /account/reset/', () => {
   });
 
   it('gives the reset link a lifetime of two hours', async () => {
-    const account = await createUser(portal);
+    const account = await buildAccount(portal);
     const before = Date.now();
     await resetKeyFor(account);
     const link = await portal.database.db
@@ -176,7 +160,7 @@ describe('POST /account/reset/', () => {
   });
 
   it('invalidates the first link when a second one is asked for', async () => {
-    const account = await createUser(portal);
+    const account = await buildAccount(portal);
     const first = await resetKeyFor(account);
     const second = await resetKeyFor(account);
     expect(first).not.toBe(second);
@@ -204,7 +188,7 @@ describe('POST /account/reset/', () => {
   });
 
   it('refuses passwords that differ, and the key still works afterwards', async () => {
-    const account = await createUser(portal);
+    const account = await buildAccount(portal);
     const key = await resetKeyFor(account);
     const response = await post('/account/reset/', { key, password: NEW_PASSWORD, password2: `${NEW_PASSWORD}x` });
     expect(response.statusCode).toBe(400);
@@ -282,7 +266,7 @@ describe('POST /account/send/', () => {
   });
 
   it('answers 409 for an account that is already active, and sends nothing', async () => {
-    const account = await createUser(portal);
+    const account = await buildAccount(portal);
     const response = await post('/account/send/', { username: account.username });
     expect(response.statusCode).toBe(409);
     expect(response.json()).toEqual({ detail: '该账号已激活，请直接登录。' });

@@ -1,22 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildRegistration,
-  countUsers,
-  createTestPortal,
-  createUserWithToken,
-  EN,
-  findUserRow,
-  form,
-  FORM,
-  lastLinkTo,
-  linkIn,
-  loginStatus,
-  mailsTo,
-  postRegistration,
-  solveCaptcha,
-  tokenHeader,
-  type TestPortal,
-} from './helpers.js';
+import { buildUser } from './factories.js';
+import { buildRegistration, countUsers, createTestPortal, EN, findUserRow, form, FORM, lastLinkTo, linkIn, loginStatus, mailsTo, postRegistration, solveCaptcha, tokenHeader, type TestPortal } from './helpers.js';
 
 let portal: TestPortal;
 beforeAll(async () => {
@@ -375,7 +359,7 @@ describe('POST /account/register/', () => {
   });
 
   it('refuses a signed-in caller using a cookie without the CSRF header', async () => {
-    const user = await createUserWithToken(portal);
+    const user = await buildUser(portal);
     const captcha = await solveCaptcha(portal);
     const response = await portal.app.inject({
       method: 'POST',

@@ -2,20 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  countUsers,
-  createTestPortal,
-  createUser,
-  EN,
-  form,
-  FORM,
-  linkIn,
-  login,
-  postRegistration,
-  readOutbox,
-  type TestAccount,
-  type TestPortal,
-} from './helpers.js';
+import { buildAccount } from './factories.js';
+import { countUsers, createTestPortal, EN, form, FORM, linkIn, login, postRegistration, readOutbox, type TestAccount, type TestPortal } from './helpers.js';
 
 interface ReceivedMail {
   envelopeTo: string[];
@@ -66,7 +54,7 @@ beforeAll(async () => {
   });
   port = (server.server.address() as AddressInfo).port;
   portal = await createTestPortal({ env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Portal Test <portal@example.org>' } });
-  account = await createUser(portal, { realname: '钱海冰' });
+  account = await buildAccount(portal, { realname: '钱海冰' });
 });
 
 afterAll(async () => {

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import Fastify from 'fastify';
 import type { AccountService } from '../src/modules/account/account.service.js';
 import { authPlugin, type Access } from '../src/plugins/auth.js';
-import { createTestPortal, createUserWithToken, type TestPortal } from './helpers.js';
+import { buildUser } from './factories.js';
+import { createTestPortal, type TestPortal } from './helpers.js';
 
 /** Every route the portal registers, seen by a hook added before any plugin of buildApp. */
 const registered = vi.hoisted(() => [] as { method: string; url: string; access: unknown }[]);
@@ -94,8 +95,8 @@ describe('route access policy', () => {
   });
 
   it('every route for staff refuses a signed-in user who is not staff with 403, and lets staff past the door', async () => {
-    const user = await createUserWithToken(portal);
-    const staff = await createUserWithToken(portal, { isStaff: true });
+    const user = await buildUser(portal);
+    const staff = await buildUser(portal, { staff: true });
     const staffOnly = registered.filter((route) => route.access === 'staff' && route.method !== 'HEAD');
     expect(staffOnly.length).toBeGreaterThan(0);
     const ask = (route: (typeof registered)[number], token: string) =>

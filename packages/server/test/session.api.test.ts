@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestPortal, createUser, createUserWithToken, FORM, form, tokenHeader, type TestAccount, type TestPortal } from './helpers.js';
+import { buildUser, buildAccount } from './factories.js';
+import { createTestPortal, FORM, form, tokenHeader, type TestAccount, type TestPortal } from './helpers.js';
 import { createRecord } from './metadata-builders.js';
 
 /** Login tokens: sliding expiry (TOKEN_TTL_DAYS), the HttpOnly cookie, no-store replies, logout's cookies. */
@@ -8,7 +9,7 @@ let portal: TestPortal;
 let account: TestAccount;
 beforeAll(async () => {
   portal = await createTestPortal({ env: { TOKEN_TTL_DAYS: '14' } });
-  account = await createUser(portal);
+  account = await buildAccount(portal);
 });
 afterAll(async () => {
   await portal.close();
@@ -37,7 +38,7 @@ const validate = (token: string) => portal.app.inject({ method: 'GET', url: '/ac
 
 describe('token expiry (TOKEN_TTL_DAYS, sliding)', () => {
   it('refuses a token unused for longer than the lifetime like an unknown one, and deletes it', async () => {
-    const { token } = await createUserWithToken(portal);
+    const { token } = await buildUser(portal);
     await ageToken(token, 14 * DAY + HOUR);
     const response = await validate(token);
     expect(response.statusCode).toBe(401);
@@ -46,7 +47,7 @@ describe('token expiry (TOKEN_TTL_DAYS, sliding)', () => {
   });
 
   it('keeps a token used within the lifetime, and each use pushes its expiry on', async () => {
-    const { token } = await createUserWithToken(portal);
+    const { token } = await buildUser(portal);
     await ageToken(token, 13 * DAY);
     expect((await validate(token)).statusCode).toBe(200);
     // Used now: another 13 days later it still lives.
@@ -54,7 +55,7 @@ describe('token expiry (TOKEN_TTL_DAYS, sliding)', () => {
   });
 
   it('writes the new expiry at most about once an hour', async () => {
-    const { token } = await createUserWithToken(portal);
+    const { token } = await buildUser(portal);
     const recent = await ageToken(token, 30 * 60_000);
     expect((await validate(token)).statusCode).toBe(200);
     expect((await tokenRow(token))!.last_used_at).toBe(recent);
@@ -64,7 +65,7 @@ describe('token expiry (TOKEN_TTL_DAYS, sliding)', () => {
   });
 
   it('makes the caller anonymous on public routes too, and tells the browser to forget the cookie', async () => {
-    const { token } = await createUserWithToken(portal);
+    const { token } = await buildUser(portal);
     await ageToken(token, 15 * DAY);
     const response = await portal.app.inject({ method: 'GET', url: '/api/metadata/metadata/', cookies: { token, csrftoken: 'c'.repeat(48) } });
     expect(response.statusCode).toBe(200);
@@ -74,8 +75,8 @@ describe('token expiry (TOKEN_TTL_DAYS, sliding)', () => {
   });
 
   it('the periodic clean-up deletes expired tokens only', async () => {
-    const { token: old } = await createUserWithToken(portal);
-    const { token: live } = await createUserWithToken(portal);
+    const { token: old } = await buildUser(portal);
+    const { token: live } = await buildUser(portal);
     await ageToken(old, 15 * DAY);
     await ageToken(live, 13 * DAY);
     expect(await portal.accounts.deleteExpiredTokens()).toBeGreaterThanOrEqual(1);
@@ -96,7 +97,7 @@ describe('the token cookie', () => {
   it('is Secure when the browser reached the portal by https (through a trusted proxy)', async () => {
     const behindProxy = await createTestPortal({ env: { TRUST_PROXY: '1' } });
     try {
-      const user = await createUser(behindProxy);
+      const user = await buildAccount(behindProxy);
       const response = await behindProxy.app.inject({
         method: 'POST',
         url: '/account/profile-login/',
@@ -120,7 +121,7 @@ describe('the token cookie', () => {
 
 describe('Cache-Control: no-store', () => {
   it('on the login reply, account calls and every reply to an authenticated request', async () => {
-    const { token } = await createUserWithToken(portal);
+    const { token } = await buildUser(portal);
     expect((await postLogin()).headers['cache-control']).toBe('no-store');
     expect((await validate(token)).headers['cache-control']).toBe('no-store');
     const record = await createRecord(portal, token);
