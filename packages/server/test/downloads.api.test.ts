@@ -7,7 +7,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlobStore } from '../src/storage/index.js';
-import { createTestPortal, createUserWithToken, tokenHeader, type TestAccount, type TestPortal } from './helpers.js';
+import { buildUser, type Person } from './factories.js';
+import { createTestPortal, tokenHeader, type TestPortal } from './helpers.js';
 import { createRecord, expectStatus } from './metadata-builders.js';
 import { upload } from './upload-builders.js';
 
@@ -15,7 +16,7 @@ const run = promisify(execFile);
 
 let portal: TestPortal;
 let baseUrl: string;
-let owner: TestAccount & { token: string };
+let owner: Person;
 /** A data file of 300 KiB of random bytes, uploaded through the API. */
 let content: Buffer;
 let fileId: string;
@@ -26,7 +27,7 @@ const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex')
 
 beforeAll(async () => {
   portal = await createTestPortal();
-  owner = await createUserWithToken(portal);
+  owner = await buildUser(portal);
   const record = await createRecord(portal, owner.token);
   content = randomBytes(300 * 1024);
   const stored = expectStatus(await upload(portal, owner.token, '/metadata/upload-file/', record.id, { filename: '冰川 厚度.bin', content }), 201);
@@ -113,7 +114,7 @@ describe('GET /api/metadata/meta-file/:id/download/ (ranges)', () => {
   });
 
   it('keeps who may download as it was: anonymous 401, another user 404 (the draft is hidden), on HEAD too', async () => {
-    const other = await createUserWithToken(portal);
+    const other = await buildUser(portal);
     for (const method of ['GET', 'HEAD'] as const) {
       expect((await portal.app.inject({ method, url: downloadUrl, headers: { range: 'bytes=0-1' } })).statusCode).toBe(401);
       expect((await portal.app.inject({ method, url: downloadUrl, headers: { ...tokenHeader(other.token), range: 'bytes=0-1' } })).statusCode).toBe(404);

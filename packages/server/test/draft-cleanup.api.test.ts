@@ -2,17 +2,18 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestPortal, createUserWithToken, type TestAccount, type TestPortal } from './helpers.js';
+import { buildUser, type Person } from './factories.js';
+import { createTestPortal, type TestPortal } from './helpers.js';
 import { addKeyword, call, countRows, createRecord, expectStatus, patchRecord, resourceUrl, setStatus } from './metadata-builders.js';
 
 /** The editor's empty-draft clean-up on leaving, and the server's clean-up of abandoned empty drafts. */
 let portal: TestPortal;
-let owner: TestAccount & { token: string };
-let other: TestAccount & { token: string };
-let staff: TestAccount & { token: string };
+let owner: Person;
+let other: Person;
+let staff: Person;
 beforeAll(async () => {
   portal = await createTestPortal();
-  [owner, other, staff] = await Promise.all([createUserWithToken(portal), createUserWithToken(portal), createUserWithToken(portal, { isStaff: true })]);
+  [owner, other, staff] = await Promise.all([buildUser(portal), buildUser(portal), buildUser(portal, { staff: true })]);
 }, 60_000);
 afterAll(async () => {
   await portal?.close();
@@ -109,7 +110,7 @@ describe('abandoned empty drafts', () => {
   it('are removed by the server at start (the same job runs regularly while it runs)', async () => {
     const second = await createTestPortal();
     try {
-      const user = await createUserWithToken(second);
+      const user = await buildUser(second);
       const record = await createRecord(second, user.token, { title: '' });
       const time = new Date(Date.now() - 2 * DAY).toISOString();
       await second.database.db.updateTable('metadata').set({ created_at: time, updated_at: time }).where('id', '=', record.id).execute();

@@ -2,7 +2,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { createTestPortal, createUserWithToken, readOutbox, registerAndActivate, type TestPortal } from './helpers.js';
+import { buildUser } from './factories.js';
+import { createTestPortal, readOutbox, registerAndActivate, type TestPortal } from './helpers.js';
 import { createRecord, expectStatus } from './metadata-builders.js';
 import { upload } from './upload-builders.js';
 
@@ -68,7 +69,7 @@ describe('files written by the portal', () => {
     const dataDir = portal.config.dataDir;
     // A mail in the outbox, an uploaded file.
     await registerAndActivate(portal);
-    const user = await createUserWithToken(portal);
+    const user = await buildUser(portal);
     const record = await createRecord(portal, user.token);
     const stored = expectStatus(await upload(portal, user.token, '/metadata/upload-file/', record.id, { filename: 'a.csv', content: 'x,y\n1,2\n' }), 201);
     expect((await readOutbox(portal.outbox)).length).toBeGreaterThan(0);

@@ -1,7 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestPortal, createUserWithToken, EN, type TestPortal } from './helpers.js';
+import { buildUser } from './factories.js';
+import { createTestPortal, EN, type TestPortal } from './helpers.js';
 import { call, countRows, createRecord, expectStatus } from './metadata-builders.js';
 import { upload } from './upload-builders.js';
 
@@ -33,7 +34,7 @@ const bytes = (size: number) => ({ filename: 'data.bin', content: new Uint8Array
 
 describe('records created per hour', () => {
   it('refuses the record past the limit with 429 in the caller\'s language, writing nothing', async () => {
-    const user = await createUserWithToken(portal);
+    const user = await buildUser(portal);
     for (let i = 0; i < 3; i += 1) expectStatus(await createDraft(user.token), 201);
     const chinese = await createDraft(user.token);
     expect(chinese.statusCode).toBe(429);
@@ -46,7 +47,7 @@ describe('records created per hour', () => {
   });
 
   it('counts duplicates too', async () => {
-    const user = await createUserWithToken(portal);
+    const user = await buildUser(portal);
     const first = await createRecord(portal, user.token);
     expectStatus(await call(portal, 'POST', `/metadata/duplication/${first.id}`, user.token), 201);
     expectStatus(await call(portal, 'POST', `/metadata/duplication/${first.id}`, user.token), 201);
@@ -56,8 +57,8 @@ describe('records created per hour', () => {
   });
 
   it('counts only the last hour, and only the caller\'s records', async () => {
-    const user = await createUserWithToken(portal);
-    const other = await createUserWithToken(portal);
+    const user = await buildUser(portal);
+    const other = await buildUser(portal);
     for (let i = 0; i < 3; i += 1) await createRecord(portal, user.token);
     expectStatus(await createDraft(other.token), 201);
     const earlier = new Date(Date.now() - 61 * 60_000).toISOString();
@@ -66,7 +67,7 @@ describe('records created per hour', () => {
   });
 
   it('holds when requests come at once', async () => {
-    const user = await createUserWithToken(portal);
+    const user = await buildUser(portal);
     const replies = await Promise.all(Array.from({ length: 6 }, () => createDraft(user.token)));
     expect(replies.filter((r) => r.statusCode === 201)).toHaveLength(3);
     expect(replies.filter((r) => r.statusCode === 429)).toHaveLength(3);
@@ -74,14 +75,14 @@ describe('records created per hour', () => {
   });
 
   it('does not hold staff back', async () => {
-    const staff = await createUserWithToken(portal, { isStaff: true });
+    const staff = await buildUser(portal, { staff: true });
     for (let i = 0; i < 4; i += 1) expectStatus(await createDraft(staff.token), 201);
   });
 });
 
 describe('stored bytes per user', () => {
   it('refuses an upload past the quota with 413 in the caller\'s language, leaving no row, blob or temporary file', async () => {
-    const user = await createUserWithToken(portal);
+    const user = await buildUser(portal);
     const record = await createRecord(portal, user.token);
     expectStatus(await upload(portal, user.token, '/metadata/upload-file/', record.id, bytes(700 * 1024)), 201);
     const before = await storedFiles();
@@ -99,7 +100,7 @@ describe('stored bytes per user', () => {
   });
 
   it('refuses before streaming once the quota is used up', async () => {
-    const user = await createUserWithToken(portal);
+    const user = await buildUser(portal);
     const record = await createRecord(portal, user.token);
     expectStatus(await upload(portal, user.token, '/metadata/upload-file/', record.id, bytes(MIB)), 201);
     const refused = await upload(portal, user.token, '/metadata/upload-file/', record.id, bytes(1), EN);
@@ -108,7 +109,7 @@ describe('stored bytes per user', () => {
   });
 
   it('checks again when the row is written: two uploads at once cannot both take the last room', async () => {
-    const user = await createUserWithToken(portal);
+    const user = await buildUser(portal);
     const record = await createRecord(portal, user.token);
     const replies = await Promise.all([
       upload(portal, user.token, '/metadata/upload-file/', record.id, bytes(600 * 1024)),
@@ -123,9 +124,9 @@ describe('stored bytes per user', () => {
   });
 
   it('counts the caller\'s uploads only, and does not hold staff back', async () => {
-    const user = await createUserWithToken(portal);
-    const other = await createUserWithToken(portal);
-    const staff = await createUserWithToken(portal, { isStaff: true });
+    const user = await buildUser(portal);
+    const other = await buildUser(portal);
+    const staff = await buildUser(portal, { staff: true });
     const record = await createRecord(portal, user.token);
     const otherRecord = await createRecord(portal, other.token);
     expectStatus(await upload(portal, user.token, '/metadata/upload-file/', record.id, bytes(900 * 1024)), 201);

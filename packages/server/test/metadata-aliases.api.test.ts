@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestPortal, createUserWithToken, EN, type TestPortal } from './helpers.js';
+import { buildUser } from './factories.js';
+import { createTestPortal, EN, type TestPortal } from './helpers.js';
 import { addAuthor, addKeyword, call, countRows, createRecord, expectStatus, postResource, setStatus } from './metadata-builders.js';
 
 /** The spec's other names of the record's links (section 7), and reordering authors in one call. */
@@ -9,8 +10,8 @@ let other: { id: string; token: string };
 
 beforeAll(async () => {
   portal = await createTestPortal();
-  owner = await createUserWithToken(portal);
-  other = await createUserWithToken(portal);
+  owner = await buildUser(portal);
+  other = await buildUser(portal);
 });
 
 afterAll(async () => {

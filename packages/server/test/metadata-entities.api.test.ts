@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestPortal, createUserWithToken, EN, type TestAccount, type TestPortal } from './helpers.js';
+import { buildUser, type Person } from './factories.js';
+import { createTestPortal, EN, type TestPortal } from './helpers.js';
 import {
   addAuthor,
   addKeyword,
@@ -16,7 +17,7 @@ import {
   setStatus,
 } from './metadata-builders.js';
 
-type User = TestAccount & { token: string };
+type User = Person;
 
 let portal: TestPortal;
 let owner: User;
@@ -27,7 +28,7 @@ let draft: { id: string };
 let published: { id: string };
 beforeAll(async () => {
   portal = await createTestPortal();
-  [owner, other, staff] = await Promise.all([createUserWithToken(portal), createUserWithToken(portal), createUserWithToken(portal, { isStaff: true })]);
+  [owner, other, staff] = await Promise.all([buildUser(portal), buildUser(portal), buildUser(portal, { staff: true })]);
   draft = await createRecord(portal, owner.token, { title: '附属条目测试' });
   published = await createRecord(portal, owner.token, { title: '已发布的附属条目测试' });
   await setStatus(portal, published.id, 'published');

@@ -12,7 +12,8 @@ import { FilesRepo } from '../src/modules/files/files.repo.js';
 import { FilesService } from '../src/modules/files/files.service.js';
 import { MetadataAccess } from '../src/modules/metadata/metadata-access.js';
 import { createBlobStore } from '../src/storage/index.js';
-import { createTestPortal, createUserWithToken, EN, tokenHeader, type TestAccount, type TestPortal } from './helpers.js';
+import { buildUser, type Person } from './factories.js';
+import { createTestPortal, EN, tokenHeader, type TestPortal } from './helpers.js';
 import { multipart, type Part } from './metadata-builders.js';
 
 const MIB = 1024 * 1024;
@@ -20,16 +21,16 @@ const NO_RIGHT = 'Sorry, you have no right to modify the data entity of this met
 
 let portal: TestPortal;
 let baseUrl: string;
-let owner: TestAccount & { token: string };
-let other: TestAccount & { token: string };
-let staff: TestAccount & { token: string };
+let owner: Person;
+let other: Person;
+let staff: Person;
 
 beforeAll(async () => {
   portal = await createTestPortal();
   [owner, other, staff] = await Promise.all([
-    createUserWithToken(portal),
-    createUserWithToken(portal),
-    createUserWithToken(portal, { isStaff: true }),
+    buildUser(portal),
+    buildUser(portal),
+    buildUser(portal, { staff: true }),
   ]);
   await portal.app.listen({ port: 0, host: '127.0.0.1' });
   const address = portal.app.server.address() as net.AddressInfo;

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestPortal, createUserWithToken, EN, tokenHeader, type TestAccount, type TestPortal } from './helpers.js';
+import { buildUser, type Person } from './factories.js';
+import { createTestPortal, EN, tokenHeader, type TestPortal } from './helpers.js';
 import {
   addAuthor,
   addKeyword,
@@ -26,7 +27,7 @@ import {
  * replies that tell another user's private id from an unknown one.
  */
 
-type User = TestAccount & { token: string };
+type User = Person;
 
 let portal: TestPortal;
 let owner: User;
@@ -34,7 +35,7 @@ let other: User;
 let staff: User;
 beforeAll(async () => {
   portal = await createTestPortal();
-  [owner, other, staff] = await Promise.all([createUserWithToken(portal), createUserWithToken(portal), createUserWithToken(portal, { isStaff: true })]);
+  [owner, other, staff] = await Promise.all([buildUser(portal), buildUser(portal), buildUser(portal, { staff: true })]);
 });
 afterAll(async () => {
   await portal.close();
@@ -154,7 +155,7 @@ describe('hole 1: a shared entry never changes through someone else’s action (
     });
     expect(await countRows(portal, 'literature')).toBe(literatureCount);
     // Who uses it in no draft of theirs still has no right to it.
-    const stranger = await createUserWithToken(portal);
+    const stranger = await buildUser(portal);
     expect(reply(await patch(stranger.token, 'literature', shared.literature.id, { title: 'x' }))).toEqual({ status: 403, body: { detail: NO_RIGHT } });
   });
 

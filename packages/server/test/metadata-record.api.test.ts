@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metadataI18nFields, metadataUpdateSchema, PROJECTIONS } from '@portal/shared';
-import { createTestPortal, createUserWithToken, EN, form, FORM, tokenHeader, type TestAccount, type TestPortal } from './helpers.js';
+import { buildUser, type Person } from './factories.js';
+import { createTestPortal, EN, form, FORM, tokenHeader, type TestPortal } from './helpers.js';
 import { insertCatalogue } from './search-builders.js';
 import {
   addAuthor,
@@ -21,7 +22,7 @@ import {
   storedStatus,
 } from './metadata-builders.js';
 
-type User = TestAccount & { token: string };
+type User = Person;
 
 let portal: TestPortal;
 let owner: User;
@@ -32,10 +33,10 @@ let lister: User;
 beforeAll(async () => {
   portal = await createTestPortal();
   [owner, other, staff, lister] = await Promise.all([
-    createUserWithToken(portal, { realname: '卓玛' }),
-    createUserWithToken(portal),
-    createUserWithToken(portal, { isStaff: true }),
-    createUserWithToken(portal),
+    buildUser(portal, { realname: '卓玛' }),
+    buildUser(portal),
+    buildUser(portal, { staff: true }),
+    buildUser(portal),
   ]);
 });
 afterAll(async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestPortal, createUserWithToken, EN, type TestAccount, type TestPortal } from './helpers.js';
+import { buildUser, type Person } from './factories.js';
+import { createTestPortal, EN, type TestPortal } from './helpers.js';
 import { authorForm, call, countRows, createRecord, expectStatus, resourceUrl } from './metadata-builders.js';
 
 /**
@@ -8,14 +9,14 @@ import { authorForm, call, countRows, createRecord, expectStatus, resourceUrl } 
  * language), whether the two requests arrive at once or one after the other.
  */
 
-type User = TestAccount & { token: string };
+type User = Person;
 
 let portal: TestPortal;
 let owner: User;
 let other: User;
 beforeAll(async () => {
   portal = await createTestPortal();
-  [owner, other] = await Promise.all([createUserWithToken(portal), createUserWithToken(portal)]);
+  [owner, other] = await Promise.all([buildUser(portal), buildUser(portal)]);
 });
 afterAll(async () => {
   await portal.close();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYWORD_TYPES, SUBMISSION_REASONS, translate, type SubmissionReason } from '@portal/shared';
-import { createTestPortal, createUserWithToken, EN, type TestAccount, type TestPortal } from './helpers.js';
+import { buildUser, type Person } from './factories.js';
+import { createTestPortal, EN, type TestPortal } from './helpers.js';
 import {
   abstractOf,
   addAuthor,
@@ -22,7 +23,7 @@ import {
   type CompleteRecord,
 } from './metadata-builders.js';
 
-type User = TestAccount & { token: string };
+type User = Person;
 
 let portal: TestPortal;
 let owner: User;
@@ -30,7 +31,7 @@ let other: User;
 let staff: User;
 beforeAll(async () => {
   portal = await createTestPortal();
-  [owner, other, staff] = await Promise.all([createUserWithToken(portal), createUserWithToken(portal), createUserWithToken(portal, { isStaff: true })]);
+  [owner, other, staff] = await Promise.all([buildUser(portal), buildUser(portal), buildUser(portal, { staff: true })]);
 });
 afterAll(async () => {
   await portal.close();

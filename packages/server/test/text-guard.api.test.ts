@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasIllegalText } from '@portal/shared';
 import { up as cleanText } from '../src/db/migrations/0008-clean-text.js';
-import { createTestPortal, createUserWithToken, EN, FORM, form, type TestAccount, type TestPortal } from './helpers.js';
+import { buildUser, type Person } from './factories.js';
+import { createTestPortal, EN, FORM, form, type TestPortal } from './helpers.js';
 import { addAuthor, authorForm, call, createRecord, expectStatus, multipart, recordUrl, resourceUrl } from './metadata-builders.js';
 
 /**
@@ -12,13 +13,13 @@ import { addAuthor, authorForm, call, createRecord, expectStatus, multipart, rec
  * before the rule is cleaned by a migration.
  */
 
-type User = TestAccount & { token: string };
+type User = Person;
 
 let portal: TestPortal;
 let owner: User;
 beforeAll(async () => {
   portal = await createTestPortal();
-  owner = await createUserWithToken(portal);
+  owner = await buildUser(portal);
 });
 afterAll(async () => {
   await portal.close();
