@@ -8,7 +8,8 @@ import '@citation-js/plugin-ris';
 import { parse as parseBibtex } from '@retorquere/bibtex-parser';
 import { parse as parseRis } from 'astrocite-ris';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createUserWithToken, type TestPortal } from './helpers.js';
+import { buildUser } from './factories.js';
+import { type TestPortal } from './helpers.js';
 import { createLandingTestPortal, insertExportRecord } from './exports-builders.js';
 
 /**
@@ -84,7 +85,7 @@ function expected(key: keyof typeof ids, language: Language): Expected {
 
 beforeAll(async () => {
   ({ portal, close } = await createLandingTestPortal());
-  const owner = await createUserWithToken(portal);
+  const owner = await buildUser(portal);
   ids.chinese = await insertExportRecord(
     portal,
     owner.id,

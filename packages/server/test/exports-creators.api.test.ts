@@ -7,7 +7,8 @@ import { Cite } from '@citation-js/core';
 import '@citation-js/plugin-bibtex';
 import '@citation-js/plugin-ris';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestPortal, createUserWithToken, EN, type TestPortal } from './helpers.js';
+import { buildUser, type Person } from './factories.js';
+import { createTestPortal, EN, type TestPortal } from './helpers.js';
 import { insertExportRecord } from './exports-builders.js';
 import { call, expectStatus } from './metadata-builders.js';
 import { addLine, apply } from './orders-builders.js';
@@ -21,7 +22,7 @@ import { addLine, apply } from './orders-builders.js';
  */
 let portal: TestPortal;
 let webDist: string;
-let owner: Awaited<ReturnType<typeof createUserWithToken>>;
+let owner: Person;
 const ids = {} as Record<'issue' | 'cast' | 'nobody', string>;
 
 type Link = [zh: string, en: string, role: string];
@@ -52,7 +53,7 @@ beforeAll(async () => {
     '<!doctype html><html lang="zh-CN"><head><meta name="portal-site-variant" content="portal" /><title>x</title></head><body><div id="root"></div></body></html>',
   );
   portal = await createTestPortal({ env: { WEB_DIST: webDist } });
-  owner = await createUserWithToken(portal);
+  owner = await buildUser(portal);
   const record = (key: string, doi: string) => ({
     key,
     language: 'zh-hans' as const,
@@ -269,7 +270,7 @@ describe("the landing page's citation tags and the voucher", () => {
   });
 
   it("the voucher's citation names the creators", async () => {
-    const applicant = await createUserWithToken(portal, { realname: 'Ada Applicant' });
+    const applicant = await buildUser(portal, { realname: 'Ada Applicant' });
     const line = expectStatus(await addLine(portal, applicant.token, ids.cast), 201).id;
     const order = expectStatus(await apply(portal, applicant.token, [line]), 201).order.orders[0];
     for (const [headers, expected] of [

@@ -2,7 +2,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasIllegalText, stripIllegalText } from '@portal/shared';
 import { insertExportRecord, xmllintErrors } from './exports-builders.js';
-import { createTestPortal, createUserWithToken, FORM, type TestPortal } from './helpers.js';
+import { buildUser } from './factories.js';
+import { createTestPortal, FORM, type TestPortal } from './helpers.js';
 
 /**
  * Text stored before input refused the characters XML cannot carry (C0 controls but tab and line
@@ -24,7 +25,7 @@ let dirty: (text: string) => string;
 
 beforeAll(async () => {
   portal = await createTestPortal({ env: { OAI_PAGE_SIZE: '50' } });
-  const owner = await createUserWithToken(portal);
+  const owner = await buildUser(portal);
   // PostgreSQL refuses NUL in text; lone surrogates reach neither database (both drivers write UTF-8,
   // which has none): the shared rule's unit tests cover them, and the OAI arguments below.
   bad = ['\u0001', '\u0008', '\u000B', '\u000C', '\u000E', '\u001F', '\uFFFE', '\uFFFF', ...(portal.database.dialect === 'sqlite' ? ['\u0000'] : [])];

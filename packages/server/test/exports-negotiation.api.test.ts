@@ -3,7 +3,8 @@ import { Parser as TurtleParser, Writer as QuadWriter, type Quad } from 'n3';
 import { RdfXmlParser } from 'rdfxml-streaming-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translate } from '@portal/shared';
-import { createUserWithToken, type TestPortal } from './helpers.js';
+import { buildUser } from './factories.js';
+import { type TestPortal } from './helpers.js';
 import { createLandingTestPortal, insertExportRecord, localDocumentLoader } from './exports-builders.js';
 import { expectStatus } from './metadata-builders.js';
 import { decide } from './review-builders.js';
@@ -30,8 +31,8 @@ const NASTY_TITLE = 'Ice "cores" \\ <of> & \'Tibet\' } </script> 𠮷\nsecond li
 
 beforeAll(async () => {
   ({ portal, close } = await createLandingTestPortal());
-  const owner = await createUserWithToken(portal);
-  const staff = await createUserWithToken(portal, { isStaff: true });
+  const owner = await buildUser(portal);
+  const staff = await buildUser(portal, { staff: true });
   ids.full = await insertExportRecord(portal, owner.id, {
     key: 'full',
     language: 'zh-hans',

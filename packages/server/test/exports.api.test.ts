@@ -9,7 +9,8 @@ import '@citation-js/plugin-ris';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translate } from '@portal/shared';
 import { readDataCite } from '../src/modules/records-io/datacite.js';
-import { createTestPortal, createUserWithToken, tokenHeader, type TestPortal } from './helpers.js';
+import { buildUser, type Person } from './factories.js';
+import { createTestPortal, tokenHeader, type TestPortal } from './helpers.js';
 import { insertExportRecord, localDocumentLoader, PRIVATE_AUTHOR, xmllintErrors } from './exports-builders.js';
 
 /**
@@ -19,7 +20,7 @@ import { insertExportRecord, localDocumentLoader, PRIVATE_AUTHOR, xmllintErrors 
  */
 let portal: TestPortal;
 let webDist: string;
-let owner: Awaited<ReturnType<typeof createUserWithToken>>;
+let owner: Person;
 const ids = {} as Record<'full' | 'antimeridian' | 'pacific' | 'polar' | 'submitted' | 'unpublished', string>;
 
 const DOI = '10.11888/Glacio.tpdc.270001';
@@ -33,7 +34,7 @@ beforeAll(async () => {
     '<!doctype html><html lang="zh-CN"><head><meta name="portal-site-variant" content="portal" /><title>x</title></head><body><div id="root"></div></body></html>',
   );
   portal = await createTestPortal({ env: { WEB_DIST: webDist } });
-  owner = await createUserWithToken(portal);
+  owner = await buildUser(portal);
   ids.full = await insertExportRecord(
     portal,
     owner.id,
@@ -174,7 +175,7 @@ describe('who may export', () => {
       expect(response.statusCode, method).toBe(404);
     }
     // Not to its creator either: an export is the published record's.
-    const { token } = await createUserWithToken(portal);
+    const { token } = await buildUser(portal);
     expect((await get(exportUrl(ids.submitted, 'ris'), { authorization: `Token ${token}` })).statusCode).toBe(404);
   });
 
@@ -748,7 +749,7 @@ describe("a published record's authors as the public reads them", () => {
     const one = await get(`/api/metadata/meta-author/${(anonymous.json().results[0] as { id: string }).id}/`);
     noPrivateDetails(one.body);
     // Another signed-in user is the public too.
-    const stranger = await createUserWithToken(portal);
+    const stranger = await buildUser(portal);
     noPrivateDetails((await get(url, tokenHeader(stranger.token))).body);
     const own = await get(url, tokenHeader(owner.token));
     for (const value of Object.values(PRIVATE_AUTHOR)) expect(own.body).toContain(value);

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COLUMN_FACETS, FacetCache, type FacetCountRow } from '../src/modules/search/facet-cache.js';
-import { createTestPortal, createUserWithToken, type TestPortal } from './helpers.js';
+import { buildUser } from './factories.js';
+import { createTestPortal, type TestPortal } from './helpers.js';
 import { insertCatalogue, type CatalogueEntry } from './search-builders.js';
 
 /**
@@ -105,7 +106,7 @@ async function expectAlike() {
 
 beforeAll(async () => {
   portal = await createTestPortal();
-  ownerId = (await createUserWithToken(portal, { realname: 'Owner' })).id;
+  ownerId = (await buildUser(portal, { realname: 'Owner' })).id;
   await publishSome(30);
   const { db, dialect } = portal.database;
   folding = new FacetCache(db, dialect, { compactAfter: 0 });

@@ -8,7 +8,8 @@ import { RecordsIoRepo } from '../src/modules/records-io/records-io.repo.js';
 import { RecordsIoService } from '../src/modules/records-io/records-io.service.js';
 import { SearchIndex } from '../src/modules/search/search-index.js';
 import { insertExportRecord, xmllintErrors } from './exports-builders.js';
-import { createTestPortal, createUserWithToken, EN, type TestPortal } from './helpers.js';
+import { buildUser, type Person } from './factories.js';
+import { createTestPortal, EN, type TestPortal } from './helpers.js';
 import { addAuthor, authorForm, call, countRows, createRecord, expectStatus, postResource, resourceUrl, setStatus } from './metadata-builders.js';
 
 /**
@@ -40,9 +41,9 @@ const ZH = { 'accept-language': 'zh-hans' };
 
 beforeAll(async () => {
   portal = await createTestPortal();
-  owner = await createUserWithToken(portal);
-  staff = await createUserWithToken(portal, { isStaff: true });
-  stranger = await createUserWithToken(portal);
+  owner = await buildUser(portal);
+  staff = await buildUser(portal, { staff: true });
+  stranger = await buildUser(portal);
   // xmllint (exports-builders' xmllintErrors) finds the published schema addresses in ../shared/xsd, offline.
   process.env.XML_CATALOG_FILES = CATALOG;
 });

@@ -4,7 +4,8 @@ import LinkHeader from 'http-link-header';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translate } from '@portal/shared';
 import { metaDescription } from '../src/modules/landing/index.js';
-import { createUserWithToken, tokenHeader, type TestPortal } from './helpers.js';
+import { buildUser, type Person } from './factories.js';
+import { tokenHeader, type TestPortal } from './helpers.js';
 import { createLandingTestPortal, insertExportRecord } from './exports-builders.js';
 import { expectStatus } from './metadata-builders.js';
 import { decide } from './review-builders.js';
@@ -19,7 +20,7 @@ import { upload } from './upload-builders.js';
  */
 let portal: TestPortal;
 let close: () => Promise<void>;
-let staff: Awaited<ReturnType<typeof createUserWithToken>>;
+let staff: Person;
 const ids = {} as Record<'chinese' | 'english' | 'nasty' | 'many' | 'withdrawn', string>;
 let thumbnailId: string;
 
@@ -44,8 +45,8 @@ const EXPORTS_WITH_DOI = [
 
 beforeAll(async () => {
   ({ portal, close } = await createLandingTestPortal());
-  const owner = await createUserWithToken(portal);
-  staff = await createUserWithToken(portal, { isStaff: true });
+  const owner = await buildUser(portal);
+  staff = await buildUser(portal, { staff: true });
   ids.chinese = await insertExportRecord(portal, owner.id, {
     key: 'chinese',
     language: 'zh-hans',

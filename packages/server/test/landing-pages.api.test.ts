@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translate } from '@portal/shared';
 import { DESCRIPTION_LENGTH, metaDescription } from '../src/modules/landing/index.js';
 import { sitemapLimits } from '../src/plugins/sitemap.js';
-import { createTestPortal, createUserWithToken, EN, type TestAccount, type TestPortal } from './helpers.js';
+import { buildUser, type Person } from './factories.js';
+import { createTestPortal, EN, type TestPortal } from './helpers.js';
 import { call, expectStatus, recordUrl } from './metadata-builders.js';
 import { decide } from './review-builders.js';
 import { insertCatalogue } from './search-builders.js';
@@ -20,8 +21,8 @@ import { insertCatalogue } from './search-builders.js';
  */
 let portal: TestPortal;
 let webDist: string;
-let owner: TestAccount & { token: string };
-let staff: TestAccount & { token: string };
+let owner: Person;
+let staff: Person;
 let ids: Record<string, string>;
 
 const LONG_ENGLISH =
@@ -36,7 +37,7 @@ beforeAll(async () => {
     '<!doctype html><html lang="zh-CN"><head><meta name="portal-site-variant" content="portal" /><title>x</title></head><body><div id="root"></div></body></html>',
   );
   portal = await createTestPortal({ env: { WEB_DIST: webDist } });
-  [owner, staff] = await Promise.all([createUserWithToken(portal, { realname: 'Provider Pan' }), createUserWithToken(portal, { isStaff: true, realname: 'Desk Du' })]);
+  [owner, staff] = await Promise.all([buildUser(portal, { realname: 'Provider Pan' }), buildUser(portal, { staff: true, realname: 'Desk Du' })]);
   ids = await insertCatalogue(portal, owner.id, [
     {
       key: 'glaciers',

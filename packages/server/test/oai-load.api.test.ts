@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestPortal, createUser, type TestPortal } from './helpers.js';
+import { buildAccount } from './factories.js';
+import { createTestPortal, type TestPortal } from './helpers.js';
 import { insertCatalogue } from './search-builders.js';
 
 /**
@@ -14,7 +15,7 @@ const OLD = '2024-01-10T10:00:00Z';
 
 beforeAll(async () => {
   portal = await createTestPortal({ rateLimits: { oai: { max: 6, timeWindowMs: 60_000 } } });
-  const owner = await createUser(portal, { isStaff: true });
+  const owner = await buildAccount(portal, { staff: true });
   Object.assign(
     ids,
     await insertCatalogue(portal, owner.id, [

@@ -5,7 +5,8 @@ import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { xmllintErrors } from './exports-builders.js';
-import { createTestPortal, createUserWithToken, FORM, type TestAccount, type TestPortal } from './helpers.js';
+import { buildUser, type Person } from './factories.js';
+import { createTestPortal, FORM, type TestPortal } from './helpers.js';
 import { call, expectStatus, recordUrl, resourceUrl } from './metadata-builders.js';
 import { decide } from './review-builders.js';
 import { insertCatalogue, type CatalogueEntry } from './search-builders.js';
@@ -23,7 +24,7 @@ const PAGE = 3;
 const HOST = 'portal.test';
 
 let portal: TestPortal;
-let staff: TestAccount & { token: string };
+let staff: Person;
 const ids: Record<string, string> = {};
 /** Datestamps the records were written at (the fake clock's time). */
 const JANUARY = '2024-01-10T10:00:00Z';
@@ -106,7 +107,7 @@ const empty: Record<string, { code: string } | string> = {};
 
 beforeAll(async () => {
   portal = await createTestPortal({ env: { OAI_PAGE_SIZE: String(PAGE), SECRET_KEY: SECRET, ADMIN_EMAIL: 'oai-admin@tpdc.example.org' } });
-  staff = await createUserWithToken(portal, { isStaff: true });
+  staff = await buildUser(portal, { staff: true });
   empty.listSets = await errorOf({ verb: 'ListSets' });
   empty.listRecords = await errorOf({ verb: 'ListRecords', metadataPrefix: 'oai_dc' });
   empty.earliest = (await oai({ verb: 'Identify' })).reply.Identify.earliestDatestamp;

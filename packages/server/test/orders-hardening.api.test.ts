@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestPortal, createUserWithToken, EN, mailsTo, readOutbox, type TestPortal } from './helpers.js';
+import { buildUser } from './factories.js';
+import { createTestPortal, EN, mailsTo, readOutbox, type TestPortal } from './helpers.js';
 import { call, expectStatus } from './metadata-builders.js';
 import { addLine, apply, createOrdersCast, FORM_EN, handle, order, type OrdersCast, type Person } from './orders-builders.js';
 
@@ -188,7 +189,7 @@ describe('orders under abuse: withdraw and reapply, vouchers, the seven fields',
   describe('the application form', () => {
     it('accepts the spec’s seven fields alone: the country is the one given last, or unknown', async () => {
       const { ownerB, ids } = cast;
-      const person = await createUserWithToken(portal, { realname: 'New Comer' });
+      const person = await buildUser(portal, { realname: 'New Comer' });
       const line = expectStatus(await addLine(portal, person.token, ids.mailB), 201);
       const placed = expectStatus(await apply(portal, person.token, [line.id], SEVEN_FIELDS), 201);
       expect(placed.order.country).toBe('');

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestPortal, createUserWithToken, EN, mailsTo, readOutbox, type TestPortal } from './helpers.js';
+import { buildUser } from './factories.js';
+import { createTestPortal, EN, mailsTo, readOutbox, type TestPortal } from './helpers.js';
 import { call, expectStatus } from './metadata-builders.js';
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -287,7 +288,7 @@ describe('orders: basket, application, handling and the download rule', () => {
       }
 
       // Someone with no order: the open file alone would do, with a requestable one nothing is sent.
-      const stranger = await createUserWithToken(portal, { realname: 'Stranger Shen' });
+      const stranger = await buildUser(portal, { realname: 'Stranger Shen' });
       expect((await call(portal, 'GET', `/api/data/zip/?files=${files.openA.id}`, stranger.token)).statusCode).toBe(200);
       const refused = await call(portal, 'GET', `/api/data/zip/?files=${files.openA.id},${files.mailB.id}`, stranger.token, { headers: EN });
       expect(refused.statusCode).toBe(403);

@@ -1,6 +1,7 @@
 import argon2 from 'argon2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestPortal, createUser, findUserRow, loginStatus, runPortalCli, type TestPortal } from './helpers.js';
+import { buildAccount } from './factories.js';
+import { createTestPortal, findUserRow, loginStatus, runPortalCli, type TestPortal } from './helpers.js';
 
 /** argon2id at OWASP's minimum (19 MiB, 2 passes, 1 lane), as every hash of a production portal starts. */
 const OWASP_PREFIX = '$argon2id$v=19$m=19456,t=2,p=1$';
@@ -23,7 +24,7 @@ describe('password hashing', () => {
   });
 
   it('a portal built as main.ts builds it hashes with OWASP parameters', async () => {
-    const user = await createUser(production);
+    const user = await buildAccount(production);
     expect(await hashOf(production, user.username)).toMatch(new RegExp(`^${OWASP_PREFIX.replaceAll('$', '\\$')}`));
     expect(await loginStatus(production, user.username, user.password)).toBe(200);
   });
@@ -35,12 +36,12 @@ describe('password hashing', () => {
   });
 
   it("the API tests' portal hashes cheaply, and only it", async () => {
-    const user = await createUser(test);
+    const user = await buildAccount(test);
     expect((await hashOf(test, user.username)).startsWith('$argon2id$v=19$m=1024,t=1,p=1$')).toBe(true);
   });
 
   it('hashes made with other parameters still verify', async () => {
-    const user = await createUser(production);
+    const user = await buildAccount(production);
     const password = 'moraine-ridge-1998';
     for (const options of [{}, { type: argon2.argon2id, memoryCost: 1024, timeCost: 1, parallelism: 1 }, { type: argon2.argon2i }]) {
       const hash = await argon2.hash(password, options);

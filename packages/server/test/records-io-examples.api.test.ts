@@ -8,7 +8,8 @@ import { readRecordsFile } from '../src/modules/records-io/records-file.js';
 import { RecordsIoRepo } from '../src/modules/records-io/records-io.repo.js';
 import { RecordsIoService } from '../src/modules/records-io/records-io.service.js';
 import { SearchIndex } from '../src/modules/search/search-index.js';
-import { createTestPortal, createUserWithToken, type TestPortal } from './helpers.js';
+import { buildUser } from './factories.js';
+import { createTestPortal, type TestPortal } from './helpers.js';
 
 /**
  * DataCite's own example records (issue 16), as DataCite publishes them beside the 4.5 and 4.6
@@ -60,7 +61,7 @@ describe(`DataCite's example records${WITHOUT}`, () => {
     portal = await createTestPortal();
     const { db, dialect } = portal.database;
     service = new RecordsIoService(new RecordsIoRepo(db, dialect), [new SearchIndex(db, dialect), new OaiIndex(db)]);
-    ownerId = (await createUserWithToken(portal, { isStaff: true })).id;
+    ownerId = (await buildUser(portal, { staff: true })).id;
   });
   afterAll(async () => {
     await portal?.close();

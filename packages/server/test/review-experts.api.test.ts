@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestPortal, createUser, createUserWithToken, EN, tokenHeader, type TestAccount, type TestPortal } from './helpers.js';
+import { buildUser, buildAccount, type Person } from './factories.js';
+import { createTestPortal, EN, tokenHeader, type TestAccount, type TestPortal } from './helpers.js';
 
 /**
  * GET /api/account/account/?role=expert: the experts staff may invite to review (issue 7), found by
@@ -7,8 +8,8 @@ import { createTestPortal, createUser, createUserWithToken, EN, tokenHeader, typ
  */
 
 let portal: TestPortal;
-let staff: TestAccount & { token: string };
-let plain: TestAccount & { token: string };
+let staff: Person;
+let plain: Person;
 let glaciologist: TestAccount;
 let hydrologist: TestAccount;
 /** An account with the glaciologist's specialty that was deactivated. */
@@ -20,11 +21,11 @@ async function setProfile(userId: string, values: { affiliation?: string; specia
 
 beforeAll(async () => {
   portal = await createTestPortal();
-  staff = await createUserWithToken(portal, { isStaff: true, realname: 'Staff Zhou' });
-  plain = await createUserWithToken(portal, { realname: 'Provider Chen' });
-  glaciologist = await createUser(portal, { realname: '王冰川' });
-  hydrologist = await createUser(portal, { realname: 'Hydro Liu' });
-  inactive = await createUser(portal, { realname: 'Retired Sun' });
+  staff = await buildUser(portal, { staff: true, realname: 'Staff Zhou' });
+  plain = await buildUser(portal, { realname: 'Provider Chen' });
+  glaciologist = await buildAccount(portal, { realname: '王冰川' });
+  hydrologist = await buildAccount(portal, { realname: 'Hydro Liu' });
+  inactive = await buildAccount(portal, { realname: 'Retired Sun' });
   await setProfile(glaciologist.id, { affiliation: '中国科学院青藏高原研究所', specialty: 'Glacier mass balance; 冰川物质平衡' });
   await setProfile(hydrologist.id, { affiliation: 'Lanzhou University', specialty: 'Permafrost hydrology' });
   await setProfile(inactive.id, { affiliation: 'Lanzhou University', specialty: 'Glacier mass balance', is_active: 0 });

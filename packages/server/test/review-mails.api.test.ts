@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestPortal, createUserWithToken, EN, linkIn, login, mailsTo, type TestPortal } from './helpers.js';
+import { buildUser } from './factories.js';
+import { createTestPortal, EN, linkIn, login, mailsTo, type TestPortal } from './helpers.js';
 import { answerReview, decide, insertRecord, invite, ok, reviewsOf, type Person } from './review-builders.js';
 
 /**
@@ -17,10 +18,10 @@ let staff: Person;
 beforeAll(async () => {
   portal = await createTestPortal();
   [creator, signer, blind, staff] = await Promise.all([
-    createUserWithToken(portal, { realname: 'Creator Chen' }),
-    createUserWithToken(portal, { realname: '赵敏' }),
-    createUserWithToken(portal, { realname: '王磊' }),
-    createUserWithToken(portal, { isStaff: true, realname: 'Staff Zhou' }),
+    buildUser(portal, { realname: 'Creator Chen' }),
+    buildUser(portal, { realname: '赵敏' }),
+    buildUser(portal, { realname: '王磊' }),
+    buildUser(portal, { staff: true, realname: 'Staff Zhou' }),
   ]);
 }, 120_000);
 afterAll(() => portal?.close());

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embargoUntil } from '@portal/shared';
-import { createUserWithToken, EN, mailsTo, type TestPortal } from './helpers.js';
+import { buildUser } from './factories.js';
+import { EN, mailsTo, type TestPortal } from './helpers.js';
 import { buildCompleteRecord, call, expectStatus, patchRecord, postResource, recordUrl, storedStatus, submit } from './metadata-builders.js';
 import {
   answerReview,
@@ -37,7 +38,7 @@ let staff2: Person;
 
 beforeAll(async () => {
   ({ portal, cast } = await startReviewPortal());
-  staff2 = await createUserWithToken(portal, { isStaff: true, realname: 'Staff Qian' });
+  staff2 = await buildUser(portal, { staff: true, realname: 'Staff Qian' });
   // The second expert reads English.
   await setUserLanguage(portal, cast.expert2.id, 'en');
 }, 120_000);

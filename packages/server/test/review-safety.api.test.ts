@@ -1,7 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REVIEW_COMMENT_MAX, translate, type Language } from '@portal/shared';
-import { createUserWithToken, EN, mailsTo, readOutbox, type TestPortal } from './helpers.js';
+import { buildUser } from './factories.js';
+import { EN, mailsTo, readOutbox, type TestPortal } from './helpers.js';
 import { buildCompleteRecord, call, expectStatus, recordUrl, setStatus, storedStatus, submit } from './metadata-builders.js';
 import {
   answerReview,
@@ -236,7 +237,7 @@ describe('mails', () => {
   const site = (language: Language) => translate(language, 'site.portal.title');
 
   beforeAll(async () => {
-    staffEn = await createUserWithToken(portal, { isStaff: true, realname: 'Staff Evans' });
+    staffEn = await buildUser(portal, { staff: true, realname: 'Staff Evans' });
     await setUserLanguage(portal, staffEn.id, 'en');
     await setUserLanguage(portal, cast.expert2.id, 'en');
   });
@@ -292,7 +293,7 @@ describe('mails', () => {
     expect(decision.text).not.toContain('Expert Wang');
 
     // A creator who reads English is told in English.
-    const english = await createUserWithToken(portal, { realname: 'Creator Evans' });
+    const english = await buildUser(portal, { realname: 'Creator Evans' });
     await setUserLanguage(portal, english.id, 'en');
     const refused = await insertRecord(portal, english.id, { status: 'receive', title: 'Permafrost temperatures' });
     await ok(decide(portal, cast.staff.token, refused, { review_status: 'refuse', content: 'Out of the portal’s scope.' }));
@@ -326,7 +327,7 @@ describe('mails', () => {
 
 describe('an expert’s lists', () => {
   it('pages and searches the reviews of the caller only', async () => {
-    const expert = await createUserWithToken(portal, { realname: 'Expert Lin' });
+    const expert = await buildUser(portal, { realname: 'Expert Lin' });
     const titles = ['Snow cover of the Pamirs', 'Glacier lakes of Bhutan', 'Snow depth of the Altai'];
     for (const title of titles) {
       const id = await insertRecord(portal, cast.creator.id, { status: 'invited', review_round: 1, title });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestPortal, createUserWithToken, EN, type TestPortal } from './helpers.js';
+import { buildUser } from './factories.js';
+import { createTestPortal, EN, type TestPortal } from './helpers.js';
 import { addAuthor, call, createRecord, expectStatus, patchRecord, postResource, recordUrl, resourceUrl, setStatus, storedStatus } from './metadata-builders.js';
 import { decide, type Person } from './review-builders.js';
 import { foundIds, getOk, insertCatalogue, search } from './search-builders.js';
@@ -19,9 +20,9 @@ let reader: Person;
 beforeAll(async () => {
   portal = await createTestPortal();
   [staff, creator, reader] = await Promise.all([
-    createUserWithToken(portal, { isStaff: true, realname: 'Staff Zhou' }),
-    createUserWithToken(portal, { realname: 'Creator Chen' }),
-    createUserWithToken(portal, { realname: 'Reader Li' }),
+    buildUser(portal, { staff: true, realname: 'Staff Zhou' }),
+    buildUser(portal, { realname: 'Creator Chen' }),
+    buildUser(portal, { realname: 'Reader Li' }),
   ]);
 }, 60_000);
 

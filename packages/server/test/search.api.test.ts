@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { createUser, type TestPortal, createTestPortal } from './helpers.js';
+import { buildAccount } from './factories.js';
+import { type TestPortal, createTestPortal } from './helpers.js';
 import { foundIds, getOk, insertCatalogue, search, searchCall, type CatalogueEntry, type Params } from './search-builders.js';
 
 /**
@@ -223,7 +224,7 @@ let keyOf: Record<string, string>;
 
 beforeAll(async () => {
   portal = await createTestPortal();
-  const owner = await createUser(portal, { realname: 'Catalogue Owner' });
+  const owner = await buildAccount(portal, { realname: 'Catalogue Owner' });
   const now = new Date().toISOString();
   await portal.database.db
     .insertInto('funds')

@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, constants as zlib, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestPortal, createUserWithToken, type TestPortal } from './helpers.js';
+import { buildUser } from './factories.js';
+import { createTestPortal, type TestPortal } from './helpers.js';
 
 /**
  * Serving the web app: a built app in a folder of its own (the same markers as packages/web's
@@ -80,7 +81,7 @@ describe('public pages', () => {
     const response = await get('/');
     expect(response.cookies.find((c) => c.name === 'csrftoken')).toBeUndefined();
     expect(response.headers['content-security-policy']).toContain("script-src 'self'");
-    const { token } = await createUserWithToken(portal);
+    const { token } = await buildUser(portal);
     const signedIn = await portal.app.inject({ method: 'GET', url: '/', headers: { accept: 'text/html' }, cookies: { token } });
     expect(signedIn.cookies.find((c) => c.name === 'csrftoken')?.value).toMatch(/^[0-9a-f]{48}$/);
   });
@@ -122,7 +123,7 @@ describe('public pages', () => {
 
   it('are never revalidated for a signed-in browser, whose copy is not kept (no-store)', async () => {
     const anonymous = await get('/about');
-    const { token } = await createUserWithToken(portal);
+    const { token } = await buildUser(portal);
     const signedIn = await portal.app.inject({
       method: 'GET',
       url: '/about',
@@ -240,7 +241,7 @@ describe('static files', () => {
       expect(response.statusCode, url).toBe(200);
       expect(response.cookies, url).toEqual([]);
     }
-    const { token } = await createUserWithToken(portal);
+    const { token } = await buildUser(portal);
     const asset = await portal.app.inject({ method: 'GET', url: '/assets/index-abc123.js', cookies: { token } });
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });

@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertExportRecord } from './exports-builders.js';
-import { createTestPortal, createUserWithToken, type TestPortal } from './helpers.js';
+import { buildUser } from './factories.js';
+import { createTestPortal, type TestPortal } from './helpers.js';
 import { insertCatalogue, type CatalogueEntry } from './search-builders.js';
 
 /**
@@ -176,7 +177,7 @@ describe(`the official schemas${WITHOUT}`, () => {
   beforeAll(async () => {
     if (!HAVE_SCHEMAS) return;
     portal = await createTestPortal({ env: { OAI_PAGE_SIZE: String(PAGE) } });
-    const owner = await createUserWithToken(portal);
+    const owner = await buildUser(portal);
     ids.fullZh = await insertExportRecord(portal, owner.id, fullRecord('fullZh', 'zh-hans', '10.11888/Glacio.tpdc.271001'), FULL_EXTRAS);
     ids.fullEn = await insertExportRecord(portal, owner.id, fullRecord('fullEn', 'en', '10.11888/Glacio.tpdc.271002'), FULL_EXTRAS);
     for (const id of [ids.fullZh, ids.fullEn]) await addTheRest(id, owner.id);
