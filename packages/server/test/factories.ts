@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import type { Tx } from '../src/db/index.js';
 import type { AuthorI18nTable, AuthorTable, MetaAuthorTable, MetaDisciplineTable, MetadataI18nTable, MetadataTable } from '../src/db/schema.js';
-import { createUser, EN, login, type TestAccount, type TestPortal } from './helpers.js';
+import { buildRegistration, EN, login, type TestAccount, type TestPortal } from './helpers.js';
 import { call, expectStatus } from './metadata-builders.js';
 
 /**
@@ -27,9 +27,20 @@ export interface UserSpec {
   email?: string;
 }
 
-/** An active account, not signed in. */
-export function buildAccount(portal: TestPortal, spec: UserSpec = {}): Promise<TestAccount> {
-  return createUser(portal, { isStaff: spec.staff, isProject: spec.project, realname: spec.realname, username: spec.username, email: spec.email });
+/** An active account made as an operator makes it (no captcha, no mail), not signed in. */
+export async function buildAccount(portal: TestPortal, spec: UserSpec = {}): Promise<TestAccount> {
+  const registration = buildRegistration();
+  const username = spec.username ?? registration.username!;
+  const password = registration.password!;
+  const user = await portal.accounts.createActiveUser({
+    username,
+    email: spec.email ?? registration.email!,
+    password,
+    realname: spec.realname ?? registration.realname!,
+    isStaff: spec.staff,
+    isProject: spec.project,
+  });
+  return { id: user.id, username, email: user.email, password };
 }
 
 /** An active account signed in once: its token. */

@@ -176,38 +176,6 @@ export interface TestAccount {
   password: string;
 }
 
-/**
- * An active account created the way an operator does (no captcha, no mail): for tests that need
- * somebody to act as, not the registration itself.
- */
-export async function createUser(
-  portal: TestPortal,
-  options: { isStaff?: boolean; isProject?: number; realname?: string; username?: string; email?: string } = {},
-): Promise<TestAccount> {
-  const registration = buildRegistration();
-  const username = options.username ?? registration.username!;
-  const email = options.email ?? registration.email!;
-  const password = registration.password!;
-  const user = await portal.accounts.createActiveUser({
-    username,
-    email,
-    password,
-    realname: options.realname ?? registration.realname!,
-    isStaff: options.isStaff,
-    isProject: options.isProject,
-  });
-  return { id: user.id, username, email: user.email, password };
-}
-
-/** An active account and a fresh token of it; `signInHeaders` those of the sign-in (its page's language). */
-export async function createUserWithToken(
-  portal: TestPortal,
-  options: Parameters<typeof createUser>[1] & { signInHeaders?: Record<string, string> } = {},
-): Promise<TestAccount & { token: string }> {
-  const account = await createUser(portal, options);
-  return { ...account, token: await login(portal.app, account.username, account.password, options.signInHeaders) };
-}
-
 /** Posts a registration with a solved captcha; `fields` change the form, `headers` the request. */
 export async function postRegistration(
   portal: TestPortal,
