@@ -2,6 +2,7 @@ import { createQueryId, sql, type CompiledQuery } from 'kysely';
 import { COUNTED_ORDER_STATUSES, EXPERT_OUTCOMES, type ApplyRole } from '@portal/shared';
 import type { Db } from '../../db/index.js';
 import type { AuthenticatedUser } from '../account/index.js';
+import { MetadataAccess } from '../metadata/index.js';
 
 export type UsageKind = 'view' | 'download' | 'order';
 type Slice = { offset: number; limit: number };
@@ -13,12 +14,18 @@ export const slices = <T>(rows: readonly T[]) => Array.from({ length: Math.ceil(
 
 /**
  * The only SQL of usage: it alone writes `record_views`, `recent_downloads`, `usage_days` and the
- * records' counters (`hit_count`, `download_count` of `metadata` and of the catalogue's entry).
+ * catalogue entries' counters; the records' own (`hit_count`, `download_count` of `metadata`) it adds
+ * through the metadata module (MetadataAccess.addCounts).
  */
 export class UsageRepo {
   private countsQuery?: CompiledQuery;
 
-  constructor(readonly db: Db) {}
+  /** The metadata module, which writes the records' own counters (one of its own on this database: it tells no events). */
+  private readonly records: Pick<MetadataAccess, 'addCounts'>;
+
+  constructor(readonly db: Db) {
+    this.records = new MetadataAccess(db);
+  }
 
   /** Adds one to a record's count of a kind on a day and in a country (an upsert: concurrent counts add up). */
   async addUsage(trx: Db, metadataId: string, kind: UsageKind, country: string, at: Date, by = 1): Promise<void> {
@@ -97,7 +104,8 @@ export class UsageRepo {
         ids.map((id) => sql`when ${id} then ${perRecord.get(id)!}`),
         sql` `,
       )} else 0 end`;
-    await trx.updateTable('metadata').set((eb) => ({ [column]: eb(column, '+', added('id')) })).where('id', 'in', [...ids]).execute();
+    // The record's own counter is the metadata module's to write.
+    await this.records.addCounts(trx, column, perRecord, ids);
     await trx.updateTable('search_entries').set((eb) => ({ [column]: eb(column, '+', added('metadata_id')) })).where('metadata_id', 'in', [...ids]).execute();
   }
 
