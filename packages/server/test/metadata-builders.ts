@@ -57,10 +57,8 @@ export async function storedStatus(portal: TestPortal, id: string): Promise<stri
   return row?.status;
 }
 
-/** Sets a status directly: there is no publishing call yet (review is another issue). */
-export async function setStatus(portal: TestPortal, id: string, status: string) {
-  await portal.database.db.updateTable('metadata').set({ status }).where('id', '=', id).execute();
-}
+/** Sets a status without the workflow's call (the factories' setRecordStatus: the search index and OAI-PMH feed follow). */
+export { setRecordStatus as setStatus } from './factories.js';
 
 /** POSTs an attached resource and expects it created. */
 export async function postResource(portal: TestPortal, token: string, name: string, body: Record<string, unknown>, asForm = false) {
