@@ -187,7 +187,7 @@ async function bench(): Promise<void> {
     const key = randomBytes(16).toString('hex');
     const blob = path.join(dataDir, 'files', key.slice(0, 2), key);
     fs.mkdirSync(path.dirname(blob), { recursive: true });
-    let started = performance.now();
+    const started = performance.now();
     const sha256 = await writeRandomFile(blob, FILE_MIB);
     const size = FILE_MIB * MIB;
     console.log(`wrote ${FILE_MIB} MiB of random bytes in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -50,6 +50,7 @@ async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
 
 const test = base.extend<{ portal: DoiPortal }, { doiPortal: DoiPortal }>({
   doiPortal: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a function names from its first parameter's pattern.
     async ({}, use, workerInfo) => {
       const standin = await new DataciteStandin(ACCOUNT).start();
       const port = await freePort();

@@ -93,9 +93,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   const database = openDatabase({ ...config, onPoolError: (error) => app.log.error({ err: error }, 'PostgreSQL dropped an idle connection') });
   // Counts still waiting for their batch are written before the database closes.
-  let usage: UsageService | undefined;
+  const usage = new UsageService(database.db);
   app.addHook('onClose', async () => {
-    await usage?.flush();
+    await usage.flush();
     await database.db.destroy();
   });
   await migrateToLatest(database.db);
@@ -171,7 +171,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await app.register(oaiRoutes, { oai, rateLimit: config.rateLimits.oai });
   // Orders (issue 10): one rule decides who downloads a record's files, on every download path.
-  usage = new UsageService(database.db);
   const notify = new Notify(mailer, { publicUrl: config.publicUrl, siteVariant: config.siteVariant, log: app.log });
   const orders = new OrdersService(database.db, metadataAccess, usage, mailer, notify, {
     validDays: config.orderValidDays,

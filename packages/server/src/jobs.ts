@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AccountService } from './modules/account/index.js';
-import type { OrdersService } from './modules/orders/orders.service.js';
+import type { OrdersService } from './modules/orders/index.js';
 import type { UsageService } from './modules/usage/index.js';
 import type { MetadataService } from './modules/metadata/index.js';
 import type { DoiService } from './modules/doi/index.js';

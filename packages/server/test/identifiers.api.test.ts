@@ -8,7 +8,7 @@ import { RecordsIoRepo } from '../src/modules/records-io/records-io.repo.js';
 import { RecordsIoService } from '../src/modules/records-io/records-io.service.js';
 import { SearchIndex } from '../src/modules/search/search-index.js';
 import { insertExportRecord, xmllintErrors } from './exports-builders.js';
-import { buildUser, type Person } from './factories.js';
+import { buildUser } from './factories.js';
 import { createTestPortal, EN, type TestPortal } from './helpers.js';
 import { addAuthor, authorForm, call, countRows, createRecord, expectStatus, postResource, resourceUrl, setStatus } from './metadata-builders.js';
 

@@ -6,7 +6,6 @@ import { createTestPortal, EN, tokenHeader, type TestPortal } from './helpers.js
 import {
   addAuthor,
   addKeyword,
-  authorForm,
   call,
   countRows,
   createRecord,

@@ -11,7 +11,6 @@ import {
   openReview,
   reviewsOf,
   reviewStateUrl,
-  reviewUrl,
   startReviewPortal,
   type Cast,
 } from './review-builders.js';
