@@ -86,9 +86,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     frameworkErrors: (error, request, reply) => {
       const language = languageFromHeader(request.headers['accept-language']) ?? DEFAULT_LANGUAGE;
       const status = error.statusCode ?? 400;
-      void (reply as FastifyReply)
-        .status(status)
-        .send({ detail: translate(language, status >= 500 ? 'errors.generic' : 'errors.badRequest') });
+      void (reply as FastifyReply).status(status).send({ detail: translate(language, status >= 500 ? 'errors.generic' : 'errors.badRequest') });
     },
   });
   const database = openDatabase({ ...config, onPoolError: (error) => app.log.error({ err: error }, 'PostgreSQL dropped an idle connection') });
@@ -100,8 +98,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await migrateToLatest(database.db);
 
-  const mailer =
-    options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
+  const mailer = options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
   const accounts = new AccountService(new AccountRepo(database.db), mailer, {
     publicUrl: config.publicUrl,
     siteVariant: config.siteVariant,
@@ -116,8 +113,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     global: false,
     store: createDatabaseRateLimitStore(database.db),
     // context.after is English ('1 minute'); the catalogues word the wait in seconds themselves.
-    errorResponseBuilder: (_request, context) =>
-      new AppError('RATE_LIMITED', 'account.rateLimited', { params: { seconds: Math.ceil(context.ttl / 1000) } }),
+    errorResponseBuilder: (_request, context) => new AppError('RATE_LIMITED', 'account.rateLimited', { params: { seconds: Math.ceil(context.ttl / 1000) } }),
   });
   await app.register(i18nPlugin);
   await app.register(errorsPlugin);

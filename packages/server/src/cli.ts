@@ -190,9 +190,7 @@ async function main(argv: string[]): Promise<void> {
       isStaff: values.staff,
       isProject: check(projectRoleSchema, values.project, 'project'),
     });
-    process.stdout.write(
-      `Created active user ${user.username} <${user.email}>${user.is_staff ? ', staff' : ''}, is_project ${user.is_project}.\n`,
-    );
+    process.stdout.write(`Created active user ${user.username} <${user.email}>${user.is_staff ? ', staff' : ''}, is_project ${user.is_project}.\n`);
   } catch (error) {
     if (error instanceof AppError) fail(translate('en', error.messageKey));
     if (error instanceof ImportRefusal) fail(`Nothing imported: ${error.message}`);

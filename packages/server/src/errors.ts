@@ -46,5 +46,4 @@ export class AppError extends Error {
   }
 }
 
-export const fieldError = (field: string, messageKey: string) =>
-  new AppError('VALIDATION_FAILED', messageKey, { fields: { [field]: messageKey } });
+export const fieldError = (field: string, messageKey: string) => new AppError('VALIDATION_FAILED', messageKey, { fields: { [field]: messageKey } });

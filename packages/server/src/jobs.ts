@@ -28,7 +28,16 @@ export const UNFINISHED_UPLOAD_IDLE_MS = 15 * MINUTE;
 /** An empty draft nobody touched for this long was abandoned (its editor is long closed). */
 export const ABANDONED_DRAFT_MS = 24 * HOUR;
 
-export function cleanupJobs(parts: { accounts: AccountService; metadata: MetadataService; storage: LocalDiskStore; review?: ReviewService; search?: SearchService; orders?: OrdersService; usage?: UsageService; doi?: DoiService }): CleanupJob[] {
+export function cleanupJobs(parts: {
+  accounts: AccountService;
+  metadata: MetadataService;
+  storage: LocalDiskStore;
+  review?: ReviewService;
+  search?: SearchService;
+  orders?: OrdersService;
+  usage?: UsageService;
+  doi?: DoiService;
+}): CleanupJob[] {
   return [
     {
       name: 'unfinished uploads',

@@ -1,6 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, buildAccount, type Person } from './factories.js';
-import { createTestPortal, EN, findUserRow, form, FORM, postReset, requestResetKey, login, loginStatus, postRegistration, registerAndActivate, tokenHeader, validateStatus, type TestAccount, type TestPortal } from './helpers.js';
+import {
+  createTestPortal,
+  EN,
+  findUserRow,
+  form,
+  FORM,
+  postReset,
+  requestResetKey,
+  login,
+  loginStatus,
+  postRegistration,
+  registerAndActivate,
+  tokenHeader,
+  validateStatus,
+  type TestAccount,
+  type TestPortal,
+} from './helpers.js';
 
 let portal: TestPortal;
 /** Somebody whose username and e-mail the others try to take. */
@@ -183,12 +199,42 @@ describe('POST /account/change/', () => {
         ['an empty real name', { realname: ' ' }, 'realname', '请输入真实姓名！', 'Please input your real name!'],
         ['an empty username', { username: '' }, 'username', '请输入用户名！', 'Please input your username!'],
         ['a username with spaces', { username: 'a b c' }, 'username', '用户名只能包含字母、数字和 _ . @ + -。', 'The username may hold letters, digits and _ . @ + - only.'],
-        ['a phone number with letters', { phone: 'phone me' }, 'phone', '电话号码只能包含数字、空格和 + - ( )，最多 30 个字符。', 'The phone number may hold digits, spaces and + - ( ) only, at most 30 characters.'],
-        ['a phone number over 30 characters', { phone: '1'.repeat(31) }, 'phone', '电话号码只能包含数字、空格和 + - ( )，最多 30 个字符。', 'The phone number may hold digits, spaces and + - ( ) only, at most 30 characters.'],
+        [
+          'a phone number with letters',
+          { phone: 'phone me' },
+          'phone',
+          '电话号码只能包含数字、空格和 + - ( )，最多 30 个字符。',
+          'The phone number may hold digits, spaces and + - ( ) only, at most 30 characters.',
+        ],
+        [
+          'a phone number over 30 characters',
+          { phone: '1'.repeat(31) },
+          'phone',
+          '电话号码只能包含数字、空格和 + - ( )，最多 30 个字符。',
+          'The phone number may hold digits, spaces and + - ( ) only, at most 30 characters.',
+        ],
         ['an invalid e-mail', { email: 'nowhere', old_password: 'whatever-1' }, 'email', '电子邮箱格式不正确！', 'The input is not valid E-mail!'],
-        ['an affiliation over 200 characters', { affiliation: 'a'.repeat(201) }, 'affiliation', '工作单位过长（最多 200 个字符）。', 'The affiliation is too long (at most 200 characters).'],
-        ['a short new password', { password: 'short', password2: 'short', old_password: 'whatever-1' }, 'password', '密码长度为 8 到 128 个字符。', 'The password must be 8 to 128 characters long.'],
-        ['new passwords that differ', { password: NEW_PASSWORD, password2: `${NEW_PASSWORD}x`, old_password: 'whatever-1' }, 'password2', '两次输入的密码不一致！', 'The two passwords that you entered do not match!'],
+        [
+          'an affiliation over 200 characters',
+          { affiliation: 'a'.repeat(201) },
+          'affiliation',
+          '工作单位过长（最多 200 个字符）。',
+          'The affiliation is too long (at most 200 characters).',
+        ],
+        [
+          'a short new password',
+          { password: 'short', password2: 'short', old_password: 'whatever-1' },
+          'password',
+          '密码长度为 8 到 128 个字符。',
+          'The password must be 8 to 128 characters long.',
+        ],
+        [
+          'new passwords that differ',
+          { password: NEW_PASSWORD, password2: `${NEW_PASSWORD}x`, old_password: 'whatever-1' },
+          'password2',
+          '两次输入的密码不一致！',
+          'The two passwords that you entered do not match!',
+        ],
       ];
       for (const [name, fields, field, zh, en] of cases) {
         it(name, async () => {
@@ -319,11 +365,7 @@ describe('POST /account/change/', () => {
       const registered = await registerAndActivate(portal);
       const token = await login(portal.app, registered.username, registered.password);
       const before = await currentUser(token);
-      const response = await change(
-        token,
-        { password: NEW_PASSWORD, password2: NEW_PASSWORD, old_password: registered.password },
-        EN,
-      );
+      const response = await change(token, { password: NEW_PASSWORD, password2: NEW_PASSWORD, old_password: registered.password }, EN);
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({ status: 2, msg: 'Changed password successfullly, please login in again!' });
       const after = await currentUser(await login(portal.app, registered.username, NEW_PASSWORD));

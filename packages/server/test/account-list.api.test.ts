@@ -130,7 +130,10 @@ describe('GET /api/account/account/', () => {
     it('ignores case beyond ASCII, on SQLite as on PostgreSQL', async () => {
       for (const search of ['émile', 'ÉMILE']) {
         const body = (await list(`?search=${encodeURIComponent(search)}`)).json();
-        expect(body.results.map((u: { realname: string }) => u.realname), search).toEqual(['Émile Zola']);
+        expect(
+          body.results.map((u: { realname: string }) => u.realname),
+          search,
+        ).toEqual(['Émile Zola']);
       }
     });
 

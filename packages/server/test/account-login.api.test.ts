@@ -2,7 +2,21 @@ import os from 'node:os';
 import argon2 from 'argon2';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildUser, buildAccount } from './factories.js';
-import { cookiesOf, createTestPortal, EN, findUserRow, FORM, form, login, registerAndActivate, tokenHeader, validateStatus, type TestAccount, type TestPortal, PUBLIC_USER_FIELDS } from './helpers.js';
+import {
+  cookiesOf,
+  createTestPortal,
+  EN,
+  findUserRow,
+  FORM,
+  form,
+  login,
+  registerAndActivate,
+  tokenHeader,
+  validateStatus,
+  type TestAccount,
+  type TestPortal,
+  PUBLIC_USER_FIELDS,
+} from './helpers.js';
 
 let portal: TestPortal;
 /** One account for the tests that only need somebody to sign in as. */
@@ -239,7 +253,7 @@ describe('POST /account/profile-login/ from another site', () => {
     expect({ status: chinese.statusCode, body: chinese.json() }).toEqual({ status: 403, body: { detail: '页面的安全令牌缺失或错误，请刷新页面后重试。' } });
   });
 
-  it('without Origin, checks the Referer: another site is refused, the portal\'s own page accepted', async () => {
+  it("without Origin, checks the Referer: another site is refused, the portal's own page accepted", async () => {
     const evil = await loginWith({ referer: 'https://evil.example/login.html' });
     expect(evil.statusCode).toBe(403);
     expect(cookiesOf(evil).token).toBeUndefined();

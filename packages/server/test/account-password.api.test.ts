@@ -1,6 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAccount } from './factories.js';
-import { createTestPortal, EN, findUserRow, form, FORM, lastLinkTo, linkIn, login, loginStatus, mailsTo, postRegistration, validateStatus, type TestAccount, type TestPortal, requestResetKey } from './helpers.js';
+import {
+  createTestPortal,
+  EN,
+  findUserRow,
+  form,
+  FORM,
+  lastLinkTo,
+  linkIn,
+  login,
+  loginStatus,
+  mailsTo,
+  postRegistration,
+  validateStatus,
+  type TestAccount,
+  type TestPortal,
+  requestResetKey,
+} from './helpers.js';
 
 let portal: TestPortal;
 beforeAll(async () => {
@@ -148,12 +164,7 @@ describe('POST /account/reset/', () => {
     const account = await buildAccount(portal);
     const before = Date.now();
     await resetKeyFor(account);
-    const link = await portal.database.db
-      .selectFrom('account_links')
-      .selectAll()
-      .where('user_id', '=', account.id)
-      .where('purpose', '=', 'reset')
-      .executeTakeFirstOrThrow();
+    const link = await portal.database.db.selectFrom('account_links').selectAll().where('user_id', '=', account.id).where('purpose', '=', 'reset').executeTakeFirstOrThrow();
     const lifetime = Date.parse(link.expires_at) - before;
     expect(lifetime).toBeGreaterThan(2 * 3_600_000 - 5000);
     expect(lifetime).toBeLessThanOrEqual(2 * 3_600_000 + 5000);
@@ -293,8 +304,7 @@ describe('mail endpoints rate limit', () => {
   });
 
   it('refuses the third request for a reset link within the window', async () => {
-    const ask = () =>
-      limited.app.inject({ method: 'POST', url: '/account/forgot/', headers: FORM, payload: form({ email: 'nobody@example.org' }) });
+    const ask = () => limited.app.inject({ method: 'POST', url: '/account/forgot/', headers: FORM, payload: form({ email: 'nobody@example.org' }) });
     expect((await ask()).statusCode).toBe(404);
     expect((await ask()).statusCode).toBe(404);
     const third = await ask();

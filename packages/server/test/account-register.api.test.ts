@@ -1,6 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser } from './factories.js';
-import { buildRegistration, countUsers, createTestPortal, EN, findUserRow, form, FORM, lastLinkTo, linkIn, loginStatus, mailsTo, postRegistration, solveCaptcha, tokenHeader, type TestPortal } from './helpers.js';
+import {
+  buildRegistration,
+  countUsers,
+  createTestPortal,
+  EN,
+  findUserRow,
+  form,
+  FORM,
+  lastLinkTo,
+  linkIn,
+  loginStatus,
+  mailsTo,
+  postRegistration,
+  solveCaptcha,
+  tokenHeader,
+  type TestPortal,
+} from './helpers.js';
 
 let portal: TestPortal;
 beforeAll(async () => {
@@ -176,16 +192,40 @@ describe('POST /account/register/', () => {
       ['an invalid e-mail', { email: 'not-an-address' }, 'email', '电子邮箱格式不正确！', 'The input is not valid E-mail!'],
       ['an e-mail over 254 characters', { email: `${'a'.repeat(64)}@${'b'.repeat(190)}.org` }, 'email', '电子邮箱格式不正确！', 'The input is not valid E-mail!'],
       ['a short password', { password: 'short12', password2: 'short12' }, 'password', '密码长度为 8 到 128 个字符。', 'The password must be 8 to 128 characters long.'],
-      ['a password over 128 characters', { password: 'p'.repeat(129), password2: 'p'.repeat(129) }, 'password', '密码长度为 8 到 128 个字符。', 'The password must be 8 to 128 characters long.'],
+      [
+        'a password over 128 characters',
+        { password: 'p'.repeat(129), password2: 'p'.repeat(129) },
+        'password',
+        '密码长度为 8 到 128 个字符。',
+        'The password must be 8 to 128 characters long.',
+      ],
       ['a short username', { username: 'ab' }, 'username', '用户名长度为 3 到 30 个字符。', 'The username must be 3 to 30 characters long.'],
       ['a username over 30 characters', { username: 'u'.repeat(31) }, 'username', '用户名长度为 3 到 30 个字符。', 'The username must be 3 to 30 characters long.'],
       ['a username with spaces', { username: 'two words' }, 'username', '用户名只能包含字母、数字和 _ . @ + -。', 'The username may hold letters, digits and _ . @ + - only.'],
       ['a real name over 100 characters', { realname: '名'.repeat(101) }, 'realname', '真实姓名过长（最多 100 个字符）。', 'The real name is too long (at most 100 characters).'],
-      ['an affiliation over 200 characters', { affiliation: 'a'.repeat(201) }, 'affiliation', '工作单位过长（最多 200 个字符）。', 'The affiliation is too long (at most 200 characters).'],
+      [
+        'an affiliation over 200 characters',
+        { affiliation: 'a'.repeat(201) },
+        'affiliation',
+        '工作单位过长（最多 200 个字符）。',
+        'The affiliation is too long (at most 200 characters).',
+      ],
       ['an address over 300 characters', { address: 'a'.repeat(301) }, 'address', '通讯地址过长（最多 300 个字符）。', 'The address is too long (at most 300 characters).'],
       ['a specialty over 200 characters', { specialty: 's'.repeat(201) }, 'specialty', '专业方向过长（最多 200 个字符）。', 'The specialty is too long (at most 200 characters).'],
-      ['a phone number with letters', { phone: 'call me' }, 'phone', '电话号码只能包含数字、空格和 + - ( )，最多 30 个字符。', 'The phone number may hold digits, spaces and + - ( ) only, at most 30 characters.'],
-      ['a zip code with punctuation', { zipcode: '100#101' }, 'zipcode', '邮政编码只能包含字母、数字、空格和 -，最多 20 个字符。', 'The zip code may hold letters, digits, spaces and - only, at most 20 characters.'],
+      [
+        'a phone number with letters',
+        { phone: 'call me' },
+        'phone',
+        '电话号码只能包含数字、空格和 + - ( )，最多 30 个字符。',
+        'The phone number may hold digits, spaces and + - ( ) only, at most 30 characters.',
+      ],
+      [
+        'a zip code with punctuation',
+        { zipcode: '100#101' },
+        'zipcode',
+        '邮政编码只能包含字母、数字、空格和 -，最多 20 个字符。',
+        'The zip code may hold letters, digits, spaces and - only, at most 20 characters.',
+      ],
     ];
     for (const [name, change, field, zh, en] of cases) {
       it(name, async () => {
@@ -404,9 +444,7 @@ describe('GET /account/activate/:key/', () => {
   it('works once only', async () => {
     const { registration } = await postRegistration(portal);
     const link = await lastLinkTo(portal, registration.email!);
-    expect((await portal.app.inject({ method: 'GET', url: link.pathname })).headers.location).toBe(
-      '/zh-hans/personal/#/login?activated=1',
-    );
+    expect((await portal.app.inject({ method: 'GET', url: link.pathname })).headers.location).toBe('/zh-hans/personal/#/login?activated=1');
     const again = await portal.app.inject({ method: 'GET', url: link.pathname });
     expect(again.statusCode).toBe(302);
     expect(again.headers.location).toBe('/zh-hans/personal/#/login?activation=invalid');

@@ -28,7 +28,18 @@ describe('npm run portal', () => {
 
   it('create-user makes an active staff account that can log in at once', async () => {
     const { code, stdout } = await portalCli(
-      'create-user', '--username', 'cliadmin', '--email', 'CliAdmin@Example.org', '--password', 'operator-pass-1', '--realname', '数据中心', '--staff', '--project', '2',
+      'create-user',
+      '--username',
+      'cliadmin',
+      '--email',
+      'CliAdmin@Example.org',
+      '--password',
+      'operator-pass-1',
+      '--realname',
+      '数据中心',
+      '--staff',
+      '--project',
+      '2',
     );
     expect(code).toBe(0);
     expect(stdout).toContain('Created active user cliadmin <cliadmin@example.org>, staff, is_project 2.');

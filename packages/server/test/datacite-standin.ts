@@ -168,7 +168,10 @@ export class DataciteStandin {
         return errors(400, [{ status: '400', title: 'You need to provide a payload following the JSONAPI spec' }]);
       }
       const doi = String(id ?? attributes.doi ?? '').toLowerCase();
-      if (!/^10\.\d{4,9}\/\S+$/.test(doi)) return method === 'PUT' ? errors(404, [{ status: '404', title: "The resource you are looking for doesn't exist." }]) : errors(422, [{ source: 'doi', title: 'Is invalid', uid: doi }]);
+      if (!/^10\.\d{4,9}\/\S+$/.test(doi))
+        return method === 'PUT'
+          ? errors(404, [{ status: '404', title: "The resource you are looking for doesn't exist." }])
+          : errors(422, [{ source: 'doi', title: 'Is invalid', uid: doi }]);
       if (!doi.startsWith(`${this.account.prefix}/`)) return errors(403, [{ status: '403', title: 'You are not authorized to access this resource.' }]);
       const existing = this.dois.get(doi);
       if (method === 'POST' && existing) return errors(422, [{ source: 'doi', title: 'This DOI has already been taken', uid: doi }]);
@@ -207,7 +210,8 @@ export class DataciteStandin {
         problems.push({ source: 'url', title: 'Is invalid', uid: doi });
       }
       const allowed = this.domains === '*' || this.domains.split(',').some((domain) => host === domain.trim() || host.endsWith(`.${domain.trim()}`));
-      if (host && !allowed) problems.push({ source: 'url', title: `URL ${attributes.url} is not allowed by repository ${this.account.repository ?? this.account.user} domain settings.`, uid: doi });
+      if (host && !allowed)
+        problems.push({ source: 'url', title: `URL ${attributes.url} is not allowed by repository ${this.account.repository ?? this.account.user} domain settings.`, uid: doi });
     }
     if (typeof attributes.xml === 'string') {
       const xml = Buffer.from(attributes.xml, 'base64').toString('utf8');

@@ -71,7 +71,9 @@ describe('configuration', () => {
     expect(loadConfig({}).datacite).toBeUndefined();
     expect(() => loadConfig({ DATACITE_PREFIX: '10.55555' })).toThrow(/DATACITE_USER, DATACITE_PASSWORD missing/);
     expect(() => loadConfig({ DATACITE_PREFIX: '11.5', DATACITE_USER: 'a', DATACITE_PASSWORD: 'b' })).toThrow(/DATACITE_PREFIX/);
-    expect(() => loadConfig({ DATACITE_PREFIX: '10.55555', DATACITE_USER: 'a', DATACITE_PASSWORD: 'b', DATACITE_DOI_PATTERN: '10.1234/x.{number}' })).toThrow(/DATACITE_DOI_PATTERN/);
+    expect(() => loadConfig({ DATACITE_PREFIX: '10.55555', DATACITE_USER: 'a', DATACITE_PASSWORD: 'b', DATACITE_DOI_PATTERN: '10.1234/x.{number}' })).toThrow(
+      /DATACITE_DOI_PATTERN/,
+    );
     expect(() => loadConfig({ DATACITE_PREFIX: '10.55555', DATACITE_USER: 'a', DATACITE_PASSWORD: 'b', DATACITE_DOI_PATTERN: '{prefix}/tpdc' })).toThrow(/DATACITE_DOI_PATTERN/);
     expect(loadConfig({ DATACITE_PREFIX: '10.55555', DATACITE_USER: 'a', DATACITE_PASSWORD: 'b' }).datacite).toEqual({
       api: 'https://api.datacite.org',
@@ -109,7 +111,9 @@ describe('publishing a record whose DOI the data centre assigns', () => {
 
     const view = expectStatus(await registration(id), 200);
     expect(view).toMatchObject({ doi: record.doi, doi_category: 'public', version_number: 1, access_right: 'open', configured: true });
-    expect(view.registrations).toEqual([expect.objectContaining({ doi: record.doi, wanted: 'findable', state: 'findable', status: 'done', last_status: 0, errors: [], problem: '' })]);
+    expect(view.registrations).toEqual([
+      expect.objectContaining({ doi: record.doi, wanted: 'findable', state: 'findable', status: 'done', last_status: 0, errors: [], problem: '' }),
+    ]);
   });
 
   it('gives each record the next number, and leaves a DOI the provider typed in (another category) alone', async () => {
@@ -139,7 +143,11 @@ describe('publishing a record whose DOI the data centre assigns', () => {
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     await runJob(LATER(2));
     const doi = (await stored(id)).doi;
-    expect(standin.requests.filter((r) => r.body?.data?.attributes?.doi === doi || r.path.endsWith(doi)).map((r) => `${r.method} ${r.status}`)).toEqual(['POST 201', 'POST 422', 'PUT 200']);
+    expect(standin.requests.filter((r) => r.body?.data?.attributes?.doi === doi || r.path.endsWith(doi)).map((r) => `${r.method} ${r.status}`)).toEqual([
+      'POST 201',
+      'POST 422',
+      'PUT 200',
+    ]);
     expect(expectStatus(await registration(id), 200).registrations[0]).toMatchObject({ status: 'done', state: 'findable', problem: '' });
   });
 });
@@ -180,7 +188,11 @@ describe('failures are kept, shown to staff in their language, and retried with 
     standin.failNext(503);
     const id = await publishRecord();
     await runJob();
-    expect(expectStatus(await registration(id), 200).registrations[0]).toMatchObject({ status: 'pending', last_status: 500, errors: [{ status: '500', title: 'Internal server error' }] });
+    expect(expectStatus(await registration(id), 200).registrations[0]).toMatchObject({
+      status: 'pending',
+      last_status: 500,
+      errors: [{ status: '500', title: 'Internal server error' }],
+    });
     await runJob(LATER(2));
     const second = expectStatus(await registration(id), 200).registrations[0];
     expect(second).toMatchObject({ status: 'pending', last_status: 503, attempts: 2 });
@@ -237,10 +249,12 @@ describe('failures are kept, shown to staff in their language, and retried with 
     expect(expectStatus(await registration(id), 200).registrations[0]).toMatchObject({ status: 'pending', last_status: 401, attempts: 1 });
     expect((await call(portal, 'GET', '/api/metadata/doi-registrations/?status=lost', cast.staff.token)).statusCode).toBe(400);
     expect((await call(portal, 'GET', '/api/metadata/doi-registrations/?failing=yes', cast.staff.token)).statusCode).toBe(400);
-    expect(expectStatus(await call(portal, 'POST', `/api/metadata/metadata/${id}/doi-registration/retry/`, cast.staff.token), 200).registrations[0]).toMatchObject({ status: 'done' });
+    expect(expectStatus(await call(portal, 'POST', `/api/metadata/metadata/${id}/doi-registration/retry/`, cast.staff.token), 200).registrations[0]).toMatchObject({
+      status: 'done',
+    });
   });
 
-  it('failing=true lists those whose last try failed, waiting for the next or given up, not those done; titles in the reader\'s language', async () => {
+  it("failing=true lists those whose last try failed, waiting for the next or given up, not those done; titles in the reader's language", async () => {
     type Row = { metadata_id: string; title: string; status: string; problem: string };
     const all = async (query: string, headers = EN) => {
       const page = expectStatus(await call(portal, 'GET', `/api/metadata/doi-registrations/?pageSize=100${query}`, cast.staff.token, { headers }), 200);
@@ -296,7 +310,10 @@ describe('changes, withdrawal and versions', () => {
     // The address DataCite keeps is the landing page, which now answers the tombstone.
     expect(expectStatus(await call(portal, 'GET', `/api/metadata/metadata/${id}/tombstone/`, null), 200).doi).toBe(doi);
     // DataCite refuses to delete a DOI that was findable.
-    const deleted = await fetch(`${standin.url}/api/dois/${doi}`, { method: 'DELETE', headers: { authorization: `Basic ${Buffer.from(`${ACCOUNT.user}:${ACCOUNT.password}`).toString('base64')}` } });
+    const deleted = await fetch(`${standin.url}/api/dois/${doi}`, {
+      method: 'DELETE',
+      headers: { authorization: `Basic ${Buffer.from(`${ACCOUNT.user}:${ACCOUNT.password}`).toString('base64')}` },
+    });
     expect(deleted.status).toBe(405);
 
     // Changed while withdrawn, then published again: version 2, the same DOI findable again.
@@ -337,7 +354,9 @@ describe('access rights', () => {
     const end = record.embargo_until!.slice(0, 10);
     expect(record.access_right).toBe('embargoed');
     await runJob();
-    expect(standin.get(record.doi)!.xml).toContain('rightsURI="http://purl.org/coar/access_right/c_f1cf" rightsIdentifier="c_f1cf" rightsIdentifierScheme="COAR" schemeURI="http://vocabularies.coar-repositories.org/access_rights/">embargoed access</rights>');
+    expect(standin.get(record.doi)!.xml).toContain(
+      'rightsURI="http://purl.org/coar/access_right/c_f1cf" rightsIdentifier="c_f1cf" rightsIdentifierScheme="COAR" schemeURI="http://vocabularies.coar-repositories.org/access_rights/">embargoed access</rights>',
+    );
     expect(standin.get(record.doi)!.xml).toContain(`<date dateType="Available">${end}</date>`);
     const oaiUrl = `/oai?verb=GetRecord&metadataPrefix=oai_dc&identifier=oai:portal.test:${id}`;
     const before = (await portal.app.inject({ method: 'GET', url: oaiUrl })).body;
@@ -351,7 +370,11 @@ describe('access rights', () => {
     // OAI-PMH datestamp moves (harvesters fetch it again), DataCite is updated.
     const datestamp = /<datestamp>([^<]+)<\/datestamp>/.exec(before)![1]!;
     await new Promise((resolve) => setTimeout(resolve, 1_100));
-    await portal.database.db.updateTable('metadata').set({ embargo_until: new Date(Date.now() - 60_000).toISOString() }).where('id', '=', id).execute();
+    await portal.database.db
+      .updateTable('metadata')
+      .set({ embargo_until: new Date(Date.now() - 60_000).toISOString() })
+      .where('id', '=', id)
+      .execute();
     expect(await portal.doi.noteEndedEmbargoes()).toBeGreaterThanOrEqual(1);
     await runJob();
     expect((await stored(id)).access_right).toBe('open');
@@ -373,7 +396,8 @@ describe('access rights', () => {
 
 describe('the stand-in checks what DataCite checks', () => {
   const auth = { authorization: `Basic ${Buffer.from(`${ACCOUNT.user}:${ACCOUNT.password}`).toString('base64')}`, 'content-type': 'application/vnd.api+json' };
-  const post = (attributes: Record<string, unknown>) => fetch(`${standin.url}/api/dois`, { method: 'POST', headers: auth, body: JSON.stringify({ data: { type: 'dois', attributes } }) });
+  const post = (attributes: Record<string, unknown>) =>
+    fetch(`${standin.url}/api/dois`, { method: 'POST', headers: auth, body: JSON.stringify({ data: { type: 'dois', attributes } }) });
 
   it.skipIf(!new DataciteStandin(ACCOUNT).checksSchema)('refuses XML the DataCite schema refuses, naming the element, as DataCite does (422)', async () => {
     const xml = `<?xml version="1.0" encoding="UTF-8"?><resource xmlns="http://datacite.org/schema/kernel-4" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://datacite.org/schema/kernel-4 http://schema.datacite.org/meta/kernel-4.5/metadata.xsd"><identifier identifierType="DOI">10.55555/CHECK.1</identifier><titles><title>No creators</title></titles><publisher>P</publisher><publicationYear>2024</publicationYear><resourceType resourceTypeGeneral="Dataset">Dataset</resourceType></resource>`;

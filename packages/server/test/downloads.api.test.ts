@@ -127,7 +127,19 @@ describe('GET /api/metadata/meta-file/:id/download/ (ranges)', () => {
       const target = path.join(dir, 'part.bin');
       // What an interrupted transfer leaves: the first bytes only.
       await fs.writeFile(target, content.subarray(0, 123_457));
-      const { stdout: headers, stderr } = await run('curl', ['-sS', '-f', '-C', '-', '-D', '-', '-o', target, '-H', `Authorization: Token ${owner.token}`, `${baseUrl}${downloadUrl}`]);
+      const { stdout: headers, stderr } = await run('curl', [
+        '-sS',
+        '-f',
+        '-C',
+        '-',
+        '-D',
+        '-',
+        '-o',
+        target,
+        '-H',
+        `Authorization: Token ${owner.token}`,
+        `${baseUrl}${downloadUrl}`,
+      ]);
       expect(stderr).toBe('');
       expect(headers).toMatch(/^HTTP\/1\.1 206 /);
       expect(headers).toContain(`content-range: bytes 123457-${content.length - 1}/${content.length}`);
@@ -159,7 +171,11 @@ describe('GET /api/metadata/meta-file/:id/download/ (ranges)', () => {
     const row = await portal.database.db.selectFrom('meta_file').select('storage_key').where('id', '=', stored.id).executeTakeFirstOrThrow();
     await createBlobStore({ dataDir: portal.config.dataDir }).delete(row.storage_key);
     const url = `/api/metadata/meta-file/${stored.id}/download/`;
-    for (const [method, range] of [['GET', undefined], ['GET', 'bytes=2-'], ['HEAD', undefined]] as const) {
+    for (const [method, range] of [
+      ['GET', undefined],
+      ['GET', 'bytes=2-'],
+      ['HEAD', undefined],
+    ] as const) {
       const response = await portal.app.inject({ method, url, headers: { ...tokenHeader(owner.token), ...(range ? { range } : {}) } });
       expect(response.statusCode, `${method} ${range}`).toBe(404);
       expect(response.headers['content-disposition']).toBeUndefined();

@@ -32,7 +32,7 @@ async function age(id: string, ms: number) {
 const DAY = 24 * 3_600_000;
 
 describe('POST /metadata/drop-empty-draft/', () => {
-  it('deletes the caller\'s draft that is empty and was never changed, with its translation', async () => {
+  it("deletes the caller's draft that is empty and was never changed, with its translation", async () => {
     const record = await emptyDraft();
     expect(expectStatus(await drop(owner.token, record.id), 200)).toEqual({ deleted: true });
     expect(await exists(record.id)).toBe(false);
@@ -65,7 +65,7 @@ describe('POST /metadata/drop-empty-draft/', () => {
     expect(await exists(translated.id)).toBe(true);
   });
 
-  it('never deletes another user\'s draft, not even for staff', async () => {
+  it("never deletes another user's draft, not even for staff", async () => {
     const record = await emptyDraft();
     const refused = await drop(other.token, record.id);
     expect([403, 404]).toContain(refused.statusCode);

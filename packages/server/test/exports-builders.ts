@@ -59,16 +59,26 @@ export async function insertExportRecord(portal: TestPortal, ownerId: string, en
   const authorIds = (await db.selectFrom('meta_author').select(['author_id', 'sort']).where('metadata_id', '=', id!).orderBy('sort').execute()).map((r) => r.author_id);
   if (authorIds.length) {
     const [zh, en] = extras.affiliation ?? ['', ''];
-    await db.updateTable('authors').set({ affiliation: zh, ...PRIVATE_AUTHOR }).where('id', 'in', authorIds).execute();
+    await db
+      .updateTable('authors')
+      .set({ affiliation: zh, ...PRIVATE_AUTHOR })
+      .where('id', 'in', authorIds)
+      .execute();
     await db.updateTable('author_i18n').set({ affiliation: en, address: PRIVATE_AUTHOR.address }).where('author_id', 'in', authorIds).execute();
   }
   for (const [index, role] of (extras.extraRoles ?? []).entries()) {
-    await db.insertInto('meta_author').values({ id: randomUUID(), metadata_id: id!, author_id: authorIds[0]!, role, event_date: '2024-05-01', sort: 100 + index }).execute();
+    await db
+      .insertInto('meta_author')
+      .values({ id: randomUUID(), metadata_id: id!, author_id: authorIds[0]!, role, event_date: '2024-05-01', sort: 100 + index })
+      .execute();
   }
   if (extras.fund) {
     const fundId = randomUUID();
     const [name, name_en, serial_number] = extras.fund;
-    await db.insertInto('funds').values({ id: fundId, name, name_en, serial_number, principal: '', phone: '', email: '', is_core: 0, created_by: ownerId, created_at: now }).execute();
+    await db
+      .insertInto('funds')
+      .values({ id: fundId, name, name_en, serial_number, principal: '', phone: '', email: '', is_core: 0, created_by: ownerId, created_at: now })
+      .execute();
     await db.insertInto('meta_fund').values({ id: randomUUID(), metadata_id: id!, fund_id: fundId }).execute();
   }
   for (const [sort, entryOf] of (extras.literature ?? []).entries()) {
@@ -101,11 +111,18 @@ export async function insertExportRecord(portal: TestPortal, ownerId: string, en
     .updateTable('metadata')
     .set({
       ...(distributor
-        ? { dist_unit: distributor.unit, dist_email: distributor.email, dist_phone: distributor.phone, dist_address: distributor.address, dist_city: distributor.city, dist_country: distributor.country }
+        ? {
+            dist_unit: distributor.unit,
+            dist_email: distributor.email,
+            dist_phone: distributor.phone,
+            dist_address: distributor.address,
+            dist_city: distributor.city,
+            dist_country: distributor.country,
+          }
         : {}),
       ...(extras.embargoUntil ? { embargo_until: `${extras.embargoUntil}T00:00:00.000Z`, protection_period: 'oneYear' } : {}),
       ...(extras.dataSource ? { data_source: entry.language === 'en' ? extras.dataSource[1] : extras.dataSource[0] } : {}),
-      updated_at: extras.updated ? `${extras.updated}T09:30:00.000Z` : (entry.published ? `${entry.published}T08:00:00.000Z` : now),
+      updated_at: extras.updated ? `${extras.updated}T09:30:00.000Z` : entry.published ? `${entry.published}T08:00:00.000Z` : now,
     })
     .where('id', '=', id!)
     .execute();

@@ -170,11 +170,10 @@ function expectWhole(text: string, what: string) {
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 /** A CSL name as "Family, Given", or its one name. */
-const cslName = (name: any): string => (name.literal ?? (name.given ? `${name.family}, ${name.given}` : name.family));
+const cslName = (name: any): string => name.literal ?? (name.given ? `${name.family}, ${name.given}` : name.family);
 /** A CSL year, whether the reader gives numbers or strings. */
 const cslYear = (date: any): number => Number(date?.['date-parts']?.[0]?.[0]);
-const cslDay = (date: any): string =>
-  (date?.['date-parts']?.[0] ?? []).map((part: unknown, index: number) => String(part).padStart(index ? 2 : 4, '0')).join('-');
+const cslDay = (date: any): string => (date?.['date-parts']?.[0] ?? []).map((part: unknown, index: number) => String(part).padStart(index ? 2 : 4, '0')).join('-');
 /** Keywords as a list, whether the reader gives one or a comma-separated text. */
 const keywordList = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : typeof value === 'string' && value ? value.split(/\s*,\s*/) : []).sort();
 
@@ -198,12 +197,27 @@ describe('RIS', () => {
       expectWhole(ris, what);
       expect(ris.endsWith('\nER  - \n'), what).toBe(true);
       const lines = ris.slice(0, -1).split('\n');
-      expect(lines.every((line) => /^[A-Z][A-Z0-9] {2}- \S/.test(line) || line === 'ER  - '), what).toBe(true);
-      expect(lines.filter((line) => line.startsWith('TY  - ')), what).toEqual(['TY  - DATA']);
-      expect(lines.filter((line) => line.startsWith('KW  - ')).map((line) => line.slice(6)).sort(), what).toEqual([...expected(key, language).keywords].sort());
+      expect(
+        lines.every((line) => /^[A-Z][A-Z0-9] {2}- \S/.test(line) || line === 'ER  - '),
+        what,
+      ).toBe(true);
+      expect(
+        lines.filter((line) => line.startsWith('TY  - ')),
+        what,
+      ).toEqual(['TY  - DATA']);
+      expect(
+        lines
+          .filter((line) => line.startsWith('KW  - '))
+          .map((line) => line.slice(6))
+          .sort(),
+        what,
+      ).toEqual([...expected(key, language).keywords].sort());
       // The day of publication and the access date, as RIS writes dates.
       expect(lines, what).toContain(`Y2  - ${today().replaceAll('-', '/')}/`);
-      expect(lines.find((line) => line.startsWith('DA  - ')), what).toMatch(/^DA {2}- \d{4}\/\d\d\/\d\d\/$/);
+      expect(
+        lines.find((line) => line.startsWith('DA  - ')),
+        what,
+      ).toMatch(/^DA {2}- \d{4}\/\d\d\/\d\d\/$/);
     }
   });
 
@@ -369,7 +383,9 @@ describe('GB/T 7714-2015', () => {
   it('names a person written "Family, Given" by family name and given name, in APA and GB/T 7714 too', async () => {
     const day = today();
     // citeproc-js writes a name in Chinese characters family name first, whole (no initials).
-    expect(await exported(ids.unbalanced, 'apa', 'en')).toBe(`𠮷野家, & Karlsson, A. (2022). ${UNBALANCED.en.replace(/"([^"]*)"/, '“$1”')} [Data set]. Three Poles Data Portal. ${landing(ids.unbalanced, 'en')}\n`);
+    expect(await exported(ids.unbalanced, 'apa', 'en')).toBe(
+      `𠮷野家, & Karlsson, A. (2022). ${UNBALANCED.en.replace(/"([^"]*)"/, '“$1”')} [Data set]. Three Poles Data Portal. ${landing(ids.unbalanced, 'en')}\n`,
+    );
     expect(await exported(ids.unbalanced, 'gbt7714', 'zh-hans')).toBe(
       `𠮷野家, KARLSSON A. ${UNBALANCED.zh.replace(/"([^"]*)"/, '“$1”')}[DS/OL]. 三极科学数据门户, 2022[${day}]. ${landing(ids.unbalanced, 'zh-hans')}.\n`,
     );

@@ -39,10 +39,19 @@ async function linkPeople(id: string, links: Link[]) {
     if (!authorId) {
       authorId = randomUUID();
       authors.set(zh, authorId);
-      await db.insertInto('authors').values({ id: authorId, name: zh, email: `${authorId}@example.org`, affiliation: `${zh}研究所`, created_by: owner.id, created_at: now } as never).execute();
-      await db.insertInto('author_i18n').values({ id: randomUUID(), author_id: authorId, language: 'en', name: en, affiliation: `Institute of ${en}` } as never).execute();
+      await db
+        .insertInto('authors')
+        .values({ id: authorId, name: zh, email: `${authorId}@example.org`, affiliation: `${zh}研究所`, created_by: owner.id, created_at: now } as never)
+        .execute();
+      await db
+        .insertInto('author_i18n')
+        .values({ id: randomUUID(), author_id: authorId, language: 'en', name: en, affiliation: `Institute of ${en}` } as never)
+        .execute();
     }
-    await db.insertInto('meta_author').values({ id: randomUUID(), metadata_id: id, author_id: authorId, role, event_date: '2024-05-01', sort } as never).execute();
+    await db
+      .insertInto('meta_author')
+      .values({ id: randomUUID(), metadata_id: id, author_id: authorId, role, event_date: '2024-05-01', sort } as never)
+      .execute();
   }
 }
 
@@ -131,7 +140,9 @@ async function referenceAuthors(id: string, language: 'en' | 'zh-hans') {
   const authors = (data: unknown[]) => {
     expect(data).toHaveLength(1);
     // An organisation is one name: a literal in CSL, a family name without a given name in RIS and BibTeX.
-    return ((data[0] as Record<string, unknown>).author as Record<string, string>[]).map((a) => (a.literal || !a.given ? { literal: a.literal || a.family } : { family: a.family, given: a.given }));
+    return ((data[0] as Record<string, unknown>).author as Record<string, string>[]).map((a) =>
+      a.literal || !a.given ? { literal: a.literal || a.family } : { family: a.family, given: a.given },
+    );
   };
   return {
     ris: authors((await Cite.async(await exported(id, 'ris', language), { forceType: '@ris/file' })).data),
@@ -204,7 +215,10 @@ describe('DataCite: the creators, and everyone else a contributor of their type'
 describe('ISO 19139: the cited parties with their roles', () => {
   const read = async (id: string) => at(xml.parse(await exported(id, 'iso19139', 'en')), 'MD_Metadata')[0];
   const parties = (nodes: any[]) =>
-    nodes.map((p) => [textOf(at(p, 'individualName', 'CharacterString')[0]) || textOf(at(p, 'organisationName', 'CharacterString')[0]), at(p, 'role', 'CI_RoleCode')[0]['@codeListValue']]);
+    nodes.map((p) => [
+      textOf(at(p, 'individualName', 'CharacterString')[0]) || textOf(at(p, 'organisationName', 'CharacterString')[0]),
+      at(p, 'role', 'CI_RoleCode')[0]['@codeListValue'],
+    ]);
 
   it('gives the creators first in their order, then the others; the metadata author is the metadata contact', async () => {
     const metadata = await read(ids.cast);

@@ -87,7 +87,13 @@ describe('exports of a record holding characters XML cannot carry', () => {
       const response = await portal.app.inject({ method: 'GET', url: `/api/metadata/metadata/${id}/export/?format=${format}` });
       expect(response.statusCode, response.body).toBe(200);
       expectCleanXml(response.body);
-      for (const text of ['Glacier outlines of the Tibetan Plateau', '青藏高原 冰川 数据集', 'Annual glacier outlines pasted from a word processor.', 'glacier inventory', '张 冰川']) {
+      for (const text of [
+        'Glacier outlines of the Tibetan Plateau',
+        '青藏高原 冰川 数据集',
+        'Annual glacier outlines pasted from a word processor.',
+        'glacier inventory',
+        '张 冰川',
+      ]) {
         expect(response.body, `${format}: ${text}`).toContain(text);
       }
     }

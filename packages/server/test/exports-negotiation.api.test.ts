@@ -130,7 +130,7 @@ describe('the media types a landing page answers', () => {
     }
   });
 
-  it('gives a formatted citation (text/x-bibliography) in the style and locale asked for, else the page language\'s', async () => {
+  it("gives a formatted citation (text/x-bibliography) in the style and locale asked for, else the page language's", async () => {
     const bibliography = async (url: string, accept: string) => {
       const response = await get(url, { accept });
       expect(response.statusCode, accept).toBe(200);
@@ -151,7 +151,10 @@ describe('the media types a landing page answers', () => {
   });
 
   it('refuses a citation style or locale it does not make, in the page language; a client that takes HTML gets the page', async () => {
-    for (const [url, language] of [[`/en/data/${ids.full}/`, 'en'], [`/data/${ids.full}/`, 'zh-hans']] as const) {
+    for (const [url, language] of [
+      [`/en/data/${ids.full}/`, 'en'],
+      [`/data/${ids.full}/`, 'zh-hans'],
+    ] as const) {
       const refused = await get(url, { accept: 'text/x-bibliography; style=chicago-author-date', 'accept-language': language === 'en' ? 'zh-hans' : 'en' });
       expect(refused.statusCode).toBe(400);
       expect(refused.json().detail).toBe(translate(language, 'metadata.exports.style'));
@@ -162,7 +165,7 @@ describe('the media types a landing page answers', () => {
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
   });
 
-  it('follows the client\'s weights, and leaves browsers and curl\'s */* to the page', async () => {
+  it("follows the client's weights, and leaves browsers and curl's */* to the page", async () => {
     const preferred = await get(`/en/data/${ids.full}/`, { accept: 'text/html;q=0.5, text/turtle;q=0.9, application/rdf+xml;q=0.8' });
     expect(preferred.headers['content-type']).toBe('text/turtle; charset=utf-8');
     for (const accept of ['text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', '*/*', '', 'image/png']) {
@@ -171,7 +174,9 @@ describe('the media types a landing page answers', () => {
       expect(response.statusCode, accept).toBe(200);
     }
     // Ranges that say q=0 for the page leave the exports, the server's first one first.
-    expect((await get(`/en/data/${ids.full}/`, { accept: 'text/html;q=0, application/xhtml+xml;q=0, */*' })).headers['content-type']).toBe('application/vnd.datacite.datacite+xml; charset=utf-8');
+    expect((await get(`/en/data/${ids.full}/`, { accept: 'text/html;q=0, application/xhtml+xml;q=0, */*' })).headers['content-type']).toBe(
+      'application/vnd.datacite.datacite+xml; charset=utf-8',
+    );
   });
 });
 
@@ -187,7 +192,11 @@ describe('what a landing page answers a machine when the export cannot be given'
   });
 
   it('says there is no DOI in the page language, whatever Accept-Language says', async () => {
-    for (const [url, language, other] of [[`/en/data/${ids.noDoi}/`, 'en', 'zh-hans'], [`/data/${ids.noDoi}/`, 'zh-hans', 'en'], [`/zh-hans/data/${ids.noDoi}/`, 'zh-hans', 'en']] as const) {
+    for (const [url, language, other] of [
+      [`/en/data/${ids.noDoi}/`, 'en', 'zh-hans'],
+      [`/data/${ids.noDoi}/`, 'zh-hans', 'en'],
+      [`/zh-hans/data/${ids.noDoi}/`, 'zh-hans', 'en'],
+    ] as const) {
       const response = await get(url, { accept: 'application/vnd.datacite.datacite+xml', 'accept-language': other });
       expect(response.statusCode, url).toBe(409);
       expect(response.headers['content-type']).toContain('application/json');
@@ -195,8 +204,11 @@ describe('what a landing page answers a machine when the export cannot be given'
     }
   });
 
-  it('answers 410 for a withdrawn record, with its tombstone\'s facts, as its page does', async () => {
-    for (const [url, language] of [[`/en/data/${ids.withdrawn}/`, 'en'], [`/data/${ids.withdrawn}/`, 'zh-hans']] as const) {
+  it("answers 410 for a withdrawn record, with its tombstone's facts, as its page does", async () => {
+    for (const [url, language] of [
+      [`/en/data/${ids.withdrawn}/`, 'en'],
+      [`/data/${ids.withdrawn}/`, 'zh-hans'],
+    ] as const) {
       for (const accept of ['application/ld+json', 'text/turtle', 'text/x-bibliography', 'application/vnd.datacite.datacite+xml']) {
         const response = await get(url, { accept, 'accept-language': language === 'en' ? 'zh-hans' : 'en' });
         expect(response.statusCode, `${url} ${accept}`).toBe(410);
@@ -280,7 +292,10 @@ describe('the DCAT record as RDF', () => {
     expect(await canonical(await nquadsOf(fromTurtle))).toEqual(expected);
     expect(await canonical(await nquadsOf(fromXml))).toEqual(expected);
     for (const quads of [fromTurtle, fromXml]) {
-      const iris = quads.flatMap((quad) => [quad.subject, quad.object]).filter((term) => term.termType === 'NamedNode').map((term) => term.value);
+      const iris = quads
+        .flatMap((quad) => [quad.subject, quad.object])
+        .filter((term) => term.termType === 'NamedNode')
+        .map((term) => term.value);
       expect(iris).toContain(SICI_URL);
       expect(iris).toContain(CITED_URL);
     }
@@ -323,7 +338,9 @@ describe('schema.org and DCAT: the files, their access, time in words', () => {
     expect(downloads.map((d) => d['@type'])).toEqual([['https://schema.org/DataDownload'], ['https://schema.org/DataDownload']]);
     expect(downloads.every((d) => d['https://schema.org/contentUrl'].length === 1)).toBe(true);
     const dcat = (await exported(ids.full!, 'dcat', 'en')).json();
-    expect(dcat['dcat:distribution'].map((d: Record<string, { '@id': string }>) => d['dcat:downloadURL']!['@id'])).toEqual(files.map((f) => `http://portal.test/api/metadata/meta-file/${f.id}/download/`));
+    expect(dcat['dcat:distribution'].map((d: Record<string, { '@id': string }>) => d['dcat:downloadURL']!['@id'])).toEqual(
+      files.map((f) => `http://portal.test/api/metadata/meta-file/${f.id}/download/`),
+    );
   });
 
   it('is free to access only when the sharing policy is online', async () => {

@@ -42,7 +42,10 @@ beforeAll(async () => {
       key: 'full',
       language: 'zh-hans',
       zh: { title: '青藏高原冰川面积变化数据集（1990-2020）', abstract: '本数据集记录了青藏高原冰川面积与物质平衡的长期变化，基于Landsat影像逐年解译。' },
-      en: { title: 'Glacier area changes of the Tibetan Plateau (1990-2020)', abstract: 'Annual glacier outlines of the Tibetan Plateau derived from Landsat imagery, 1990 to 2020.' },
+      en: {
+        title: 'Glacier area changes of the Tibetan Plateau (1990-2020)',
+        abstract: 'Annual glacier outlines of the Tibetan Plateau derived from Landsat imagery, 1990 to 2020.',
+      },
       themes: [['冰川', 'glacier']],
       places: [['青藏高原', 'Tibetan Plateau']],
       disciplines: [['冰川学', 'glaciology']],
@@ -70,7 +73,14 @@ beforeAll(async () => {
         { title: '青藏高原冰川变化', title_en: 'Glacier changes on the Tibetan Plateau', doi: '10.1038/nclimate1580', type: 'citation', year: '2012' },
         { title: '冰川编目方法', title_en: 'Glacier inventory methods', link: 'https://example.org/inventory', type: 'reference', year: '2015' },
       ],
-      distributor: { unit: '国家青藏高原科学数据中心', email: 'data@tpdc.example.org', phone: '+86 10 8409 7000', address: '北京市朝阳区林萃路16号', city: '北京', country: '中国' },
+      distributor: {
+        unit: '国家青藏高原科学数据中心',
+        email: 'data@tpdc.example.org',
+        phone: '+86 10 8409 7000',
+        address: '北京市朝阳区林萃路16号',
+        city: '北京',
+        country: '中国',
+      },
       embargoUntil: '2022-05-01',
       dataSource: ['Landsat TM/ETM+/OLI 影像目视解译。', 'Visual interpretation of Landsat TM/ETM+/OLI scenes.'],
       updated: '2021-06-15',
@@ -179,7 +189,7 @@ describe('who may export', () => {
     expect((await get(exportUrl(ids.submitted, 'ris'), { authorization: `Token ${token}` })).statusCode).toBe(404);
   });
 
-  it('answers 410 with the tombstone\'s facts for a withdrawn record, GET and HEAD, as its page and negotiation do', async () => {
+  it("answers 410 with the tombstone's facts for a withdrawn record, GET and HEAD, as its page and negotiation do", async () => {
     for (const language of ['en', 'zh-hans'] as const) {
       const tombstone = (await get(`/api/metadata/metadata/${ids.unpublished}/tombstone/`, { 'accept-language': language })).json();
       for (const format of ['datacite', 'schemaorg', 'ris', 'apa']) {
@@ -244,7 +254,9 @@ describe('a record with only a title, an author, a box and a DOI', () => {
   it('answers every format, the XML well-formed and the JSON-LD expandable', async () => {
     for (const format of ['datacite', 'iso19139']) expect(xmllintErrors((await exported(ids.pacific, format)).body), format).toBe('');
     for (const format of ['dcat', 'schemaorg']) expect((await expand((await exported(ids.pacific, format)).json()))['@type']).toHaveLength(1);
-    expect((await exported(ids.pacific, 'apa', 'en')).body).toBe('Tane, M. (2023). Pacific buoy observations [Data set]. Three Poles Data Portal. https://doi.org/10.11888/Ocean.tpdc.300003\n');
+    expect((await exported(ids.pacific, 'apa', 'en')).body).toBe(
+      'Tane, M. (2023). Pacific buoy observations [Data set]. Three Poles Data Portal. https://doi.org/10.11888/Ocean.tpdc.300003\n',
+    );
     expect((await exported(ids.pacific, 'gbt7714', 'zh-hans')).body).toBe(
       `TANE M. 太平洋浮标观测[DS/OL]. 三极科学数据门户, 2023[${accessDay()}]. http://portal.test/data/${ids.pacific}/. DOI:10.11888/Ocean.tpdc.300003.\n`,
     );
@@ -256,7 +268,6 @@ describe('a record with only a title, an author, a box and a DOI', () => {
 });
 
 describe('DataCite 4.5 XML', () => {
-
   it('holds the mandatory properties and the others, in both languages', async () => {
     const body = (await exported(ids.full, 'datacite')).body;
     expect(xmllintErrors(body)).toBe('');
@@ -344,7 +355,11 @@ describe('DataCite 4.5 XML', () => {
       embargo_until: '2022-05-01T00:00:00.000Z',
       published_at: '2021-05-01T00:00:00.000Z',
     });
-    expect(value.translations[0]).toMatchObject({ language: 'en', title: 'Glacier area changes of the Tibetan Plateau (1990-2020)', data_source: 'Visual interpretation of Landsat TM/ETM+/OLI scenes.' });
+    expect(value.translations[0]).toMatchObject({
+      language: 'en',
+      title: 'Glacier area changes of the Tibetan Plateau (1990-2020)',
+      data_source: 'Visual interpretation of Landsat TM/ETM+/OLI scenes.',
+    });
     expect(value.authors.filter((a: any) => a.role === 'resourceProvider').map((a: any) => [a.name, a.affiliation, a.translations[0].affiliation])).toEqual([
       ['张冰川', '中国科学院青藏高原研究所', 'Institute of Tibetan Plateau Research, CAS'],
       ['李雪', '中国科学院青藏高原研究所', 'Institute of Tibetan Plateau Research, CAS'],
@@ -359,7 +374,9 @@ describe('DataCite 4.5 XML', () => {
         ['discipline', '冰川学', 'glaciology'],
       ]),
     );
-    expect(value.funds).toEqual(expect.arrayContaining([{ id: '5', name: '三极平台', is_core: true }, expect.objectContaining({ name: '国家自然科学基金冰川项目', serial_number: '41930000' })]));
+    expect(value.funds).toEqual(
+      expect.arrayContaining([{ id: '5', name: '三极平台', is_core: true }, expect.objectContaining({ name: '国家自然科学基金冰川项目', serial_number: '41930000' })]),
+    );
   });
 
   it('splits a box across the 180th meridian into two boxes, and keeps a polar box whole', async () => {
@@ -448,7 +465,11 @@ describe('ISO 19139 XML', () => {
     const period = at(extent, 'temporalElement', 'EX_TemporalExtent', 'extent', 'TimePeriod')[0];
     expect([period['@id'], textOf(at(period, 'beginPosition')[0]), textOf(at(period, 'endPosition')[0])]).toEqual([`temporal-extent-${ids.full}`, '1990-01-01', '2020-12-31']);
     const online = at(metadata, 'distributionInfo', 'MD_Distribution', 'transferOptions', 'MD_DigitalTransferOptions', 'onLine', 'CI_OnlineResource');
-    expect(online.map((o) => textOf(at(o, 'linkage', 'URL')[0]))).toEqual([`http://portal.test/data/${ids.full}/`, `http://portal.test/en/data/${ids.full}/`, `https://doi.org/${DOI}`]);
+    expect(online.map((o) => textOf(at(o, 'linkage', 'URL')[0]))).toEqual([
+      `http://portal.test/data/${ids.full}/`,
+      `http://portal.test/en/data/${ids.full}/`,
+      `https://doi.org/${DOI}`,
+    ]);
   });
 
   it('gives a box across the 180th meridian as two bounding boxes', async () => {
@@ -548,7 +569,12 @@ describe('DCAT JSON-LD', () => {
     expect(response.json()['dct:title'][0]['@language']).toBe('zh-Hans');
     expect(node[`${DCT}description`]!.map((d) => d['@language'])).toEqual(['zh-hans', 'en']);
     expect(node[`${DCT}identifier`]).toEqual([{ '@value': `https://doi.org/${DOI}` }]);
-    expect(node[`${DCAT}keyword`]).toEqual(expect.arrayContaining([{ '@value': '冰川', '@language': 'zh-hans' }, { '@value': 'glacier', '@language': 'en' }]));
+    expect(node[`${DCAT}keyword`]).toEqual(
+      expect.arrayContaining([
+        { '@value': '冰川', '@language': 'zh-hans' },
+        { '@value': 'glacier', '@language': 'en' },
+      ]),
+    );
     expect(node[`${DCT}license`]).toEqual([{ '@id': 'https://creativecommons.org/licenses/by-nc-sa/4.0/' }]);
     expect(node[`${DCT}accessRights`]![0]['http://www.w3.org/2000/01/rdf-schema#label']).toEqual([
       { '@value': '在线开放获取', '@language': 'zh-hans' },
@@ -560,9 +586,7 @@ describe('DCAT JSON-LD', () => {
     expect(node[`${DCT}spatial`]![0][`${DCAT}bbox`]).toEqual([
       { '@value': 'POLYGON((73 26, 105 26, 105 40, 73 40, 73 26))', '@type': 'http://www.opengis.net/ont/geosparql#wktLiteral' },
     ]);
-    expect(node[`${DCT}publisher`]![0]['http://xmlns.com/foaf/0.1/name']).toEqual(
-      expect.arrayContaining([{ '@value': 'Three Poles Data Portal', '@language': 'en' }]),
-    );
+    expect(node[`${DCT}publisher`]![0]['http://xmlns.com/foaf/0.1/name']).toEqual(expect.arrayContaining([{ '@value': 'Three Poles Data Portal', '@language': 'en' }]));
     const contact = node[`${DCAT}contactPoint`]![0];
     expect(contact['http://www.w3.org/2006/vcard/ns#hasEmail']).toEqual([{ '@id': 'mailto:data@tpdc.example.org' }]);
     // One distribution per data file, each with its download address (exports-negotiation.api.test.ts checks them).
@@ -582,7 +606,9 @@ describe('DCAT JSON-LD', () => {
 
   it('gives a box across the 180th meridian as a multipolygon', async () => {
     const node = await expand((await exported(ids.antimeridian, 'dcat')).json());
-    expect(node[`${DCT}spatial`]![0][`${DCAT}bbox`]![0]['@value']).toBe('MULTIPOLYGON(((170 50, 180 50, 180 65, 170 65, 170 50)), ((-180 50, -170 50, -170 65, -180 65, -180 50)))');
+    expect(node[`${DCT}spatial`]![0][`${DCAT}bbox`]![0]['@value']).toBe(
+      'MULTIPOLYGON(((170 50, 180 50, 180 65, 170 65, 170 50)), ((-180 50, -170 50, -170 65, -180 65, -180 50)))',
+    );
     // No DOI: the landing page in the record's own language (English) names it.
     expect(node['@id']).toBe(`http://portal.test/en/data/${ids.antimeridian}/`);
   });
@@ -682,7 +708,13 @@ describe('RIS and BibTeX of texts that hold their own syntax', () => {
     ] as const) {
       const bibtex = (await exported(id, 'bibtex', language)).body;
       // Every value on one line: only the entry's own lines start a line.
-      expect(bibtex.split('\n').filter(Boolean).every((line) => /^(@dataset\{[a-z0-9]+-[a-z0-9]+,|\t[a-z]+ = .*,|\})$/.test(line)), bibtex).toBe(true);
+      expect(
+        bibtex
+          .split('\n')
+          .filter(Boolean)
+          .every((line) => /^(@dataset\{[a-z0-9]+-[a-z0-9]+,|\t[a-z]+ = .*,|\})$/.test(line)),
+        bibtex,
+      ).toBe(true);
       // The entries and their fields as a BibTeX parser finds them (citation-js's, values as written).
       const entries = citationPlugins.input.chain(bibtex, { forceType: '@bibtex/text', target: '@bibtex/entries+list', generateGraph: false }) as {
         label: string;
@@ -725,7 +757,10 @@ describe('RIS and BibTeX of texts that hold their own syntax', () => {
     ] as const) {
       const ris = (await exported(id, 'ris', language)).body;
       const lines = ris.split(/\r?\n/).filter(Boolean);
-      expect(lines.every((line) => /^[A-Z][A-Z0-9] {2}- /.test(line) || line === 'ER  -'), ris).toBe(true);
+      expect(
+        lines.every((line) => /^[A-Z][A-Z0-9] {2}- /.test(line) || line === 'ER  -'),
+        ris,
+      ).toBe(true);
       expect(lines.filter((line) => line.startsWith('TY  - '))).toEqual(['TY  - DATA']);
       expect(lines.filter((line) => line.startsWith('ER  -'))).toHaveLength(1);
       // Read as RIS: guessing the type, citation-js takes the title's "@misc{" for BibTeX.
@@ -766,7 +801,10 @@ describe('the landing page as a crawler reads it (no script run)', () => {
   const decodeEntities = (text: string) => text.replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]!);
 
   it('holds the schema.org Dataset and the citation in the page language, as the exports give them', async () => {
-    for (const [path, language, style] of [[`/en/data/${ids.full}/`, 'en', 'apa'], [`/data/${ids.full}/`, 'zh-hans', 'gbt7714']] as const) {
+    for (const [path, language, style] of [
+      [`/en/data/${ids.full}/`, 'en', 'apa'],
+      [`/data/${ids.full}/`, 'zh-hans', 'gbt7714'],
+    ] as const) {
       const page = await get(path, { accept: 'text/html' });
       expect(page.statusCode).toBe(200);
       const head = headOf(page.body);

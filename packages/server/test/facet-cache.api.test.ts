@@ -95,7 +95,10 @@ async function expectAlike() {
   // Every other entry, a facet filter, the newest page: the same from both.
   const half = docs.filter((_, i) => i % 2 === 0);
   expect(folding.countsOf(half)).toEqual(keeping.countsOf(half));
-  const required = [{ facet: 'theme', values: ['glacier'] }, { facet: 'license', values: ['CC BY 4.0'] }];
+  const required = [
+    { facet: 'theme', values: ['glacier'] },
+    { facet: 'license', values: ['CC BY 4.0'] },
+  ];
   const filtered = folding.withFacets(null, required);
   expect(filtered.length).toBeGreaterThan(0);
   expect(filtered).toEqual(keeping.withFacets(null, required));

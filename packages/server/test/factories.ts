@@ -191,7 +191,13 @@ class RecordWriter {
       .execute();
     await trx
       .insertInto('metadata_i18n')
-      .values({ id: randomUUID(), metadata_id: id, language: english ? 'zh-hans' : 'en', title: spec.translation?.title ?? '', description: spec.translation?.abstract ?? '' } as Insertable<MetadataI18nTable>)
+      .values({
+        id: randomUUID(),
+        metadata_id: id,
+        language: english ? 'zh-hans' : 'en',
+        title: spec.translation?.title ?? '',
+        description: spec.translation?.abstract ?? '',
+      } as Insertable<MetadataI18nTable>)
       .execute();
     await this.attach(id, ownerId, language, spec);
     return id;
@@ -210,8 +216,14 @@ class RecordWriter {
       for (const [zh, en] of pairs ?? []) {
         // A keyword is written in the language of the record that first used it, translated into the other.
         const keywordId = await this.once(`keyword|${type}|${zh}`, async (kid) => {
-          await trx.insertInto('keywords').values({ id: kid, name: english ? en : zh, type, language, created_by: ownerId, created_at: now }).execute();
-          await trx.insertInto('keyword_i18n').values({ id: randomUUID(), keyword_id: kid, language: english ? 'zh-hans' : 'en', name: english ? zh : en }).execute();
+          await trx
+            .insertInto('keywords')
+            .values({ id: kid, name: english ? en : zh, type, language, created_by: ownerId, created_at: now })
+            .execute();
+          await trx
+            .insertInto('keyword_i18n')
+            .values({ id: randomUUID(), keyword_id: kid, language: english ? 'zh-hans' : 'en', name: english ? zh : en })
+            .execute();
         });
         await trx.insertInto('meta_keyword').values({ id: randomUUID(), metadata_id: id, keyword_id: keywordId }).execute();
       }
@@ -220,20 +232,42 @@ class RecordWriter {
       const standardId = await this.once(`standard|${zh}`, (sid) =>
         trx.insertInto('keyword_standards').values({ id: sid, parent_id: null, code: '', name: zh, name_en: en, sort: 0 }).execute(),
       );
-      await trx.insertInto('meta_discipline').values({ id: randomUUID(), metadata_id: id, keyword_standard_id: standardId, number: 1 } as Insertable<MetaDisciplineTable>).execute();
+      await trx
+        .insertInto('meta_discipline')
+        .values({ id: randomUUID(), metadata_id: id, keyword_standard_id: standardId, number: 1 } as Insertable<MetaDisciplineTable>)
+        .execute();
     }
     for (const [sort, [zh, en]] of (spec.authors ?? []).entries()) {
       const authorId = await this.once(`author|${zh}`, async (aid) => {
-        await trx.insertInto('authors').values({ id: aid, name: zh, email: `${aid}@example.org`, created_by: ownerId, created_at: now } as Insertable<AuthorTable>).execute();
-        await trx.insertInto('author_i18n').values({ id: randomUUID(), author_id: aid, language: 'en', name: en } as Insertable<AuthorI18nTable>).execute();
+        await trx
+          .insertInto('authors')
+          .values({ id: aid, name: zh, email: `${aid}@example.org`, created_by: ownerId, created_at: now } as Insertable<AuthorTable>)
+          .execute();
+        await trx
+          .insertInto('author_i18n')
+          .values({ id: randomUUID(), author_id: aid, language: 'en', name: en } as Insertable<AuthorI18nTable>)
+          .execute();
       });
-      await trx.insertInto('meta_author').values({ id: randomUUID(), metadata_id: id, author_id: authorId, role: 'resourceProvider', sort } as Insertable<MetaAuthorTable>).execute();
+      await trx
+        .insertInto('meta_author')
+        .values({ id: randomUUID(), metadata_id: id, author_id: authorId, role: 'resourceProvider', sort } as Insertable<MetaAuthorTable>)
+        .execute();
     }
     for (const fund of spec.funds ?? []) await trx.insertInto('meta_fund').values({ id: randomUUID(), metadata_id: id, fund_id: fund }).execute();
     for (const size of spec.files ?? []) {
       await trx
         .insertInto('meta_file')
-        .values({ id: randomUUID(), metadata_id: id, name: 'data.nc', mime: 'application/x-netcdf', storage_key: `test/${randomUUID()}`, sha256: '', size, created_by: ownerId, created_at: now })
+        .values({
+          id: randomUUID(),
+          metadata_id: id,
+          name: 'data.nc',
+          mime: 'application/x-netcdf',
+          storage_key: `test/${randomUUID()}`,
+          sha256: '',
+          size,
+          created_by: ownerId,
+          created_at: now,
+        })
         .execute();
     }
   }

@@ -64,7 +64,7 @@ describe('files written by the portal', () => {
     return (await fs.stat(file)).mode & 0o777;
   }
 
-  it('are readable by the portal\'s user only: folders 0700, files 0600', async () => {
+  it("are readable by the portal's user only: folders 0700, files 0600", async () => {
     portal = await createTestPortal();
     const dataDir = portal.config.dataDir;
     // A mail in the outbox, an uploaded file.

@@ -24,9 +24,7 @@ export interface TestPortal extends Portal {
  * `buildOptions` replace the test portal's own ({ logger: false, passwordHashing: 'fast-for-tests' }):
  * `{ logger: false }` builds the portal as main.ts does (OWASP's hashing).
  */
-export async function createTestPortal(
-  overrides: { rateLimits?: Partial<RateLimits>; env?: NodeJS.ProcessEnv; buildOptions?: BuildOptions } = {},
-): Promise<TestPortal> {
+export async function createTestPortal(overrides: { rateLimits?: Partial<RateLimits>; env?: NodeJS.ProcessEnv; buildOptions?: BuildOptions } = {}): Promise<TestPortal> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'portal-test-'));
   const adminUrl = process.env.DATABASE_URL;
   let databaseUrl: string | undefined;
@@ -137,10 +135,7 @@ export function form(fields: Record<string, string>): string {
 export const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
 /** Registers through the API, follows the mailed link, and returns the account's credentials. */
-export async function registerAndActivate(
-  portal: TestPortal,
-  fields: Record<string, string> = {},
-): Promise<{ username: string; email: string; password: string }> {
+export async function registerAndActivate(portal: TestPortal, fields: Record<string, string> = {}): Promise<{ username: string; email: string; password: string }> {
   const registration = buildRegistration(fields);
   const captcha = await solveCaptcha(portal);
   const response = await portal.app.inject({

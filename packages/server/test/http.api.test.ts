@@ -135,8 +135,7 @@ describe('unknown addresses', () => {
 });
 
 describe('language of the replies', () => {
-  const ask = (headers: Record<string, string> = {}, cookies: Record<string, string> = {}) =>
-    portal.app.inject({ method: 'GET', url: '/account/validate/', headers, cookies });
+  const ask = (headers: Record<string, string> = {}, cookies: Record<string, string> = {}) => portal.app.inject({ method: 'GET', url: '/account/validate/', headers, cookies });
   const chinese = { detail: '请先登录。' };
   const english = { detail: 'Please log in first.' };
 

@@ -169,12 +169,18 @@ describe(`exports carry the identifiers${WITHOUT}`, () => {
         doi: '10.11888/Glacio.Ids.1',
         time: ['2020-01-01', '2021-12-31'],
       },
-      { affiliation: ['中国科学院青藏高原研究所', 'Institute of Tibetan Plateau Research, CAS'], fund: ['国家自然科学基金', 'National Natural Science Foundation of China', '41671056'] },
+      {
+        affiliation: ['中国科学院青藏高原研究所', 'Institute of Tibetan Plateau Research, CAS'],
+        fund: ['国家自然科学基金', 'National Natural Science Foundation of China', '41671056'],
+      },
     );
     // Staff set them through the API, as on any shared entry.
     const links = expectStatus(await call(portal, 'GET', `${resourceUrl('meta-author')}?metadata__id=${id}`, staff.token), 200);
     const first = links.results.find((l: { author_detail: { name: string } }) => l.author_detail.name === '张冰川').author_id;
-    expectStatus(await call(portal, 'PATCH', resourceUrl('author', first), staff.token, { body: { orcid: 'https://orcid.org/0000-0002-1825-0097', affiliation_ror: '034t30j35' } }), 200);
+    expectStatus(
+      await call(portal, 'PATCH', resourceUrl('author', first), staff.token, { body: { orcid: 'https://orcid.org/0000-0002-1825-0097', affiliation_ror: '034t30j35' } }),
+      200,
+    );
     const fundId = (await portal.database.db.selectFrom('meta_fund').select('fund_id').where('metadata_id', '=', id).executeTakeFirstOrThrow()).fund_id;
     expectStatus(await call(portal, 'PATCH', resourceUrl('fund', fundId), staff.token, { body: { funder_identifier: 'https://doi.org/10.13039/501100001809' } }), 200);
 
@@ -203,7 +209,9 @@ describe(`exports carry the identifiers${WITHOUT}`, () => {
     );
     // The other author has none: no identifier is made up for them.
     expect(xml.match(/<nameIdentifier /g)?.length).toBe(xml.match(/张冰川<\/(creator|contributor)Name>/g)?.length);
-    expect(xml).toMatch(/<funderName>National Natural Science Foundation of China<\/funderName>\s*<funderIdentifier funderIdentifierType="Crossref Funder ID">https:\/\/doi.org\/10.13039\/501100001809<\/funderIdentifier>\s*<awardNumber>41671056<\/awardNumber>/);
+    expect(xml).toMatch(
+      /<funderName>National Natural Science Foundation of China<\/funderName>\s*<funderIdentifier funderIdentifierType="Crossref Funder ID">https:\/\/doi.org\/10.13039\/501100001809<\/funderIdentifier>\s*<awardNumber>41671056<\/awardNumber>/,
+    );
     expect(xmllintErrors(xml, SCHEMAS.datacite45)).toBe('');
     expect(xmllintErrors(xml, SCHEMAS.datacite46)).toBe('');
   });
@@ -232,7 +240,7 @@ describe(`exports carry the identifiers${WITHOUT}`, () => {
     expect(await exported(id, 'datacite')).not.toContain('dateType="Other"');
   });
 
-  it('schema.org: the ORCID iD and ROR ID as sameAs and identifier, the funder ID as identifier and sameAs, the award number its MonetaryGrant\'s', async () => {
+  it("schema.org: the ORCID iD and ROR ID as sameAs and identifier, the funder ID as identifier and sameAs, the award number its MonetaryGrant's", async () => {
     const dataset = JSON.parse(await exported(id, 'schemaorg'));
     const zhang = [...dataset.creator].find((p: { name: string }) => p.name === 'Zhang Bingchuan');
     expect(zhang).toMatchObject({
@@ -243,7 +251,12 @@ describe(`exports carry the identifiers${WITHOUT}`, () => {
     });
     const li = [...dataset.creator].find((p: { name: string }) => p.name === 'Li Dongtu');
     expect(li.sameAs).toBeUndefined();
-    const nsfc = { '@type': 'Organization', name: 'National Natural Science Foundation of China', identifier: 'https://doi.org/10.13039/501100001809', sameAs: 'https://doi.org/10.13039/501100001809' };
+    const nsfc = {
+      '@type': 'Organization',
+      name: 'National Natural Science Foundation of China',
+      identifier: 'https://doi.org/10.13039/501100001809',
+      sameAs: 'https://doi.org/10.13039/501100001809',
+    };
     expect(dataset.funder).toEqual([nsfc]);
     expect(dataset.funding).toEqual([{ '@type': 'MonetaryGrant', identifier: '41671056', name: 'National Natural Science Foundation of China', funder: nsfc }]);
   });
@@ -274,10 +287,18 @@ describe(`import from DataCite XML${WITHOUT}`, () => {
       .where('meta_author.metadata_id', '=', record.id)
       .orderBy('meta_author.sort')
       .execute();
-    expect(authors.find((a) => a.role === 'resourceProvider' && a.name === 'ExampleFamilyName, ExampleGivenName')).toMatchObject({ orcid: '0000-0001-5727-2427', affiliation_ror: '04wxnsj81' });
+    expect(authors.find((a) => a.role === 'resourceProvider' && a.name === 'ExampleFamilyName, ExampleGivenName')).toMatchObject({
+      orcid: '0000-0001-5727-2427',
+      affiliation_ror: '04wxnsj81',
+    });
     // The organisation named as a creator has a ROR ID of its own as nameIdentifier, no ORCID iD.
     expect(authors.find((a) => a.name === 'ExampleOrganization')).toMatchObject({ orcid: '', affiliation_ror: '' });
-    const funds = await db.selectFrom('meta_fund').innerJoin('funds', 'funds.id', 'meta_fund.fund_id').select(['funds.name', 'funds.funder_identifier']).where('meta_fund.metadata_id', '=', record.id).execute();
+    const funds = await db
+      .selectFrom('meta_fund')
+      .innerJoin('funds', 'funds.id', 'meta_fund.fund_id')
+      .select(['funds.name', 'funds.funder_identifier'])
+      .where('meta_fund.metadata_id', '=', record.id)
+      .execute();
     expect(funds).toEqual([{ name: 'Example AwardTitle', funder_identifier: '10.13039/501100000780' }]);
     // And out again, as DataCite wrote them.
     const xml = (await portal.app.inject({ method: 'GET', url: `/api/metadata/metadata/${record.id}/export/?format=datacite` })).body;
@@ -288,8 +309,7 @@ describe(`import from DataCite XML${WITHOUT}`, () => {
   });
 
   it('an identifier whose check digits fail is left out, the record still imported', async () => {
-    const xml = fs
-      .readFileSync(path.join(import.meta.dirname, 'fixtures', 'identifiers-bad-check-digits.xml'), 'utf8');
+    const xml = fs.readFileSync(path.join(import.meta.dirname, 'fixtures', 'identifiers-bad-check-digits.xml'), 'utf8');
     const { candidates } = readRecordsFile(xml);
     const value = (candidates[0] as { value: { authors: { orcid: string; affiliation_ror: string }[]; funds: { name: string; funder_identifier?: string }[] } }).value;
     expect(value.authors.map((a) => [a.orcid, a.affiliation_ror])).toEqual([['', '']]);

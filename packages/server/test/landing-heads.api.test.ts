@@ -64,7 +64,19 @@ beforeAll(async () => {
   thumbnailId = randomUUID();
   await portal.database.db
     .insertInto('meta_media')
-    .values({ id: thumbnailId, metadata_id: ids.chinese, type: 'thumbnail', name: 'glaciers.png', mime: 'image/png', storage_key: `test/${randomUUID()}`, resized_key: '', sha256: '', size: 2048, created_by: owner.id, created_at: new Date().toISOString() })
+    .values({
+      id: thumbnailId,
+      metadata_id: ids.chinese,
+      type: 'thumbnail',
+      name: 'glaciers.png',
+      mime: 'image/png',
+      storage_key: `test/${randomUUID()}`,
+      resized_key: '',
+      sha256: '',
+      size: 2048,
+      created_by: owner.id,
+      created_at: new Date().toISOString(),
+    })
     .execute();
   ids.english = await insertExportRecord(portal, owner.id, {
     key: 'english',
@@ -110,7 +122,10 @@ const pageOf = async (url: string): Promise<{ $: CheerioAPI; link: LinkHeader }>
   expect(response.statusCode, url).toBe(200);
   return { $: load(response.body), link: LinkHeader.parse(String(response.headers.link ?? '')) };
 };
-const metaContent = ($: CheerioAPI, attribute: 'name' | 'property', key: string) => $(`meta[${attribute}="${key}"]`).map((_, el) => $(el).attr('content')).get();
+const metaContent = ($: CheerioAPI, attribute: 'name' | 'property', key: string) =>
+  $(`meta[${attribute}="${key}"]`)
+    .map((_, el) => $(el).attr('content'))
+    .get();
 const fileUrls = async (id: string) =>
   (await portal.database.db.selectFrom('meta_file').select(['id', 'mime']).where('metadata_id', '=', id).orderBy('created_at').orderBy('id').execute()).map((file) => ({
     href: `http://portal.test/api/metadata/meta-file/${file.id}/download/`,
@@ -119,11 +134,17 @@ const fileUrls = async (id: string) =>
 
 describe('the head of a landing page', () => {
   it('says the page language as hreflang and the JSON-LD do: zh-Hans for the Chinese pages, en for the English', async () => {
-    for (const [url, tag] of [[`/data/${ids.chinese}/`, 'zh-Hans'], [`/zh-hans/data/${ids.chinese}/`, 'zh-Hans'], [`/en/data/${ids.chinese}/`, 'en']] as const) {
+    for (const [url, tag] of [
+      [`/data/${ids.chinese}/`, 'zh-Hans'],
+      [`/zh-hans/data/${ids.chinese}/`, 'zh-Hans'],
+      [`/en/data/${ids.chinese}/`, 'en'],
+    ] as const) {
       const { $ } = await pageOf(url);
       expect($('html').attr('lang'), url).toBe(tag);
       expect(JSON.parse($('script[type="application/ld+json"]').text()).inLanguage, url).toBe(tag);
-      const hreflangs = $('link[rel="alternate"][hreflang]').map((_, el) => $(el).attr('hreflang')).get();
+      const hreflangs = $('link[rel="alternate"][hreflang]')
+        .map((_, el) => $(el).attr('hreflang'))
+        .get();
       expect(hreflangs).toEqual(['zh-Hans', 'en', 'x-default']);
       expect(hreflangs).toContain(tag);
     }
@@ -133,7 +154,10 @@ describe('the head of a landing page', () => {
   });
 
   it('has the Open Graph and Twitter card tags of a link preview, in the page language', async () => {
-    for (const [url, language] of [[`/data/${ids.chinese}/`, 'zh-hans'], [`/en/data/${ids.chinese}/`, 'en']] as const) {
+    for (const [url, language] of [
+      [`/data/${ids.chinese}/`, 'zh-hans'],
+      [`/en/data/${ids.chinese}/`, 'en'],
+    ] as const) {
       const { $ } = await pageOf(url);
       const title = language === 'en' ? 'Glacier inventory of the Tibetan Plateau' : '青藏高原冰川编目';
       const description = metaDescription(language === 'en' ? ENGLISH_ABSTRACT : CHINESE_ABSTRACT);
@@ -163,11 +187,19 @@ describe('the head of a landing page', () => {
 
   it('has citation_keywords, citation_language and citation_abstract for Google Scholar', async () => {
     const chinese = (await pageOf(`/data/${ids.chinese}/`)).$;
-    expect(metaContent(chinese, 'name', 'citation_keywords').flatMap((k) => k.split('; ')).sort()).toEqual(['冰川', '青藏高原'].sort());
+    expect(
+      metaContent(chinese, 'name', 'citation_keywords')
+        .flatMap((k) => k.split('; '))
+        .sort(),
+    ).toEqual(['冰川', '青藏高原'].sort());
     expect(metaContent(chinese, 'name', 'citation_language')).toEqual(['zh-Hans']);
     expect(metaContent(chinese, 'name', 'citation_abstract')).toEqual([CHINESE_ABSTRACT]);
     const english = (await pageOf(`/en/data/${ids.chinese}/`)).$;
-    expect(metaContent(english, 'name', 'citation_keywords').flatMap((k) => k.split('; ')).sort()).toEqual(['Tibetan Plateau', 'glacier']);
+    expect(
+      metaContent(english, 'name', 'citation_keywords')
+        .flatMap((k) => k.split('; '))
+        .sort(),
+    ).toEqual(['Tibetan Plateau', 'glacier']);
     expect(metaContent(english, 'name', 'citation_language')).toEqual(['en']);
     expect(metaContent(english, 'name', 'citation_abstract')).toEqual([ENGLISH_ABSTRACT]);
     // The language of the title the page shows: an English record's Chinese page shows its Chinese title.
@@ -177,9 +209,14 @@ describe('the head of a landing page', () => {
   });
 
   it('links each export with its media type, each answering as it says', async () => {
-    for (const [url, language] of [[`/data/${ids.chinese}/`, 'zh-hans'], [`/en/data/${ids.chinese}/`, 'en']] as const) {
+    for (const [url, language] of [
+      [`/data/${ids.chinese}/`, 'zh-hans'],
+      [`/en/data/${ids.chinese}/`, 'en'],
+    ] as const) {
       const { $ } = await pageOf(url);
-      const alternates = $('link[rel="alternate"][type]').map((_, el) => ({ type: $(el).attr('type')!, href: $(el).attr('href')!, title: $(el).attr('title') })).get();
+      const alternates = $('link[rel="alternate"][type]')
+        .map((_, el) => ({ type: $(el).attr('type')!, href: $(el).attr('href')!, title: $(el).attr('title') }))
+        .get();
       expect(alternates.map((a) => [a.type, a.title])).toEqual(EXPORTS_WITH_DOI);
       for (const alternate of alternates) {
         expect(alternate.href.startsWith('http://portal.test/api/metadata/metadata/')).toBe(true);
@@ -191,7 +228,11 @@ describe('the head of a landing page', () => {
     }
     // Without a DOI, no DataCite form is offered.
     const { $ } = await pageOf(`/en/data/${ids.english}/`);
-    expect($('link[rel="alternate"][type]').map((_, el) => $(el).attr('title')).get()).toEqual(EXPORTS_WITH_DOI.slice(1).map(([, format]) => format));
+    expect(
+      $('link[rel="alternate"][type]')
+        .map((_, el) => $(el).attr('title'))
+        .get(),
+    ).toEqual(EXPORTS_WITH_DOI.slice(1).map(([, format]) => format));
   });
 
   it('keeps a title holding </script>, quotes, braces and markup as text, in the head and in the JSON-LD', async () => {
@@ -200,7 +241,12 @@ describe('the head of a landing page', () => {
     // One script element: the JSON-LD; nothing the title held became an element.
     expect($('script').length).toBe(1);
     expect($('b').length).toBe(0);
-    expect($('body').children().map((_, el) => $(el).attr('id')).get()).toEqual(['root']);
+    expect(
+      $('body')
+        .children()
+        .map((_, el) => $(el).attr('id'))
+        .get(),
+    ).toEqual(['root']);
     const jsonLd = JSON.parse($('script[type="application/ld+json"]').text());
     expect(jsonLd.name).toBe(NASTY_TITLE);
     expect(jsonLd.keywords).toEqual(['test</script>"']);
@@ -215,13 +261,24 @@ describe('the head of a landing page', () => {
 
 describe('FAIR Signposting on a landing page', () => {
   it('names the DOI, the types, each export, each file, the licence and the linkset in its Link header', async () => {
-    for (const [url, language] of [[`/data/${ids.chinese}/`, 'zh-hans'], [`/en/data/${ids.chinese}/`, 'en'], [`/zh-hans/data/${ids.chinese}/`, 'zh-hans']] as const) {
+    for (const [url, language] of [
+      [`/data/${ids.chinese}/`, 'zh-hans'],
+      [`/en/data/${ids.chinese}/`, 'en'],
+      [`/zh-hans/data/${ids.chinese}/`, 'zh-hans'],
+    ] as const) {
       const { $, link } = await pageOf(url);
       expect(link.rel('cite-as').map((l) => l.uri)).toEqual([`https://doi.org/${DOI}`]);
       expect(link.rel('type').map((l) => l.uri)).toEqual(['https://schema.org/Dataset', 'https://schema.org/AboutPage']);
-      const alternates = $('link[rel="alternate"][type]').map((_, el) => ({ uri: $(el).attr('href'), type: $(el).attr('type') })).get();
+      const alternates = $('link[rel="alternate"][type]')
+        .map((_, el) => ({ uri: $(el).attr('href'), type: $(el).attr('type') }))
+        .get();
       expect(link.rel('describedby').map((l) => ({ uri: l.uri, type: l.type }))).toEqual(alternates);
-      expect(link.rel('describedby').filter((l) => l.type === 'application/ld+json').map((l) => l.profile)).toEqual(['http://www.w3.org/ns/dcat#', 'https://schema.org']);
+      expect(
+        link
+          .rel('describedby')
+          .filter((l) => l.type === 'application/ld+json')
+          .map((l) => l.profile),
+      ).toEqual(['http://www.w3.org/ns/dcat#', 'https://schema.org']);
       expect(link.rel('item').map((l) => ({ href: l.uri, type: l.type }))).toEqual(await fileUrls(ids.chinese!));
       expect(link.rel('license').map((l) => l.uri)).toEqual(['https://creativecommons.org/licenses/by-nc-sa/4.0/']);
       const landing = `http://portal.test${language === 'en' ? '/en' : ''}/data/${ids.chinese}/`;
@@ -253,8 +310,12 @@ describe('FAIR Signposting on a landing page', () => {
 });
 
 describe('GET /{lang}/data/{id}/linkset', () => {
-  it('gives the landing page\'s links as application/linkset+json, every file, each file and export linking back', async () => {
-    for (const [prefix, language] of [['', 'zh-hans'], ['/zh-hans', 'zh-hans'], ['/en', 'en']] as const) {
+  it("gives the landing page's links as application/linkset+json, every file, each file and export linking back", async () => {
+    for (const [prefix, language] of [
+      ['', 'zh-hans'],
+      ['/zh-hans', 'zh-hans'],
+      ['/en', 'en'],
+    ] as const) {
       const response = await get(`${prefix}/data/${ids.many}/linkset`, { accept: 'application/linkset+json' });
       expect(response.statusCode, prefix).toBe(200);
       expect(response.headers['content-type']).toBe('application/linkset+json; charset=utf-8');
@@ -276,7 +337,9 @@ describe('GET /{lang}/data/{id}/linkset', () => {
   });
 
   it('gives the same links as application/linkset, each with its anchor, as RFC 8288 reads them', async () => {
-    const json = (await get(`/en/data/${ids.chinese}/linkset`)).json() as { linkset: ({ anchor: string } & Record<string, { href: string; type?: string; profile?: string[] }[]>)[] };
+    const json = (await get(`/en/data/${ids.chinese}/linkset`)).json() as {
+      linkset: ({ anchor: string } & Record<string, { href: string; type?: string; profile?: string[] }[]>)[];
+    };
     const fromJson = json.linkset.flatMap(({ anchor, ...relations }) =>
       Object.entries(relations).flatMap(([rel, targets]) => targets.map((target) => [anchor, rel, target.href, target.type ?? '', target.profile?.[0] ?? ''].join(' '))),
     );
@@ -299,7 +362,7 @@ describe('GET /{lang}/data/{id}/linkset', () => {
 });
 
 describe('signposts of a file and of an export', () => {
-  it('a data file\'s download names its landing page (collection)', async () => {
+  it("a data file's download names its landing page (collection)", async () => {
     const uploaded = await upload(portal, staff.token, '/metadata/upload-file/', ids.english!, { filename: 'extent.csv', content: 'day,extent\n1,15.2\n', type: 'text/csv' });
     expect(uploaded.statusCode, uploaded.body).toBe(201);
     const response = await get(`/api/metadata/meta-file/${uploaded.json().id}/download/`, { ...tokenHeader(staff.token), 'accept-language': 'en' });

@@ -50,7 +50,14 @@ beforeAll(async () => {
     { key: 'short', language: 'en', zh: { title: '南极海冰', abstract: '' }, en: { title: 'Antarctic sea ice', abstract: 'Daily sea ice extent.' }, published: '2024-04-01' },
     { key: 'draft', status: 'draft', language: 'en', zh: { title: '草稿冰川', abstract: '草稿' }, en: { title: 'Draft glacier', abstract: 'A draft.' } },
     { key: 'inReview', status: 'underReview', language: 'en', zh: { title: '评审中', abstract: '' }, en: { title: 'Under review', abstract: 'In review.' } },
-    { key: 'gone', language: 'en', zh: { title: '撤销的冰湖数据', abstract: '冰湖' }, en: { title: 'Withdrawn glacial lakes', abstract: 'Glacial lakes.' }, published: '2023-01-01', doi: '10.11888/Hydro.tpdc.300009' },
+    {
+      key: 'gone',
+      language: 'en',
+      zh: { title: '撤销的冰湖数据', abstract: '冰湖' },
+      en: { title: 'Withdrawn glacial lakes', abstract: 'Glacial lakes.' },
+      published: '2023-01-01',
+      doi: '10.11888/Hydro.tpdc.300009',
+    },
     { key: 'many', language: 'en', zh: { title: '一万个文件', abstract: '文件很多' }, en: { title: 'Ten thousand files', abstract: 'Many files.' }, published: '2024-05-01' },
   ]);
   expectStatus(await decide(portal, staff.token, ids.gone!, { review_status: 'unpublish', content: 'The data were found to duplicate another dataset.' }), 200);
@@ -67,7 +74,11 @@ beforeAll(async () => {
     created_by: owner.id,
     created_at: new Date(now + i).toISOString(),
   }));
-  for (let i = 0; i < rows.length; i += 500) await portal.database.db.insertInto('meta_file').values(rows.slice(i, i + 500)).execute();
+  for (let i = 0; i < rows.length; i += 500)
+    await portal.database.db
+      .insertInto('meta_file')
+      .values(rows.slice(i, i + 500))
+      .execute();
 }, 120_000);
 
 afterAll(async () => {
@@ -83,7 +94,13 @@ function tagAttribute(html: string, selector: string, attribute: string): string
 }
 const titleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
 const alternatesOf = (html: string) => Object.fromEntries([...html.matchAll(/<link rel="alternate" hreflang="([^"]+)" href="([^"]+)"/g)].map((m) => [m[1]!, m[2]!]));
-const unescape = (text: string) => text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+const unescape = (text: string) =>
+  text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
 
 describe('metaDescription', () => {
   it('keeps a short text as it is, white space folded', () => {
@@ -135,7 +152,7 @@ describe('GET /{lang}/data/{id}/ of a published record', () => {
     }
   });
 
-  it('falls back to the record\'s own language where the other version has no text', async () => {
+  it("falls back to the record's own language where the other version has no text", async () => {
     const html = (await page(`/data/${ids.short}/`)).body;
     expect(titleOf(html)).toBe('南极海冰 - 三极科学数据门户');
     expect(tagAttribute(html, 'meta name="description"', 'content')).toBe('Daily sea ice extent.');
@@ -207,7 +224,11 @@ describe('GET /{lang}/data/ with a search', () => {
 
 describe('GET / and /en/, the home page', () => {
   it('carries the hot list and the counts it shows, the replies the API gives in the page language', async () => {
-    for (const [url, language] of [['/', 'zh-hans'], ['/en/', 'en'], ['/en/index', 'en']] as const) {
+    for (const [url, language] of [
+      ['/', 'zh-hans'],
+      ['/en/', 'en'],
+      ['/en/index', 'en'],
+    ] as const) {
       const response = await page(url);
       expect(response.statusCode, url).toBe(200);
       const text = /<script type="application\/json" id="portal-home">([^<]*)<\/script>/.exec(response.body)?.[1];
@@ -239,7 +260,7 @@ describe('GET /{lang}/data/{id}/ of anything never published', () => {
     }
   });
 
-  it('is not found for the record\'s own creator either: the page is the public one', async () => {
+  it("is not found for the record's own creator either: the page is the public one", async () => {
     const response = await portal.app.inject({ method: 'GET', url: `/en/data/${ids.draft}/`, headers: { accept: 'text/html' }, cookies: { token: owner.token } });
     expect(response.statusCode).toBe(404);
   });
@@ -282,7 +303,7 @@ describe('GET /api/metadata/metadata/{id}/tombstone/', () => {
     expect((await call(portal, 'GET', recordUrl(ids.gone!), null)).statusCode).toBe(404);
   });
 
-  it('is not found for a published record, a draft and an unknown id, in the caller\'s language', async () => {
+  it("is not found for a published record, a draft and an unknown id, in the caller's language", async () => {
     for (const id of [ids.glaciers!, ids.draft!, randomUUID()]) {
       const response = await call(portal, 'GET', `${recordUrl(id)}tombstone/`, null, { headers: EN });
       expect(response.statusCode, id).toBe(404);
@@ -293,7 +314,7 @@ describe('GET /api/metadata/metadata/{id}/tombstone/', () => {
   });
 });
 
-describe('the record\'s reply for its landing page', () => {
+describe("the record's reply for its landing page", () => {
   it('carries the downloads of a published record, as the catalogue counts them', async () => {
     const record = expectStatus(await call(portal, 'GET', recordUrl(ids.glaciers!), null), 200);
     expect(record.download_count).toBe(0);
@@ -326,7 +347,7 @@ describe('a record of 10,000 data files', () => {
     expect(reply).toMatchObject({ count: 0, total_size: 0, results: [] });
   });
 
-  it('refuses a page size over the limit with a message in the caller\'s language', async () => {
+  it("refuses a page size over the limit with a message in the caller's language", async () => {
     const response = await call(portal, 'GET', `/api/metadata/meta-file/?metadata__id=${ids.many}&pageSize=100000`, null, { headers: EN });
     expect(response.statusCode).toBe(400);
     expect(response.json().detail).toBeTruthy();
@@ -342,7 +363,7 @@ describe('sitemap.xml', () => {
   };
   const locations = (xml: string) => [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
 
-  it('lists every published record\'s landing page in both languages, with alternates, and no other record', async () => {
+  it("lists every published record's landing page in both languages, with alternates, and no other record", async () => {
     const xml = await sitemap();
     for (const key of ['glaciers', 'short', 'many']) {
       expect(locations(xml)).toEqual(expect.arrayContaining([`http://portal.test/data/${ids[key]}/`, `http://portal.test/en/data/${ids[key]}/`]));
@@ -388,7 +409,8 @@ describe('sitemap.xml', () => {
       expect(all).toHaveLength((4 + 3) * 2);
       expect(new Set(all).size).toBe(all.length);
       for (const key of ['glaciers', 'short', 'many']) expect(all).toContain(`http://portal.test/en/data/${ids[key]}/`);
-      for (const missing of ['/sitemap-3.xml', '/sitemap-0.xml', '/sitemap-x.xml']) expect((await portal.app.inject({ method: 'GET', url: missing })).statusCode, missing).toBe(404);
+      for (const missing of ['/sitemap-3.xml', '/sitemap-0.xml', '/sitemap-x.xml'])
+        expect((await portal.app.inject({ method: 'GET', url: missing })).statusCode, missing).toBe(404);
     } finally {
       sitemapLimits.maxUrls = 50_000;
     }

@@ -33,7 +33,7 @@ async function storedFiles(): Promise<string[]> {
 const bytes = (size: number) => ({ filename: 'data.bin', content: new Uint8Array(size).fill(7) });
 
 describe('records created per hour', () => {
-  it('refuses the record past the limit with 429 in the caller\'s language, writing nothing', async () => {
+  it("refuses the record past the limit with 429 in the caller's language, writing nothing", async () => {
     const user = await buildUser(portal);
     for (let i = 0; i < 3; i += 1) expectStatus(await createDraft(user.token), 201);
     const chinese = await createDraft(user.token);
@@ -56,7 +56,7 @@ describe('records created per hour', () => {
     expect(await recordsOf(user.id)).toBe(3);
   });
 
-  it('counts only the last hour, and only the caller\'s records', async () => {
+  it("counts only the last hour, and only the caller's records", async () => {
     const user = await buildUser(portal);
     const other = await buildUser(portal);
     for (let i = 0; i < 3; i += 1) await createRecord(portal, user.token);
@@ -81,7 +81,7 @@ describe('records created per hour', () => {
 });
 
 describe('stored bytes per user', () => {
-  it('refuses an upload past the quota with 413 in the caller\'s language, leaving no row, blob or temporary file', async () => {
+  it("refuses an upload past the quota with 413 in the caller's language, leaving no row, blob or temporary file", async () => {
     const user = await buildUser(portal);
     const record = await createRecord(portal, user.token);
     expectStatus(await upload(portal, user.token, '/metadata/upload-file/', record.id, bytes(700 * 1024)), 201);
@@ -123,7 +123,7 @@ describe('stored bytes per user', () => {
     for (const { storage_key: key } of keys) expect(files).toContain(key);
   });
 
-  it('counts the caller\'s uploads only, and does not hold staff back', async () => {
+  it("counts the caller's uploads only, and does not hold staff back", async () => {
     const user = await buildUser(portal);
     const other = await buildUser(portal);
     const staff = await buildUser(portal, { staff: true });

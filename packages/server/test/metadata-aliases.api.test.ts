@@ -23,10 +23,7 @@ describe('/metadata/metadata-keyword/', () => {
     const first = await createRecord(portal, owner.token);
     const second = await createRecord(portal, owner.token);
     const keyword = await addKeyword(portal, owner.token, first.id, 'place', '祁连山');
-    const link = expectStatus(
-      await call(portal, 'POST', '/metadata/metadata-keyword/', owner.token, { body: { metadata: second.id, keyword: keyword.id } }),
-      201,
-    );
+    const link = expectStatus(await call(portal, 'POST', '/metadata/metadata-keyword/', owner.token, { body: { metadata: second.id, keyword: keyword.id } }), 201);
     expect(link).toMatchObject({ metadata: second.id, keyword: keyword.id, keyword_detail: { name: '祁连山' } });
     const list = expectStatus(await call(portal, 'GET', `/metadata/metadata-keyword/?metadata__id=${second.id}`, owner.token), 200);
     expect(list.results.map((row: { keyword: string }) => row.keyword)).toEqual([keyword.id]);
@@ -92,7 +89,7 @@ describe('POST /api/metadata/author_sort/', () => {
     expect(reply.results.map((row: { sort: number }) => row.sort)).toEqual([0, 1, 2]);
   });
 
-  it("refuses ids of another record, repeated ids, another user and a record in review", async () => {
+  it('refuses ids of another record, repeated ids, another user and a record in review', async () => {
     const record = await createRecord(portal, owner.token);
     const mine = (await addAuthor(portal, owner.token, record.id)).link;
     const elsewhere = (await addAuthor(portal, owner.token, (await createRecord(portal, owner.token)).id)).link;

@@ -82,12 +82,7 @@ export function authorForm(fields: Record<string, unknown> = {}) {
 }
 
 /** Creates an author and links it to a record in a role; returns both. */
-export async function addAuthor(
-  portal: TestPortal,
-  token: string,
-  metadataId: string,
-  options: { role?: string; author?: Record<string, unknown> } = {},
-) {
+export async function addAuthor(portal: TestPortal, token: string, metadataId: string, options: { role?: string; author?: Record<string, unknown> } = {}) {
   const author = await postResource(portal, token, 'author', authorForm(options.author));
   const link = await postResource(portal, token, 'meta-author', {
     metadata: metadataId,

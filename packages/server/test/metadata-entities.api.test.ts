@@ -3,19 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, type Person } from './factories.js';
 import { createTestPortal, EN, type TestPortal } from './helpers.js';
-import {
-  addAuthor,
-  addKeyword,
-  authorForm,
-  call,
-  countRows,
-  createRecord,
-  expectStatus,
-  getRecord,
-  postResource,
-  resourceUrl,
-  setStatus,
-} from './metadata-builders.js';
+import { addAuthor, addKeyword, authorForm, call, countRows, createRecord, expectStatus, getRecord, postResource, resourceUrl, setStatus } from './metadata-builders.js';
 
 type User = Person;
 
@@ -43,12 +31,9 @@ const FORBIDDEN = 'You do not have permission to do this.';
 const LOGIN = 'Please log in first.';
 
 const get = (token: string | null, url: string) => call(portal, 'GET', url, token, { headers: EN });
-const post = (token: string | null, name: string, body: Record<string, unknown>, asForm = false) =>
-  call(portal, 'POST', resourceUrl(name), token, { body, asForm, headers: EN });
-const put = (token: string | null, name: string, id: string, body: Record<string, unknown>) =>
-  call(portal, 'PUT', resourceUrl(name, id), token, { body, headers: EN });
-const patch = (token: string | null, name: string, id: string, body: Record<string, unknown>) =>
-  call(portal, 'PATCH', resourceUrl(name, id), token, { body, headers: EN });
+const post = (token: string | null, name: string, body: Record<string, unknown>, asForm = false) => call(portal, 'POST', resourceUrl(name), token, { body, asForm, headers: EN });
+const put = (token: string | null, name: string, id: string, body: Record<string, unknown>) => call(portal, 'PUT', resourceUrl(name, id), token, { body, headers: EN });
+const patch = (token: string | null, name: string, id: string, body: Record<string, unknown>) => call(portal, 'PATCH', resourceUrl(name, id), token, { body, headers: EN });
 const del = (token: string | null, name: string, id: string) => call(portal, 'DELETE', resourceUrl(name, id), token, { headers: EN });
 const listOf = async (token: string | null, name: string, query: string) => expectStatus(await get(token, `${resourceUrl(name)}?${query}`), 200);
 const idsOf = (page: { results: { id: string }[] }) => page.results.map((r) => r.id);
@@ -119,7 +104,12 @@ describe('metadata-i18n', () => {
 
   it('refuses a second version in the same language, and one in the language of the record itself', async () => {
     const record = await createRecord(portal, owner.token);
-    expectRefusal(await post(owner.token, 'metadata-i18n', { metadata: record.id, language: 'en' }), 400, 'The metadata already has a version in that language.', 'non_field_errors');
+    expectRefusal(
+      await post(owner.token, 'metadata-i18n', { metadata: record.id, language: 'en' }),
+      400,
+      'The metadata already has a version in that language.',
+      'non_field_errors',
+    );
     expectRefusal(await post(owner.token, 'metadata-i18n', { metadata: record.id, language: 'zh-hans' }), 400, 'The metadata is written in that language already.', 'language');
     expect(await countRows(portal, 'metadata_i18n', { metadata_id: record.id })).toBe(1);
   });
@@ -169,9 +159,7 @@ describe('author', () => {
     const author = expectStatus(await post(owner.token, 'author', form), 201);
     expect(author).toMatchObject({ name: form.name, email: form.email, affiliation: form.affiliation, phone: '+86 10 1234 5678', created_by: owner.id });
     expect(author).not.toHaveProperty('name_en');
-    expect(author.translations).toEqual([
-      expect.objectContaining({ author_id: author.id, language: 'en', name: form.name_en, affiliation: form.affiliation_en }),
-    ]);
+    expect(author.translations).toEqual([expect.objectContaining({ author_id: author.id, language: 'en', name: form.name_en, affiliation: form.affiliation_en })]);
     const versions = await listOf(owner.token, 'author-i18n', `author__id=${author.id}`);
     expect(versions.results.map((v: { name: string }) => v.name)).toEqual([form.name_en]);
   });
@@ -233,7 +221,12 @@ describe('author', () => {
 
   it('refuses to rename an author linked to a record, but renames an unlinked one', async () => {
     const { author } = await addAuthor(portal, owner.token, draft.id);
-    expectRefusal(await put(owner.token, 'author', author.id, { name: '改名' }), 400, 'The name of a data resource provider others use cannot be changed; choose an existing provider instead.', 'name');
+    expectRefusal(
+      await put(owner.token, 'author', author.id, { name: '改名' }),
+      400,
+      'The name of a data resource provider others use cannot be changed; choose an existing provider instead.',
+      'name',
+    );
     const chinese = await call(portal, 'PUT', resourceUrl('author', author.id), owner.token, { body: { name: '改名' } });
     expect(chinese.json().name).toEqual(['不能修改资源提供者姓名，只能选择已有的资源提供者']);
     expect(expectStatus(await get(owner.token, resourceUrl('author', author.id)), 200).name).toBe(author.name);
@@ -315,7 +308,7 @@ describe("an author's personal data", () => {
     expect(JSON.stringify(seen)).not.toMatch(/850000|123 4567|拉萨市|Lhasa|author.*@example\.org/);
   });
 
-  it('refuses a visitor the author calls, and blanks the contacts in the published record\'s links', async () => {
+  it("refuses a visitor the author calls, and blanks the contacts in the published record's links", async () => {
     expectRefusal(await get(null, `${resourceUrl('author')}?metadata__id=${record.id}`), 401, LOGIN);
     expectRefusal(await get(null, resourceUrl('author', author.id)), 401, LOGIN);
     expectRefusal(await get(null, `/api/metadata/like_author/?like_author=${encodeURIComponent(author.name)}`), 401, LOGIN);
@@ -323,7 +316,7 @@ describe("an author's personal data", () => {
     expect(links.map((link) => link.author_detail)).toMatchObject([BLANK, BLANK]);
   });
 
-  it('shows the contacts to the author\'s creator and to staff on every call', async () => {
+  it("shows the contacts to the author's creator and to staff on every call", async () => {
     for (const person of [owner, staff]) {
       const seen = await seenBy(person.token);
       for (const row of [seen.list, seen.one, seen.like, seen.link]) {
@@ -373,7 +366,12 @@ describe('author-i18n', () => {
 
   it('refuses a second translation in one language, writing nothing', async () => {
     const author = await postResource(portal, owner.token, 'author', authorForm());
-    expectRefusal(await post(owner.token, 'author-i18n', { author: author.id, language: 'en', name: 'Again' }), 400, 'This author already has a translation in that language.', 'non_field_errors');
+    expectRefusal(
+      await post(owner.token, 'author-i18n', { author: author.id, language: 'en', name: 'Again' }),
+      400,
+      'This author already has a translation in that language.',
+      'non_field_errors',
+    );
     expect(await countRows(portal, 'author_i18n', { author_id: author.id })).toBe(1);
     expectRefusal(await post(owner.token, 'author-i18n', { author: author.id, language: 'zh-hans' }), 400, 'Please enter the English name.', 'name');
     expectRefusal(await post(owner.token, 'author-i18n', { author: 'nobody', language: 'zh-hans', name: 'x' }), 400, 'Please name the author.', 'author');
@@ -474,7 +472,12 @@ describe('literature, citation and literature-meta', () => {
     const record = await createRecord(portal, owner.token);
     const entry = await postResource(portal, owner.token, 'literature', { ...literature(), metadata: record.id });
     expectRefusal(await post(owner.token, 'citation', { metadata: record.id, literature: entry.id }, true), 400, 'This metadata already cites this reference.', 'non_field_errors');
-    expectRefusal(await post(owner.token, 'literature-meta', { metadata: record.id, literature: entry.id }), 400, 'This metadata already cites this reference.', 'non_field_errors');
+    expectRefusal(
+      await post(owner.token, 'literature-meta', { metadata: record.id, literature: entry.id }),
+      400,
+      'This metadata already cites this reference.',
+      'non_field_errors',
+    );
     expect(await countRows(portal, 'citations', { metadata_id: record.id })).toBe(1);
   });
 
@@ -501,7 +504,12 @@ describe('literature, citation and literature-meta', () => {
     expectRefusal(await post(owner.token, 'literature', literature({ title: '' })), 400, 'Please enter the title of the literature.', 'title');
     expectRefusal(await post(owner.token, 'literature', literature({ type: 'novel' })), 400, 'Please choose the type of the literature.', 'type');
     expectRefusal(await post(owner.token, 'literature', literature({ year: '19' })), 400, 'The year has four digits.', 'year');
-    expectRefusal(await post(owner.token, 'literature', literature({ link: 'javascript:alert(1)' })), 400, 'Please enter a web address starting with http://, https:// or ftp://.', 'link');
+    expectRefusal(
+      await post(owner.token, 'literature', literature({ link: 'javascript:alert(1)' })),
+      400,
+      'Please enter a web address starting with http://, https:// or ftp://.',
+      'link',
+    );
     expect(await countRows(portal, 'literature')).toBe(before);
   });
 
@@ -538,7 +546,12 @@ describe('literature-i18n', () => {
     expect(added).toMatchObject({ literature_id: entry.id, language: 'en', title: 'Permafrost' });
     expect(idsOf(await listOf(owner.token, 'literature-i18n', `literature__id=${entry.id}`))).toEqual([added.id]);
     expect(expectStatus(await put(owner.token, 'literature-i18n', added.id, { publisher: 'Elsevier' }), 200).publisher).toBe('Elsevier');
-    expectRefusal(await post(owner.token, 'literature-i18n', { literature: entry.id, language: 'en', title: 'Again' }), 400, 'This literature already has a translation in that language.', 'non_field_errors');
+    expectRefusal(
+      await post(owner.token, 'literature-i18n', { literature: entry.id, language: 'en', title: 'Again' }),
+      400,
+      'This literature already has a translation in that language.',
+      'non_field_errors',
+    );
     expect((await del(owner.token, 'literature-i18n', added.id)).statusCode).toBe(204);
   });
 
@@ -582,7 +595,12 @@ describe('keyword', () => {
     await addKeyword(portal, owner.token, record.id, 'place', 'Tibet');
     const keywords = await countRows(portal, 'keywords');
     const translations = await countRows(portal, 'keyword_i18n');
-    expectRefusal(await post(owner.token, 'keyword', { name: 'TIBET', type: 'place', metadata: record.id, translation: '西藏' }), 400, 'The metadata already has this keyword.', 'name');
+    expectRefusal(
+      await post(owner.token, 'keyword', { name: 'TIBET', type: 'place', metadata: record.id, translation: '西藏' }),
+      400,
+      'The metadata already has this keyword.',
+      'name',
+    );
     expect(await countRows(portal, 'keywords')).toBe(keywords);
     expect(await countRows(portal, 'keyword_i18n')).toBe(translations);
     expect(await countRows(portal, 'meta_keyword', { metadata_id: record.id })).toBe(1);
@@ -651,7 +669,12 @@ describe('keyword-i18n', () => {
     const added = expectStatus(await post(owner.token, 'keyword-i18n', { keyword: keyword.id, language: 'en', name: 'Permafrost' }), 201);
     expect(idsOf(await listOf(owner.token, 'keyword-i18n', `keyword_id=${keyword.id}`))).toEqual([added.id]);
     expect(expectStatus(await put(owner.token, 'keyword-i18n', added.id, { name: 'Frozen ground' }), 200).name).toBe('Frozen ground');
-    expectRefusal(await post(owner.token, 'keyword-i18n', { keyword: keyword.id, language: 'en', name: 'Again' }), 400, 'This keyword already has a translation in that language.', 'non_field_errors');
+    expectRefusal(
+      await post(owner.token, 'keyword-i18n', { keyword: keyword.id, language: 'en', name: 'Again' }),
+      400,
+      'This keyword already has a translation in that language.',
+      'non_field_errors',
+    );
     expectRefusal(await put(owner.token, 'keyword-i18n', added.id, { name: '' }), 400, 'Please enter the translation of the keyword.', 'name');
     expect((await del(owner.token, 'keyword-i18n', added.id)).statusCode).toBe(204);
   });
@@ -711,8 +734,18 @@ describe('keyword-standard, meta-keyword-standard and meta-discipline', () => {
     const record = await createRecord(portal, owner.token);
     const created = expectStatus(await post(owner.token, 'meta-keyword-standard', { metadata: record.id, keyword_standard: child.id }), 201);
     expect(created.keyword_standard_detail).toMatchObject({ id: child.id, name: '冰川学' });
-    expectRefusal(await post(owner.token, 'meta-keyword-standard', { metadata: record.id, keyword_standard: child.id }), 400, 'The metadata already has this keyword standard.', 'non_field_errors');
-    expectRefusal(await post(owner.token, 'meta-keyword-standard', { metadata: record.id, keyword_standard: 'missing' }), 400, 'Please choose a keyword standard.', 'keyword_standard');
+    expectRefusal(
+      await post(owner.token, 'meta-keyword-standard', { metadata: record.id, keyword_standard: child.id }),
+      400,
+      'The metadata already has this keyword standard.',
+      'non_field_errors',
+    );
+    expectRefusal(
+      await post(owner.token, 'meta-keyword-standard', { metadata: record.id, keyword_standard: 'missing' }),
+      400,
+      'Please choose a keyword standard.',
+      'keyword_standard',
+    );
     expectRefusal(await post(other.token, 'meta-keyword-standard', { metadata: published.id, keyword_standard: child.id }), 403, NO_RIGHT);
     expect(idsOf(await listOf(owner.token, 'meta-keyword-standard', `metadata__id=${record.id}`))).toEqual([created.id]);
     expect((await del(owner.token, 'meta-keyword-standard', created.id)).statusCode).toBe(204);
@@ -830,7 +863,12 @@ describe('fund and meta-fund', () => {
     const fourth = await postResource(portal, owner.token, 'fund', { name: '第四个', name_en: 'Fourth' });
     expectRefusal(await post(owner.token, 'meta-fund', { metadata: record.id, fund: fourth.id }), 400, 'A metadata record has at most 3 funding projects.', 'non_field_errors');
     const funds = await countRows(portal, 'funds');
-    expectRefusal(await post(owner.token, 'fund', { name: '第五个', name_en: 'Fifth', metadata: record.id }), 400, 'A metadata record has at most 3 funding projects.', 'non_field_errors');
+    expectRefusal(
+      await post(owner.token, 'fund', { name: '第五个', name_en: 'Fifth', metadata: record.id }),
+      400,
+      'A metadata record has at most 3 funding projects.',
+      'non_field_errors',
+    );
     const chinese = await call(portal, 'POST', resourceUrl('meta-fund'), owner.token, { body: { metadata: record.id, fund: fourth.id } });
     expect(chinese.json().detail).toBe('一条元数据最多有 3 个资助项目。');
     expect(await countRows(portal, 'funds')).toBe(funds);
@@ -868,7 +906,10 @@ describe('fund and meta-fund', () => {
 
 describe('project', () => {
   it('creates a project from the editor, asking for both names and the abbreviation', async () => {
-    const project = expectStatus(await post(owner.token, 'project', { name: '第二次青藏高原综合科学考察', name_en: 'Second Tibetan Plateau Scientific Expedition', abbreviation: 'STEP' }), 201);
+    const project = expectStatus(
+      await post(owner.token, 'project', { name: '第二次青藏高原综合科学考察', name_en: 'Second Tibetan Plateau Scientific Expedition', abbreviation: 'STEP' }),
+      201,
+    );
     expect(project).toMatchObject({ abbreviation: 'STEP', created_by: owner.id });
     const form = { name: '项目', name_en: 'Project', abbreviation: 'P' };
     for (const [field, text] of [
@@ -961,8 +1002,18 @@ describe('online-resource', () => {
     const record = await createRecord(portal, owner.token);
     const resource = expectStatus(await post(owner.token, 'online-resource', { metadata: record.id, name: '数据门户', url: 'https://data.example.org/glacier' }), 201);
     expect(resource).toMatchObject({ metadata_id: record.id, name: '数据门户', created_by: owner.id });
-    expectRefusal(await post(owner.token, 'online-resource', { metadata: record.id, name: '', url: 'https://x.org' }), 400, 'Please enter the name of the online resource.', 'name');
-    expectRefusal(await post(owner.token, 'online-resource', { metadata: record.id, name: 'x', url: 'data.example.org' }), 400, 'Please enter a web address starting with http://, https:// or ftp://.', 'url');
+    expectRefusal(
+      await post(owner.token, 'online-resource', { metadata: record.id, name: '', url: 'https://x.org' }),
+      400,
+      'Please enter the name of the online resource.',
+      'name',
+    );
+    expectRefusal(
+      await post(owner.token, 'online-resource', { metadata: record.id, name: 'x', url: 'data.example.org' }),
+      400,
+      'Please enter a web address starting with http://, https:// or ftp://.',
+      'url',
+    );
     expect(idsOf(await listOf(owner.token, 'online-resource', `metadata__id=${record.id}&pageSize=100`))).toEqual([resource.id]);
     expect(expectStatus(await put(owner.token, 'online-resource', resource.id, { url: 'ftp://ftp.example.org/glacier' }), 200).url).toBe('ftp://ftp.example.org/glacier');
     const before = await storedRow('online_resources', resource.id);
@@ -1198,7 +1249,11 @@ describe('who changes a shared entry', () => {
           if (change && name.includes('translation')) expect(response.json()).toMatchObject({ ...change, [column]: copyId, copied_from: entry.id });
           if (!change) expect(await countRows(portal, translation.table, { [column]: copyId! })).toBe(translations - 1);
           // Back to the original for the next write.
-          await (portal.database.db as any).updateTable(kind.link.table).set({ [kind.link.column]: entry.id }).where('metadata_id', 'in', drafts).execute();
+          await (portal.database.db as any)
+            .updateTable(kind.link.table)
+            .set({ [kind.link.column]: entry.id })
+            .where('metadata_id', 'in', drafts)
+            .execute();
         }
         expectRefusal(await del(owner.token, kind.name, entry.id), 409, 'Other metadata records use this entry, so it cannot be deleted.');
         expect(await storedRow(kind.table, entry.id)).toEqual(entryBefore);

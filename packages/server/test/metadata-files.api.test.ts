@@ -27,11 +27,7 @@ let staff: Person;
 
 beforeAll(async () => {
   portal = await createTestPortal();
-  [owner, other, staff] = await Promise.all([
-    buildUser(portal),
-    buildUser(portal),
-    buildUser(portal, { staff: true }),
-  ]);
+  [owner, other, staff] = await Promise.all([buildUser(portal), buildUser(portal), buildUser(portal, { staff: true })]);
   await portal.app.listen({ port: 0, host: '127.0.0.1' });
   const address = portal.app.server.address() as net.AddressInfo;
   baseUrl = `http://127.0.0.1:${address.port}`;
@@ -66,10 +62,24 @@ async function post(url: string, parts: [string, Part][], headers: Record<string
 }
 
 const uploadFile = (token: string | null, metadata: string, file: Part, headers: Record<string, string> = {}) =>
-  post('/metadata/upload-file/', [['metadata', metadata], ['file', file]], { ...(token ? tokenHeader(token) : {}), ...headers });
+  post(
+    '/metadata/upload-file/',
+    [
+      ['metadata', metadata],
+      ['file', file],
+    ],
+    { ...(token ? tokenHeader(token) : {}), ...headers },
+  );
 
 const uploadAttachment = (token: string | null, metadata: string, file: Part, headers: Record<string, string> = {}) =>
-  post('/metadata/upload-attachment', [['metadata', metadata], ['file', file]], { ...(token ? tokenHeader(token) : {}), ...headers });
+  post(
+    '/metadata/upload-attachment',
+    [
+      ['metadata', metadata],
+      ['file', file],
+    ],
+    { ...(token ? tokenHeader(token) : {}), ...headers },
+  );
 
 const uploadThumbnail = (token: string | null, metadata: string, file: Part, headers: Record<string, string> = {}) =>
   post(
@@ -398,9 +408,7 @@ describe('data files', () => {
     expect(download.headers['content-type']).toBe('application/octet-stream');
     expect(download.headers['x-content-type-options']).toBe('nosniff');
     expect(download.headers['content-length']).toBe(String(Buffer.byteLength(content)));
-    expect(download.headers['content-disposition']).toBe(
-      `attachment; filename="__ __ 2024.csv"; filename*=UTF-8''${encodeURIComponent('拉萨 气温 2024.csv')}`,
-    );
+    expect(download.headers['content-disposition']).toBe(`attachment; filename="__ __ 2024.csv"; filename*=UTF-8''${encodeURIComponent('拉萨 气温 2024.csv')}`);
 
     const removal = await del(`/api/metadata/meta-file/${row.id}/`, owner.token);
     expect(removal.statusCode).toBe(200);
@@ -426,9 +434,7 @@ describe('data files', () => {
     const row = (await uploadFile(owner.token, record, { filename: "rate 100%; it's (1)*.csv", content: 'x' })).json();
     expect(row.name).toBe("rate 100%; it's (1)*.csv");
     const download = await get(`/api/metadata/meta-file/${row.id}/download/`, owner.token);
-    expect(download.headers['content-disposition']).toBe(
-      `attachment; filename="rate 100__ it's (1)*.csv"; filename*=UTF-8''rate%20100%25%3B%20it%27s%20%281%29%2A.csv`,
-    );
+    expect(download.headers['content-disposition']).toBe(`attachment; filename="rate 100__ it's (1)*.csv"; filename*=UTF-8''rate%20100%25%3B%20it%27s%20%281%29%2A.csv`);
   });
 
   it('refuses an empty name, a name over 255 characters, an empty file, and a form without a file', async () => {
@@ -461,10 +467,17 @@ describe('data files', () => {
     expect(notMultipart.statusCode).toBe(400);
     expect(notMultipart.json().detail).toBe('Please choose a file to upload.');
 
-    const fileFirst = await post('/metadata/upload-file/', [['file', { filename: 'a.csv', content: 'x' }], ['metadata', record]], {
-      ...tokenHeader(owner.token),
-      ...EN,
-    });
+    const fileFirst = await post(
+      '/metadata/upload-file/',
+      [
+        ['file', { filename: 'a.csv', content: 'x' }],
+        ['metadata', record],
+      ],
+      {
+        ...tokenHeader(owner.token),
+        ...EN,
+      },
+    );
     expect(fileFirst.statusCode).toBe(400);
     expect(fileFirst.json().metadata).toEqual(['Please name the metadata.']);
 
@@ -489,9 +502,7 @@ describe('data files', () => {
 
   it('lets only 5 of several simultaneous uploads in', async () => {
     const record = await createRecord(owner.id);
-    const responses = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => uploadFile(owner.token, record, { filename: `race${i}.nc`, content: `race ${i}` })),
-    );
+    const responses = await Promise.all(Array.from({ length: 8 }, (_, i) => uploadFile(owner.token, record, { filename: `race${i}.nc`, content: `race ${i}` })));
     expect(responses.filter((r) => r.statusCode === 201)).toHaveLength(5);
     expect(responses.filter((r) => r.statusCode === 409)).toHaveLength(3);
     expect(await rowsOf('meta_file', record)).toBe(5);
@@ -508,11 +519,7 @@ describe('data files', () => {
     expect(await rowsOf('meta_file', record)).toBe(0);
     await eventually(async () => JSON.stringify((await storedFiles()).sort()) === JSON.stringify(before));
 
-    const chinese = await fetchUpload(
-      '/metadata/upload-file/',
-      owner.token,
-      streamedUpload([['metadata', record]], 'huge.bin', METADATA_LIMITS.dataFileMaxBytes + 1),
-    );
+    const chinese = await fetchUpload('/metadata/upload-file/', owner.token, streamedUpload([['metadata', record]], 'huge.bin', METADATA_LIMITS.dataFileMaxBytes + 1));
     expect(chinese.status).toBe(413);
     expect(await chinese.json()).toEqual({ detail: '文件大于 200 MB。' });
   }, 120_000);
@@ -525,9 +532,7 @@ describe('data files', () => {
     const row = await response.json();
     expect(row.size).toBe(METADATA_LIMITS.dataFileMaxBytes);
     const stored = await storageKeyOf('meta_file', row.id);
-    expect((await fs.stat(path.join(filesRoot(), stored!.storage_key.slice(0, 2), stored!.storage_key))).size).toBe(
-      METADATA_LIMITS.dataFileMaxBytes,
-    );
+    expect((await fs.stat(path.join(filesRoot(), stored!.storage_key.slice(0, 2), stored!.storage_key))).size).toBe(METADATA_LIMITS.dataFileMaxBytes);
     await del(`/api/metadata/meta-file/${row.id}/`, owner.token);
   }, 120_000);
 
@@ -597,8 +602,7 @@ describe('a record that changes while its file is on its way', () => {
     return pending;
   }
 
-  const setStatus = (record: string, status: string) =>
-    portal.database.db.updateTable('metadata').set({ status }).where('id', '=', record).execute();
+  const setStatus = (record: string, status: string) => portal.database.db.updateTable('metadata').set({ status }).where('id', '=', record).execute();
 
   it("refuses the creator's upload with 409 when the draft was submitted meanwhile, leaving no row and no blob", async () => {
     for (const [url, table, filename] of [
@@ -618,9 +622,7 @@ describe('a record that changes while its file is on its way', () => {
   it('answers 404 when the record was deleted meanwhile, leaving no row and no blob', async () => {
     const record = await createRecord(owner.id);
     const before = (await storedFiles()).sort();
-    const response = await uploadAcross('/metadata/upload-file/', owner.token, record, () =>
-      portal.database.db.deleteFrom('metadata').where('id', '=', record).execute(),
-    );
+    const response = await uploadAcross('/metadata/upload-file/', owner.token, record, () => portal.database.db.deleteFrom('metadata').where('id', '=', record).execute());
     expect(response.status).toBe(404);
     expect((await response.json()).detail).toBe('The metadata was not found');
     expect(await rowsOf('meta_file', record)).toBe(0);
@@ -656,12 +658,11 @@ describe('a record that changes while its file is on its way', () => {
   const filesWith = (change: (id: string) => Promise<unknown>) =>
     new FilesService(new FilesRepo(portal.database.db), new ChangingAccess(portal.database.db, change), createBlobStore(portal.config));
 
-  it("keeps the old thumbnail and stores nothing when the record left draft after the access check", async () => {
+  it('keeps the old thumbnail and stores nothing when the record left draft after the access check', async () => {
     const record = await createRecord(owner.id);
     const old = (await uploadThumbnail(owner.token, record, { filename: 'old.png', content: await png(500, 500) })).json();
     const oldKeys = await storageKeyOf('meta_media', old.id);
-    const updatedAt = (await portal.database.db.selectFrom('metadata').select('updated_at').where('id', '=', record).executeTakeFirstOrThrow())
-      .updated_at;
+    const updatedAt = (await portal.database.db.selectFrom('metadata').select('updated_at').where('id', '=', record).executeTakeFirstOrThrow()).updated_at;
     const before = (await storedFiles()).sort();
     const user = (await portal.accounts.authenticate(owner.token))!;
 
@@ -687,8 +688,7 @@ describe('a record that changes while its file is on its way', () => {
     const before = (await storedFiles()).sort();
     for (const attempt of [
       async (record: string) => files.upload(user, 'file', record, { filename: 'a.nc', stream: Readable.from([Buffer.from('data')]) }),
-      async (record: string) =>
-        files.setMedia(user, record, 'thumbnail', { filename: 'a.png', stream: Readable.from([await png(10, 10)]) }),
+      async (record: string) => files.setMedia(user, record, 'thumbnail', { filename: 'a.png', stream: Readable.from([await png(10, 10)]) }),
     ]) {
       const record = await createRecord(owner.id);
       const refusal = await attempt(record).catch((error: unknown) => error);
@@ -704,7 +704,14 @@ describe('specification documents', () => {
     const pdf = await uploadAttachment(owner.token, record, { filename: 'Specification.PDF', content: '%PDF-1.7 test', type: 'text/html' });
     expect(pdf.statusCode).toBe(201);
     expect(pdf.json()).toMatchObject({ name: 'Specification.PDF', mime: 'application/pdf', metadata: record });
-    const slash = await post('/metadata/upload-attachment/', [['metadata', record], ['file', { filename: 'notes.md', content: '# notes' }]], tokenHeader(owner.token));
+    const slash = await post(
+      '/metadata/upload-attachment/',
+      [
+        ['metadata', record],
+        ['file', { filename: 'notes.md', content: '# notes' }],
+      ],
+      tokenHeader(owner.token),
+    );
     expect(slash.statusCode).toBe(201);
     expect(slash.json().mime).toBe('text/markdown');
 

@@ -43,8 +43,7 @@ afterAll(async () => {
 const NO_RIGHT = 'Sorry, you have no right to modify the data entity of this metadata';
 
 const get = (token: string | null, url: string) => call(portal, 'GET', url, token, { headers: EN });
-const post = (token: string | null, name: string, body: Record<string, unknown>, asForm = false) =>
-  call(portal, 'POST', resourceUrl(name), token, { body, asForm, headers: EN });
+const post = (token: string | null, name: string, body: Record<string, unknown>, asForm = false) => call(portal, 'POST', resourceUrl(name), token, { body, asForm, headers: EN });
 const write = (method: 'PUT' | 'PATCH', token: string, name: string, id: string, body: Record<string, unknown>, asForm = false) =>
   call(portal, method, resourceUrl(name, id), token, { body, asForm, headers: EN });
 const patch = (token: string, name: string, id: string, body: Record<string, unknown>) => write('PATCH', token, name, id, body);
@@ -191,7 +190,10 @@ describe('hole 2: every write of a reference checks that the caller may see it',
     const privateKeyword = await addKeyword(portal, other.token, secret.id, 'theme', '私密关键词');
     const privateFund = await postResource(portal, other.token, 'fund', { name: '私密基金', name_en: 'Private', email: 'pi@secret.example', metadata: secret.id });
     const record = await createRecord(portal, owner.token);
-    const keywordLink = await postResource(portal, owner.token, 'meta-keyword', { metadata: record.id, keyword: (await addKeyword(portal, owner.token, (await createRecord(portal, owner.token)).id, 'theme')).id });
+    const keywordLink = await postResource(portal, owner.token, 'meta-keyword', {
+      metadata: record.id,
+      keyword: (await addKeyword(portal, owner.token, (await createRecord(portal, owner.token)).id, 'theme')).id,
+    });
     const fundLink = await postResource(portal, owner.token, 'meta-fund', { metadata: record.id, fund: '5' });
 
     for (const method of ['PATCH', 'PUT'] as const) {
@@ -289,8 +291,7 @@ describe('hole 5: who cannot see a thing gets 404, as for an unknown id', () => 
     const thumbnailId = await insertThumbnail(portal, secret.id, owner.id);
     const token = other.token;
     const othersRecords = await countRows(portal, 'metadata', { owner_id: other.id });
-    const json = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: Record<string, unknown>) =>
-      call(portal, method, url, token, { body, headers: EN });
+    const json = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: Record<string, unknown>) => call(portal, method, url, token, { body, headers: EN });
 
     const calls: [string, (id: string) => Promise<LightMyRequestResponse>, string, number?][] = [
       ['metadata-is-null', (id) => json('GET', `/metadata/metadata-is-null/?id=${id}`), secret.id],

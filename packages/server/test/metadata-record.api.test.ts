@@ -32,12 +32,7 @@ let staff: User;
 let lister: User;
 beforeAll(async () => {
   portal = await createTestPortal();
-  [owner, other, staff, lister] = await Promise.all([
-    buildUser(portal, { realname: '卓玛' }),
-    buildUser(portal),
-    buildUser(portal, { staff: true }),
-    buildUser(portal),
-  ]);
+  [owner, other, staff, lister] = await Promise.all([buildUser(portal, { realname: '卓玛' }), buildUser(portal), buildUser(portal, { staff: true }), buildUser(portal)]);
 });
 afterAll(async () => {
   await portal.close();
@@ -50,8 +45,7 @@ const HIDDEN_EN = 'The metadata was not found';
 const HIDDEN_ZH = '未找到该元数据';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const PERSONAL = { personal: 'true' };
-const list = (token: string | null, query = '', headers: Record<string, string> = {}) =>
-  call(portal, 'GET', `/api/metadata/metadata/${query}`, token, { headers });
+const list = (token: string | null, query = '', headers: Record<string, string> = {}) => call(portal, 'GET', `/api/metadata/metadata/${query}`, token, { headers });
 const ids = (page: { results: { id: string }[] }) => page.results.map((r) => r.id);
 
 describe('GET /api/metadata/metadata/', () => {
@@ -77,7 +71,10 @@ describe('GET /api/metadata/metadata/', () => {
     const chinese = await createRecord(portal, owner.token, { title: '冰湖编目' });
     const english = await createRecord(portal, owner.token, { language: 'en', title: 'Glacial lake inventory' });
     const untranslated = await createRecord(portal, owner.token, { title: '未翻译' });
-    for (const [record, title] of [[chinese, 'Glacial lakes of the Himalaya'], [english, '喜马拉雅冰湖']] as const) {
+    for (const [record, title] of [
+      [chinese, 'Glacial lakes of the Himalaya'],
+      [english, '喜马拉雅冰湖'],
+    ] as const) {
       const version = record.translations.find((t: { language: string }) => t.language !== record.language);
       expectStatus(await call(portal, 'PATCH', resourceUrl('metadata-i18n', version.id), owner.token, { body: { title } }), 200);
     }
@@ -105,7 +102,7 @@ describe('GET /api/metadata/metadata/', () => {
     expect(ids(page)).not.toContain(draft.id);
   });
 
-  it('restricts the list to the caller\'s own records with the Personal header', async () => {
+  it("restricts the list to the caller's own records with the Personal header", async () => {
     const page = expectStatus(await list(other.token, '?pageSize=1000', PERSONAL), 200);
     expect(ids(page)).toContain(othersDraft.id);
     expect(ids(page)).not.toContain(published.id);
@@ -247,7 +244,13 @@ describe('POST /api/metadata/metadata/', () => {
   it("keeps the distributor's organisation and address (street, city, province, country) of the translation (issue 16)", async () => {
     const record = await createRecord(portal, owner.token, { language: 'zh-hans' });
     const url = resourceUrl('metadata-i18n', record.translations[0].id);
-    const distributor = { dist_unit: 'National Tibetan Plateau Data Center', dist_address: '16 Lincui Road, Beijing', dist_city: 'Lhasa', dist_province: 'Tibet', dist_country: 'China' };
+    const distributor = {
+      dist_unit: 'National Tibetan Plateau Data Center',
+      dist_address: '16 Lincui Road, Beijing',
+      dist_city: 'Lhasa',
+      dist_province: 'Tibet',
+      dist_country: 'China',
+    };
     expect(expectStatus(await call(portal, 'PATCH', url, owner.token, { body: distributor }), 200)).toMatchObject(distributor);
     expect(expectStatus(await call(portal, 'GET', url, owner.token), 200)).toMatchObject({ language: 'en', ...distributor });
     expect((await getRecord(portal, owner.token, record.id)).translations[0]).toMatchObject(distributor);
@@ -480,7 +483,12 @@ describe('PUT and PATCH /api/metadata/metadata/{id}/', () => {
       ['a date in another format', { time_start: '2020/01/01' }, 'time_start', DATE],
       ['a date that does not exist', { time_end: '2021-02-29' }, 'time_end', DATE],
       ['a month that does not exist', { time_start: '2021-13-01' }, 'time_start', DATE],
-      ['a time range ending before it starts', { time_start: '2020-01-02', time_end: '2020-01-01' }, 'time_end', ['时间范围的结束不能早于开始。', 'The end of the time range must not be before its start.']],
+      [
+        'a time range ending before it starts',
+        { time_start: '2020-01-02', time_end: '2020-01-01' },
+        'time_end',
+        ['时间范围的结束不能早于开始。', 'The end of the time range must not be before its start.'],
+      ],
       ['a north latitude south of the south one', { south: 30, north: 20 }, 'north', ['北纬不能小于南纬。', 'The north latitude must not be south of the south latitude.']],
       ['a title that is too long', { title: '冰'.repeat(501) }, 'title', TOO_LONG],
       ['an abstract that is too long', { description: 'a'.repeat(20_001) }, 'description', TOO_LONG],
@@ -819,7 +827,17 @@ describe('GET /metadata/metadata-is-null/', () => {
         (id) =>
           portal.database.db
             .insertInto('meta_attach')
-            .values({ id: randomUUID(), metadata_id: id, name: 'spec.pdf', mime: 'application/pdf', storage_key: `test/${id}`, sha256: '', size: 10, created_by: owner.id, created_at: new Date().toISOString() })
+            .values({
+              id: randomUUID(),
+              metadata_id: id,
+              name: 'spec.pdf',
+              mime: 'application/pdf',
+              storage_key: `test/${id}`,
+              sha256: '',
+              size: 10,
+              created_by: owner.id,
+              created_at: new Date().toISOString(),
+            })
             .execute(),
       ],
     ];
@@ -842,7 +860,7 @@ describe('GET /metadata/metadata-is-null/', () => {
 });
 
 describe('GET /metadata/projections/', () => {
-  it('answers the projection list to anybody: real projections only, not the spec text\'s {token} placeholder', async () => {
+  it("answers the projection list to anybody: real projections only, not the spec text's {token} placeholder", async () => {
     const page = expectStatus(await call(portal, 'GET', '/metadata/projections/?_r=1', null), 200);
     expect(page.count).toBe(11);
     expect(page.results).not.toContain('{token}');

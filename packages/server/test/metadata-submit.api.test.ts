@@ -101,64 +101,172 @@ describe('GET /metadata/metadata-submit/', () => {
 
   describe('names exactly the one item a complete record lacks', () => {
     const breakers: [name: string, reason: SubmissionReason, zh: string, en: string, breakIt: (record: CompleteRecord) => Promise<void>][] = [
-      ['no title', 'title', '“标题”为必填项（最多 500 个字符，建议多于 10 个字）', '“Title” is required (at most 500 characters; more than 10 words are recommended)', async (r) => {
-        await patchRecord(portal, owner.token, r.id, { title: '   ' });
-      }],
-      ['no English title', 'titleEn', '“英文标题”为必填项（最多 500 个字符）', '“English title” is required (at most 500 characters)', async (r) => {
-        expectStatus(await call(portal, 'PATCH', resourceUrl('metadata-i18n', r.englishId), owner.token, { body: { title: '' } }), 200);
-      }],
-      ['an abstract of 199 characters', 'abstract', '“摘要”至少 200 个字符（最多 20000 个字符）', '“Abstract” needs at least 200 characters (and at most 20,000)', async (r) => {
-        await patchRecord(portal, owner.token, r.id, { description: `${abstractOf(199)}    ` });
-      }],
-      ['no English abstract', 'abstractEn', '“英文摘要”为必填项（最多 20000 个字符）', '“English abstract” is required (at most 20,000 characters)', async (r) => {
-        expectStatus(await call(portal, 'PATCH', resourceUrl('metadata-i18n', r.englishId), owner.token, { body: { description: ' ' } }), 200);
-      }],
-      ['no file size', 'fileSize', '“文件大小（MB）”为必填项，须为大于 0 的数字', '“File size (MB)” is required: a number greater than 0', async (r) => {
-        await patchRecord(portal, owner.token, r.id, { file_size: '' });
-      }],
-      ['a file size of 0', 'fileSize', '“文件大小（MB）”为必填项，须为大于 0 的数字', '“File size (MB)” is required: a number greater than 0', async (r) => {
-        await patchRecord(portal, owner.token, r.id, { file_size: 0 });
-      }],
-      ['no end of the time range and no time description', 'time', '须填写“时间范围起”和“时间范围止”，或填写“时间描述”', '“Time coverage start” and “Time coverage end”, or a “Time description”, are required', async (r) => {
-        await patchRecord(portal, owner.token, r.id, { time_end: '' });
-      }],
-      ['no naming and use method', 'usageMethod', '“数据文件命名规则及使用方法”为必填项', '“Naming convention and use of the data files” is required', async (r) => {
-        await patchRecord(portal, owner.token, r.id, { usage_method: '' });
-      }],
-      ['no east longitude', 'spatial', '“东经”“西经”“南纬”“北纬”均为必填项', '“East longitude”, “West longitude”, “South latitude” and “North latitude” are required', async (r) => {
-        await patchRecord(portal, owner.token, r.id, { east: null });
-      }],
-      ['fund 5 without its subtopic number', 'subtopic', '资助项目含“三极平台”时须填写“子课题编号（三极）”，含“第三极（青藏高原）中心”时须填写“子课题编号（第三极）”', 'With the funding project “Three Poles platform”, “Sub-topic number (Three Poles)” is required; with “Third Pole (Tibetan Plateau) centres”, “Sub-topic number (Third Pole)”', async (r) => {
-        await patchRecord(portal, owner.token, r.id, { subtopic_three_pole: '' });
-      }],
-      ['fund 6 without its subtopic number', 'subtopic', '资助项目含“三极平台”时须填写“子课题编号（三极）”，含“第三极（青藏高原）中心”时须填写“子课题编号（第三极）”', 'With the funding project “Three Poles platform”, “Sub-topic number (Three Poles)” is required; with “Third Pole (Tibetan Plateau) centres”, “Sub-topic number (Third Pole)”', async (r) => {
-        await postResource(portal, owner.token, 'meta-fund', { metadata: r.id, fund: '6' });
-      }],
-      ['no temporal keyword', 'keywords', KEYWORDS_ZH, KEYWORDS_EN, async (r) => {
-        for (const keyword of r.keywords.temporal) await unlink(r.id, keyword.id);
-      }],
-      ['no thumbnail', 'thumbnail', '“缩略图”为必填项', 'A “Thumbnail” is required', async (r) => {
-        await portal.database.db.deleteFrom('meta_media').where('id', '=', r.thumbnailId).execute();
-      }],
-      ['no data file', 'dataFile', '须在“数据文件”中上传至少一个文件', 'At least one file under “Data Files” is required', async (r) => {
-        await portal.database.db.deleteFrom('meta_file').where('id', '=', r.dataFileId).execute();
-      }],
-      ['no publishing platform', 'platform', '须选择“发布平台”', 'A “Publishing platform” must be chosen', async (r) => {
-        await patchRecord(portal, owner.token, r.id, { platform: '' });
-      }],
-      ['an author without English translation', 'authorEnglish', '每位数据资源提供者和作者都须有“英文翻译”', 'Every data resource provider and author needs an “English translation”', async (r) => {
-        const versions = expectStatus(await call(portal, 'GET', `${resourceUrl('author-i18n')}?author__id=${r.provider.author.id}`, owner.token), 200);
-        const english = versions.results.find((v: { language: string }) => v.language === 'en');
-        expect((await call(portal, 'DELETE', resourceUrl('author-i18n', english.id), owner.token)).statusCode).toBe(204);
-      }],
-      ['a second author whose English name is empty', 'authorEnglish', '每位数据资源提供者和作者都须有“英文翻译”', 'Every data resource provider and author needs an “English translation”', async (r) => {
-        const { author } = await addAuthor(portal, owner.token, r.id, { role: 'processor' });
-        const english = author.translations.find((v: { language: string }) => v.language === 'en');
-        expect((await call(portal, 'DELETE', resourceUrl('author-i18n', english.id), owner.token)).statusCode).toBe(204);
-      }],
-      ['no data resource provider', 'provider', '须在“数据资源提供者”中添加至少一个条目', 'At least one entry under “Data Resource Providers” is required', async (r) => {
-        expect((await call(portal, 'DELETE', resourceUrl('meta-author', r.provider.link.id), owner.token)).statusCode).toBe(204);
-      }],
+      [
+        'no title',
+        'title',
+        '“标题”为必填项（最多 500 个字符，建议多于 10 个字）',
+        '“Title” is required (at most 500 characters; more than 10 words are recommended)',
+        async (r) => {
+          await patchRecord(portal, owner.token, r.id, { title: '   ' });
+        },
+      ],
+      [
+        'no English title',
+        'titleEn',
+        '“英文标题”为必填项（最多 500 个字符）',
+        '“English title” is required (at most 500 characters)',
+        async (r) => {
+          expectStatus(await call(portal, 'PATCH', resourceUrl('metadata-i18n', r.englishId), owner.token, { body: { title: '' } }), 200);
+        },
+      ],
+      [
+        'an abstract of 199 characters',
+        'abstract',
+        '“摘要”至少 200 个字符（最多 20000 个字符）',
+        '“Abstract” needs at least 200 characters (and at most 20,000)',
+        async (r) => {
+          await patchRecord(portal, owner.token, r.id, { description: `${abstractOf(199)}    ` });
+        },
+      ],
+      [
+        'no English abstract',
+        'abstractEn',
+        '“英文摘要”为必填项（最多 20000 个字符）',
+        '“English abstract” is required (at most 20,000 characters)',
+        async (r) => {
+          expectStatus(await call(portal, 'PATCH', resourceUrl('metadata-i18n', r.englishId), owner.token, { body: { description: ' ' } }), 200);
+        },
+      ],
+      [
+        'no file size',
+        'fileSize',
+        '“文件大小（MB）”为必填项，须为大于 0 的数字',
+        '“File size (MB)” is required: a number greater than 0',
+        async (r) => {
+          await patchRecord(portal, owner.token, r.id, { file_size: '' });
+        },
+      ],
+      [
+        'a file size of 0',
+        'fileSize',
+        '“文件大小（MB）”为必填项，须为大于 0 的数字',
+        '“File size (MB)” is required: a number greater than 0',
+        async (r) => {
+          await patchRecord(portal, owner.token, r.id, { file_size: 0 });
+        },
+      ],
+      [
+        'no end of the time range and no time description',
+        'time',
+        '须填写“时间范围起”和“时间范围止”，或填写“时间描述”',
+        '“Time coverage start” and “Time coverage end”, or a “Time description”, are required',
+        async (r) => {
+          await patchRecord(portal, owner.token, r.id, { time_end: '' });
+        },
+      ],
+      [
+        'no naming and use method',
+        'usageMethod',
+        '“数据文件命名规则及使用方法”为必填项',
+        '“Naming convention and use of the data files” is required',
+        async (r) => {
+          await patchRecord(portal, owner.token, r.id, { usage_method: '' });
+        },
+      ],
+      [
+        'no east longitude',
+        'spatial',
+        '“东经”“西经”“南纬”“北纬”均为必填项',
+        '“East longitude”, “West longitude”, “South latitude” and “North latitude” are required',
+        async (r) => {
+          await patchRecord(portal, owner.token, r.id, { east: null });
+        },
+      ],
+      [
+        'fund 5 without its subtopic number',
+        'subtopic',
+        '资助项目含“三极平台”时须填写“子课题编号（三极）”，含“第三极（青藏高原）中心”时须填写“子课题编号（第三极）”',
+        'With the funding project “Three Poles platform”, “Sub-topic number (Three Poles)” is required; with “Third Pole (Tibetan Plateau) centres”, “Sub-topic number (Third Pole)”',
+        async (r) => {
+          await patchRecord(portal, owner.token, r.id, { subtopic_three_pole: '' });
+        },
+      ],
+      [
+        'fund 6 without its subtopic number',
+        'subtopic',
+        '资助项目含“三极平台”时须填写“子课题编号（三极）”，含“第三极（青藏高原）中心”时须填写“子课题编号（第三极）”',
+        'With the funding project “Three Poles platform”, “Sub-topic number (Three Poles)” is required; with “Third Pole (Tibetan Plateau) centres”, “Sub-topic number (Third Pole)”',
+        async (r) => {
+          await postResource(portal, owner.token, 'meta-fund', { metadata: r.id, fund: '6' });
+        },
+      ],
+      [
+        'no temporal keyword',
+        'keywords',
+        KEYWORDS_ZH,
+        KEYWORDS_EN,
+        async (r) => {
+          for (const keyword of r.keywords.temporal) await unlink(r.id, keyword.id);
+        },
+      ],
+      [
+        'no thumbnail',
+        'thumbnail',
+        '“缩略图”为必填项',
+        'A “Thumbnail” is required',
+        async (r) => {
+          await portal.database.db.deleteFrom('meta_media').where('id', '=', r.thumbnailId).execute();
+        },
+      ],
+      [
+        'no data file',
+        'dataFile',
+        '须在“数据文件”中上传至少一个文件',
+        'At least one file under “Data Files” is required',
+        async (r) => {
+          await portal.database.db.deleteFrom('meta_file').where('id', '=', r.dataFileId).execute();
+        },
+      ],
+      [
+        'no publishing platform',
+        'platform',
+        '须选择“发布平台”',
+        'A “Publishing platform” must be chosen',
+        async (r) => {
+          await patchRecord(portal, owner.token, r.id, { platform: '' });
+        },
+      ],
+      [
+        'an author without English translation',
+        'authorEnglish',
+        '每位数据资源提供者和作者都须有“英文翻译”',
+        'Every data resource provider and author needs an “English translation”',
+        async (r) => {
+          const versions = expectStatus(await call(portal, 'GET', `${resourceUrl('author-i18n')}?author__id=${r.provider.author.id}`, owner.token), 200);
+          const english = versions.results.find((v: { language: string }) => v.language === 'en');
+          expect((await call(portal, 'DELETE', resourceUrl('author-i18n', english.id), owner.token)).statusCode).toBe(204);
+        },
+      ],
+      [
+        'a second author whose English name is empty',
+        'authorEnglish',
+        '每位数据资源提供者和作者都须有“英文翻译”',
+        'Every data resource provider and author needs an “English translation”',
+        async (r) => {
+          const { author } = await addAuthor(portal, owner.token, r.id, { role: 'processor' });
+          const english = author.translations.find((v: { language: string }) => v.language === 'en');
+          expect((await call(portal, 'DELETE', resourceUrl('author-i18n', english.id), owner.token)).statusCode).toBe(204);
+        },
+      ],
+      [
+        'no data resource provider',
+        'provider',
+        '须在“数据资源提供者”中添加至少一个条目',
+        'At least one entry under “Data Resource Providers” is required',
+        async (r) => {
+          expect((await call(portal, 'DELETE', resourceUrl('meta-author', r.provider.link.id), owner.token)).statusCode).toBe(204);
+        },
+      ],
     ];
 
     it('has a case for every reason of the checklist', () => {
@@ -435,8 +543,12 @@ describe('the shared entries of a submitted record', () => {
   });
 
   it('lets staff change them', async () => {
-    expect(expectStatus(await call(portal, 'PATCH', resourceUrl('literature', literature.id), staff.token, { body: { publisher: 'Staff Press' } }), 200).publisher).toBe('Staff Press');
-    expect(expectStatus(await call(portal, 'PATCH', resourceUrl('keyword-i18n', keyword.translations[0]!.id), staff.token, { body: { name: 'Staff place' } }), 200).name).toBe('Staff place');
+    expect(expectStatus(await call(portal, 'PATCH', resourceUrl('literature', literature.id), staff.token, { body: { publisher: 'Staff Press' } }), 200).publisher).toBe(
+      'Staff Press',
+    );
+    expect(expectStatus(await call(portal, 'PATCH', resourceUrl('keyword-i18n', keyword.translations[0]!.id), staff.token, { body: { name: 'Staff place' } }), 200).name).toBe(
+      'Staff place',
+    );
     expect(expectStatus(await call(portal, 'PATCH', resourceUrl('author', record.provider.author.id), staff.token, { body: { city: '拉萨' } }), 200).city).toBe('拉萨');
     expect(expectStatus(await call(portal, 'PATCH', resourceUrl('author-i18n', authorEnglish.id), staff.token, { body: { address: 'Lhasa' } }), 200).address).toBe('Lhasa');
   });
@@ -528,15 +640,28 @@ describe('another user', () => {
     ['duplicate it', () => call(portal, 'POST', `/metadata/duplication/${record.id}`, other.token, { headers })],
     ['change its English version', () => call(portal, 'PATCH', resourceUrl('metadata-i18n', record.englishId), other.token, { body: { title: 'x' }, headers })],
     ['delete its English version', () => call(portal, 'DELETE', resourceUrl('metadata-i18n', record.englishId), other.token, { headers })],
-    ['link an author', () => call(portal, 'POST', resourceUrl('meta-author'), other.token, { body: { metadata: record.id, author: record.provider.author.id, role: 'owner', event_date: '2024-01-01' }, headers })],
+    [
+      'link an author',
+      () =>
+        call(portal, 'POST', resourceUrl('meta-author'), other.token, {
+          body: { metadata: record.id, author: record.provider.author.id, role: 'owner', event_date: '2024-01-01' },
+          headers,
+        }),
+    ],
     ['change an author link', () => call(portal, 'PATCH', resourceUrl('meta-author', record.provider.link.id), other.token, { body: { sort: 3 }, headers })],
     ['unlink an author', () => call(portal, 'DELETE', resourceUrl('meta-author', record.provider.link.id), other.token, { headers })],
-    ['add a keyword', () => call(portal, 'POST', resourceUrl('keyword'), other.token, { body: { name: '别人的', type: 'place', metadata: record.id, translation: "Another's" }, headers })],
+    [
+      'add a keyword',
+      () => call(portal, 'POST', resourceUrl('keyword'), other.token, { body: { name: '别人的', type: 'place', metadata: record.id, translation: "Another's" }, headers }),
+    ],
     ['remove a keyword', () => call(portal, 'DELETE', `/api/metadata/keyword/?metadata=${record.id}&keyword=${record.keywords.place[0].id}`, other.token, { headers })],
     ['add a fund', () => call(portal, 'POST', resourceUrl('meta-fund'), other.token, { body: { metadata: record.id, fund: '6' }, headers })],
     ['create a fund for it', () => call(portal, 'POST', resourceUrl('fund'), other.token, { body: { name: '基金', name_en: 'Fund', metadata: record.id }, headers })],
     ['cite a literature', () => call(portal, 'POST', resourceUrl('literature'), other.token, { body: { title: '文献', type: 'reference', metadata: record.id }, headers })],
-    ['add an online resource', () => call(portal, 'POST', resourceUrl('online-resource'), other.token, { body: { metadata: record.id, name: '站点', url: 'https://example.org' }, headers })],
+    [
+      'add an online resource',
+      () => call(portal, 'POST', resourceUrl('online-resource'), other.token, { body: { metadata: record.id, name: '站点', url: 'https://example.org' }, headers }),
+    ],
     ['add a translation', () => call(portal, 'POST', resourceUrl('metadata-i18n'), other.token, { body: { metadata: record.id, language: 'zh-hans' }, headers })],
   ];
 

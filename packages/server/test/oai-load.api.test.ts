@@ -55,7 +55,7 @@ describe('renderings kept per datestamp', () => {
     expect(changed.body).toContain('Glacier B');
   });
 
-  it('keeps no rendering made within its datestamp\'s second (a second change in it keeps the datestamp)', async () => {
+  it("keeps no rendering made within its datestamp's second (a second change in it keeps the datestamp)", async () => {
     const now = `${new Date().toISOString().slice(0, 19)}Z`;
     await portal.database.db.updateTable('oai_items').set({ datestamp: now }).where('metadata_id', '=', ids.b!).execute();
     expect((await harvest('verb=ListRecords&metadataPrefix=iso19139', '10.0.2.1')).body).toContain('Glacier B');
@@ -76,7 +76,17 @@ describe('a rate per address', () => {
     expect(Number(last!.headers['retry-after'])).toBeGreaterThan(0);
     expect(last!.json().detail).toMatch(/Too many requests from your address\. Please wait \d+ seconds/);
     // POST counts too, and another harvester is not held up.
-    expect((await portal.app.inject({ method: 'POST', url: '/oai', remoteAddress: '10.9.9.9', payload: 'verb=Identify', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).statusCode).toBe(503);
+    expect(
+      (
+        await portal.app.inject({
+          method: 'POST',
+          url: '/oai',
+          remoteAddress: '10.9.9.9',
+          payload: 'verb=Identify',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        })
+      ).statusCode,
+    ).toBe(503);
     expect((await harvest('verb=Identify', '10.9.9.10')).statusCode).toBe(200);
   });
 });

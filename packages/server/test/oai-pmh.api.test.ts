@@ -117,8 +117,21 @@ beforeAll(async () => {
     Object.assign(
       ids,
       await insertCatalogue(portal, staff.id, [
-        entry('doi', { doi: '10.11888/Glacio.tpdc.270001', themes: [['冰川', 'glacier']], funds: ['5'], threePole: 'XDA20-01', box: [73, 26, 105, 40], time: ['1990-01-01', '2020-12-31'], license: 'CC BY 4.0' }),
-        entry('plain', { themes: [['冰川', 'glacier'], ['积雪', 'snow cover']] }),
+        entry('doi', {
+          doi: '10.11888/Glacio.tpdc.270001',
+          themes: [['冰川', 'glacier']],
+          funds: ['5'],
+          threePole: 'XDA20-01',
+          box: [73, 26, 105, 40],
+          time: ['1990-01-01', '2020-12-31'],
+          license: 'CC BY 4.0',
+        }),
+        entry('plain', {
+          themes: [
+            ['冰川', 'glacier'],
+            ['积雪', 'snow cover'],
+          ],
+        }),
         entry('english', { language: 'en', themes: [['海冰', 'sea ice']], funds: ['6'], thirdPole: 'XDA19-2' }),
         entry('zkk', { threePole: 'ZKK-7', authors: [['李雪', 'Li Xue']] }),
         entry('draft', { status: 'draft' }),
@@ -127,7 +140,14 @@ beforeAll(async () => {
     );
   });
   await at(MARCH, async () => {
-    Object.assign(ids, await insertCatalogue(portal, staff.id, [entry('march1', { published: '2024-03-05' }), entry('march2', { published: '2024-03-05' }), entry('march3', { published: '2024-03-05', doi: '10.11888/Glacio.tpdc.270002' })]));
+    Object.assign(
+      ids,
+      await insertCatalogue(portal, staff.id, [
+        entry('march1', { published: '2024-03-05' }),
+        entry('march2', { published: '2024-03-05' }),
+        entry('march3', { published: '2024-03-05', doi: '10.11888/Glacio.tpdc.270002' }),
+      ]),
+    );
   });
   // Unpublished through the review desk: a deleted record from then on.
   await at(APRIL, async () => {
@@ -199,7 +219,8 @@ describe('ListMetadataFormats', () => {
   });
 
   it('leaves datacite and oai_datacite out for a record without DOI', async () => {
-    const prefixes = async (id: string) => (await oai({ verb: 'ListMetadataFormats', identifier: identifier(id) })).reply.ListMetadataFormats.metadataFormat.map((f: any) => f.metadataPrefix);
+    const prefixes = async (id: string) =>
+      (await oai({ verb: 'ListMetadataFormats', identifier: identifier(id) })).reply.ListMetadataFormats.metadataFormat.map((f: any) => f.metadataPrefix);
     expect(await prefixes(ids.doi!)).toEqual(['oai_dc', 'datacite', 'oai_datacite', 'iso19139', 'dif10']);
     expect(await prefixes(ids.plain!)).toEqual(['oai_dc', 'iso19139', 'dif10']);
   });
@@ -289,7 +310,10 @@ describe('ListRecords and ListIdentifiers', () => {
     expect(dc['dc:type']).toBe('Dataset');
     expect(dc['dc:date']).toBe('2024-01-10');
     expect(dc['dc:language']).toBe('zh-Hans');
-    expect(dc['dc:coverage']).toEqual(['start=1990-01-01; end=2020-12-31; scheme=W3C-DTF', 'northlimit=40; southlimit=26; westlimit=73; eastlimit=105; units=signed decimal degrees']);
+    expect(dc['dc:coverage']).toEqual([
+      'start=1990-01-01; end=2020-12-31; scheme=W3C-DTF',
+      'northlimit=40; southlimit=26; westlimit=73; eastlimit=105; units=signed decimal degrees',
+    ]);
     expect(dc['dc:rights']).toContainEqual({ '#text': 'Creative Commons Attribution 4.0 International', '@xml:lang': 'en' });
     expect(dc['dc:publisher']).toContainEqual({ '#text': 'Three Poles Data Portal', '@xml:lang': 'en' });
   });
@@ -494,15 +518,28 @@ describe('a harvest by a real OAI-PMH client (Debian HTTP::OAI)', () => {
     const { stdout } = await promisify(execFile)('perl', [path.join(import.meta.dirname, 'oai/harvest.pl'), `${address}/oai`, 'datacite', 'oai_datacite', 'iso19139', 'dif10'], {
       encoding: 'utf8',
     });
-    const lines = stdout.trim().split('\n').map((line) => line.split(' '));
+    const lines = stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split(' '));
     const live = ['doi', 'plain', 'english', 'zkk', 'march2', 'march3'].map((k) => identifier(ids[k]!));
     const deleted = [identifier(ids.march1!)];
     for (const verb of ['ListRecords', 'ListIdentifiers']) {
       const seen = lines.filter(([v]) => v === verb);
       expect(seen.map(([, id]) => id).sort()).toEqual([...live, ...deleted].sort());
-      expect(seen.filter(([, , , status]) => status === 'deleted').map(([, id]) => id).sort()).toEqual(deleted.sort());
+      expect(
+        seen
+          .filter(([, , , status]) => status === 'deleted')
+          .map(([, id]) => id)
+          .sort(),
+      ).toEqual(deleted.sort());
     }
-    expect(lines.find(([verb, id]) => verb === 'ListRecords' && id === identifier(ids.english!))!.slice(4).join(' ')).toBe('Glacier dataset english');
+    expect(
+      lines
+        .find(([verb, id]) => verb === 'ListRecords' && id === identifier(ids.english!))!
+        .slice(4)
+        .join(' '),
+    ).toBe('Glacier dataset english');
     // The other formats, each root in its namespace, through the same client; DataCite only for records with a DOI.
     const withDoi = [ids.doi!, ids.march3!].map(identifier);
     const roots: Record<string, [string, string, string[]]> = {
@@ -516,7 +553,11 @@ describe('a harvest by a real OAI-PMH client (Debian HTTP::OAI)', () => {
       expect(seen.map(([, id]) => id).sort(), prefix).toEqual([...expected].sort());
       for (const line of seen) expect(line.slice(4, 6), prefix).toEqual([namespace, root]);
     }
-    const english = (prefix: string) => lines.find(([verb, id]) => verb === `ListRecords:${prefix}` && id === identifier(ids.english!))!.slice(6).join(' ');
+    const english = (prefix: string) =>
+      lines
+        .find(([verb, id]) => verb === `ListRecords:${prefix}` && id === identifier(ids.english!))!
+        .slice(6)
+        .join(' ');
     expect(english('iso19139')).toBe(ids.english);
     expect(english('dif10')).toBe('Glacier dataset english');
   }, 60_000);

@@ -73,7 +73,11 @@ describe('orders under abuse: withdraw and reapply, vouchers, the seven fields',
       expect(await requestMailsTo(portal, ownerA.email)).toHaveLength(LIMIT);
 
       // An hour later the applicant may apply again: one order stands.
-      await portal.database.db.updateTable('applications').set({ created_at: new Date(Date.now() - 3_700_000).toISOString() }).where('applicant_id', '=', applicant.id).execute();
+      await portal.database.db
+        .updateTable('applications')
+        .set({ created_at: new Date(Date.now() - 3_700_000).toISOString() })
+        .where('applicant_id', '=', applicant.id)
+        .execute();
       const standing = expectStatus(await reapply(portal, applicant, current), 201).order.orders[0].id;
       // While it stands, no other of the applicant's orders of that dataset is applied for again.
       const twice = await reapply(portal, applicant, first);
@@ -112,7 +116,11 @@ describe('orders under abuse: withdraw and reapply, vouchers, the seven fields',
       const openSecond = expectStatus(await reapply(portal, other, openFirst), 201).order.orders[0];
       expect(openSecond.status).toBe('approved');
       expect((await reapply(portal, other, openFirst)).statusCode).toBe(409);
-      await portal.database.db.updateTable('orders').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', openSecond.id).execute();
+      await portal.database.db
+        .updateTable('orders')
+        .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+        .where('id', '=', openSecond.id)
+        .execute();
       expect(expectStatus(await reapply(portal, other, openFirst), 201).status).toBe('Success');
 
       // Waiting, returned, rejected.
@@ -142,12 +150,17 @@ describe('orders under abuse: withdraw and reapply, vouchers, the seven fields',
     });
   });
 
-  describe('the voucher in the reader\'s language', () => {
-    it('shows the terms of use as the provider translated them (it showed the record\'s own language only)', async () => {
+  describe("the voucher in the reader's language", () => {
+    it("shows the terms of use as the provider translated them (it showed the record's own language only)", async () => {
       const { other: applicant, ids } = cast;
       const record = await portal.database.db.selectFrom('metadata').select(['language']).where('id', '=', ids.openA).executeTakeFirstOrThrow();
       await portal.database.db.updateTable('metadata').set({ use_term: 'OWN TERMS' }).where('id', '=', ids.openA).execute();
-      await portal.database.db.updateTable('metadata_i18n').set({ use_term: 'TRANSLATED TERMS' }).where('metadata_id', '=', ids.openA).where('language', '!=', record.language).execute();
+      await portal.database.db
+        .updateTable('metadata_i18n')
+        .set({ use_term: 'TRANSLATED TERMS' })
+        .where('metadata_id', '=', ids.openA)
+        .where('language', '!=', record.language)
+        .execute();
       const granted = (await order(portal, applicant, [ids.openA])).order.orders[0];
       const termsIn = async (headers: Record<string, string>) =>
         expectStatus(await call(portal, 'GET', `/api/voucher/verify/${granted.voucher_code}/`, null, { headers }), 200).datasets[0].use_term;

@@ -207,7 +207,11 @@ describe('orders: basket, application, handling and the download rule', () => {
       const [waiting] = reply.order.orders;
       expectStatus(await handle(portal, ownerA.token, [waiting.id], 'approved'), 200);
       expect((await downloadFile(portal, cast.other.token, files.mailA.id)).statusCode).toBe(200);
-      await portal.database.db.updateTable('orders').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', waiting.id).execute();
+      await portal.database.db
+        .updateTable('orders')
+        .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+        .where('id', '=', waiting.id)
+        .execute();
       const refused = await downloadFile(portal, cast.other.token, files.mailA.id);
       expect(refused.statusCode).toBe(403);
       const shown = expectStatus(await call(portal, 'GET', `/api/account/order/${waiting.id}/`, cast.other.token), 200);
@@ -227,9 +231,15 @@ describe('orders: basket, application, handling and the download rule', () => {
       const reply = await order(portal, applicant, [ids.mailB]);
       const id = reply.order.orders[0].id;
       expectStatus(await handle(portal, ownerB.token, [id], 'returned', 'Please name the project the data are for.'), 200);
-      expect(expectStatus(await call(portal, 'GET', `/api/account/order/${id}/`, applicant.token), 200)).toMatchObject({ status: 'returned', decision_reason: 'Please name the project the data are for.' });
+      expect(expectStatus(await call(portal, 'GET', `/api/account/order/${id}/`, applicant.token), 200)).toMatchObject({
+        status: 'returned',
+        decision_reason: 'Please name the project the data are for.',
+      });
       expect((await call(portal, 'PUT', `/api/account/order/${id}/`, cast.other.token, { body: FORM_EN })).statusCode).toBe(404);
-      const answered = expectStatus(await call(portal, 'PUT', `/api/account/order/${id}/`, applicant.token, { body: { ...FORM_EN, reason: 'For the NSFC project 42000000: sea-ice validation.' } }), 200);
+      const answered = expectStatus(
+        await call(portal, 'PUT', `/api/account/order/${id}/`, applicant.token, { body: { ...FORM_EN, reason: 'For the NSFC project 42000000: sea-ice validation.' } }),
+        200,
+      );
       expect(answered).toMatchObject({ status: 'waiting', application: { reason: 'For the NSFC project 42000000: sea-ice validation.' } });
 
       const removed = expectStatus(await call(portal, 'POST', '/account/delete_order/', applicant.token, { body: { orders: [id] } }), 200);
@@ -303,7 +313,11 @@ describe('orders: basket, application, handling and the download rule', () => {
       expect(JSON.stringify(tooMany.json())).toContain('More than 50 files are selected. Please reselect');
       expect((await call(portal, 'GET', `/api/data/zip/?files=${randomUUID()}`, applicant.token)).statusCode).toBe(404);
       // Over 100 MB together (as the rows say): refused before a byte is read.
-      await portal.database.db.updateTable('meta_file').set({ size: 150 * 1024 * 1024 }).where('id', '=', files.mailA.id).execute();
+      await portal.database.db
+        .updateTable('meta_file')
+        .set({ size: 150 * 1024 * 1024 })
+        .where('id', '=', files.mailA.id)
+        .execute();
       try {
         const large = await call(portal, 'GET', `/api/data/zip/?files=${files.openA.id},${files.mailA.id}`, applicant.token, { headers: EN });
         expect(large.statusCode).toBe(400);
@@ -423,7 +437,8 @@ describe('orders: basket, application, handling and the download rule', () => {
       // After the window, the same reader counts again; the catalogue's entry follows. The window is
       // passed as the job forgets it (from the database and this instance's memory of what it counted).
       await portal.usage.forgetDownloads(new Date(Date.now() + 60_000));
-      const count = async () => Number((await portal.database.db.selectFrom('search_entries').select('download_count').where('metadata_id', '=', ids.openA).executeTakeFirstOrThrow()).download_count);
+      const count = async () =>
+        Number((await portal.database.db.selectFrom('search_entries').select('download_count').where('metadata_id', '=', ids.openA).executeTakeFirstOrThrow()).download_count);
       const entryBefore = await count();
       await downloadFile(portal, reader.token, files.openA.id);
       expect(await count()).toBe(entryBefore + 1);
@@ -475,8 +490,14 @@ describe('orders: basket, application, handling and the download rule', () => {
       // Owner B is an author of dataset openA; the other user answered its review.
       const authorId = randomUUID();
       const now = new Date().toISOString();
-      await portal.database.db.insertInto('authors').values({ id: authorId, name: '白作者', email: ownerB.email.toUpperCase(), created_by: ownerA.id, created_at: now } as never).execute();
-      await portal.database.db.insertInto('meta_author').values({ id: randomUUID(), metadata_id: ids.openA, author_id: authorId, role: 'author', sort: 1 } as never).execute();
+      await portal.database.db
+        .insertInto('authors')
+        .values({ id: authorId, name: '白作者', email: ownerB.email.toUpperCase(), created_by: ownerA.id, created_at: now } as never)
+        .execute();
+      await portal.database.db
+        .insertInto('meta_author')
+        .values({ id: randomUUID(), metadata_id: ids.openA, author_id: authorId, role: 'author', sort: 1 } as never)
+        .execute();
       await insertReview(portal, ids.openA, other.id, { status: 'pass' });
       // An application withdrawn by its applicant is no application any more.
       const withdrawn = (await order(portal, other, [ids.mailA])).order.orders[0].id;
@@ -522,7 +543,11 @@ describe('orders: basket, application, handling and the download rule', () => {
       const reply = await order(portal, applicant, [ids.mailA]);
       const id = reply.order.orders[0].id;
       expect(reply.order.orders[0].reply_overdue).toBe(false);
-      await portal.database.db.updateTable('orders').set({ created_at: new Date(Date.now() - 4 * 86_400_000).toISOString() }).where('id', '=', id).execute();
+      await portal.database.db
+        .updateTable('orders')
+        .set({ created_at: new Date(Date.now() - 4 * 86_400_000).toISOString() })
+        .where('id', '=', id)
+        .execute();
       const shown = expectStatus(await call(portal, 'GET', `/api/account/order/${id}/`, applicant.token), 200);
       expect(shown).toMatchObject({ reply_overdue: true, contact_email: 'distributor-a@example.org' });
       const before = (await mailsTo(portal, FORM_EN.email)).length;

@@ -41,7 +41,10 @@ function factsOf(xml: string) {
   const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', removeNSPrefix: true, isArray: (_n, _p, _l, attribute) => !attribute });
   /* eslint-disable @typescript-eslint/no-explicit-any */
   const resource = parser.parse(xml).resource[0];
-  const text = (node: any) => String(typeof node === 'object' ? node['#text'] : node).replace(/\s+/g, ' ').trim();
+  const text = (node: any) =>
+    String(typeof node === 'object' ? node['#text'] : node)
+      .replace(/\s+/g, ' ')
+      .trim();
   const titles = resource.titles[0].title as any[];
   const main = titles.find((t) => typeof t !== 'object' || !t['@titleType']) ?? titles[0];
   return {
@@ -72,29 +75,46 @@ describe(`DataCite's example records${WITHOUT}`, () => {
     expect(EXAMPLES.filter((file) => file.includes('kernel-4.6')).length).toBeGreaterThanOrEqual(5);
   });
 
-  it.skipIf(!HAVE_EXAMPLES)('each is read and imported without error, keeping its DOI, title and creators', async () => {
-    const db = portal.database.db;
-    for (const file of EXAMPLES) {
-      const name = path.relative(SHARED_XSD, file);
-      const xml = fs.readFileSync(file, 'utf8');
-      const facts = factsOf(xml);
-      const { format, candidates } = readRecordsFile(xml);
-      expect(format).toBe('datacite-xml');
-      expect(candidates.map((c) => ('error' in c ? `error: ${c.error}` : 'skipped' in c ? `skipped: ${c.skipped}` : 'read')), name).toEqual(['read']);
-      const summary = await service.importRecords(candidates, { ownerId, source: path.basename(file) });
-      expect(summary.errors, name).toEqual([]);
-      // The 4.6 copy of a 4.5 example has its DOI: already imported, skipped, never written twice.
-      expect(summary.imported + summary.skipped.length, name).toBe(1);
-      if (summary.skipped.length) expect(summary.skipped[0]!.reason, name).toContain('is already in the catalogue');
-      const record = await db.selectFrom('metadata').select(['id', 'title', 'doi', 'status']).where('doi', '=', facts.doi).executeTakeFirst();
-      expect(record, `${name}: no record with DOI ${facts.doi}`).toBeDefined();
-      expect(record!.status).toBe('published');
-      // The title (a subtitle, when there is one, follows it).
-      expect(record!.title.startsWith(facts.title), `${name}: ${record!.title}`).toBe(true);
-      const creators = await db.selectFrom('meta_author').innerJoin('authors', 'authors.id', 'meta_author.author_id').select('authors.name').where('meta_author.metadata_id', '=', record!.id).where('meta_author.role', '=', 'resourceProvider').orderBy('meta_author.sort').execute();
-      expect(creators.map((c) => c.name), name).toEqual(facts.creators);
-    }
-  }, 120_000);
+  it.skipIf(!HAVE_EXAMPLES)(
+    'each is read and imported without error, keeping its DOI, title and creators',
+    async () => {
+      const db = portal.database.db;
+      for (const file of EXAMPLES) {
+        const name = path.relative(SHARED_XSD, file);
+        const xml = fs.readFileSync(file, 'utf8');
+        const facts = factsOf(xml);
+        const { format, candidates } = readRecordsFile(xml);
+        expect(format).toBe('datacite-xml');
+        expect(
+          candidates.map((c) => ('error' in c ? `error: ${c.error}` : 'skipped' in c ? `skipped: ${c.skipped}` : 'read')),
+          name,
+        ).toEqual(['read']);
+        const summary = await service.importRecords(candidates, { ownerId, source: path.basename(file) });
+        expect(summary.errors, name).toEqual([]);
+        // The 4.6 copy of a 4.5 example has its DOI: already imported, skipped, never written twice.
+        expect(summary.imported + summary.skipped.length, name).toBe(1);
+        if (summary.skipped.length) expect(summary.skipped[0]!.reason, name).toContain('is already in the catalogue');
+        const record = await db.selectFrom('metadata').select(['id', 'title', 'doi', 'status']).where('doi', '=', facts.doi).executeTakeFirst();
+        expect(record, `${name}: no record with DOI ${facts.doi}`).toBeDefined();
+        expect(record!.status).toBe('published');
+        // The title (a subtitle, when there is one, follows it).
+        expect(record!.title.startsWith(facts.title), `${name}: ${record!.title}`).toBe(true);
+        const creators = await db
+          .selectFrom('meta_author')
+          .innerJoin('authors', 'authors.id', 'meta_author.author_id')
+          .select('authors.name')
+          .where('meta_author.metadata_id', '=', record!.id)
+          .where('meta_author.role', '=', 'resourceProvider')
+          .orderBy('meta_author.sort')
+          .execute();
+        expect(
+          creators.map((c) => c.name),
+          name,
+        ).toEqual(facts.creators);
+      }
+    },
+    120_000,
+  );
 
   it.skipIf(!HAVE_EXAMPLES)('what was imported exports back as valid DataCite 4.5', async () => {
     const records = await portal.database.db.selectFrom('metadata').select('id').where('doi', 'like', '10.82433/%').execute();

@@ -34,7 +34,15 @@ async function search(target: TestPortal, query: string, language = 'zh-hans') {
   return response.json() as { count: number; results: { id: string; title: string; doi: string }[]; facets: Record<string, { value: string; count: number }[]> };
 }
 
-const recordCount = async (target: TestPortal) => Number((await target.database.db.selectFrom('metadata').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+const recordCount = async (target: TestPortal) =>
+  Number(
+    (
+      await target.database.db
+        .selectFrom('metadata')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 async function recordByDoi(target: TestPortal, doi: string) {
   const row = await target.database.db.selectFrom('metadata').select('id').where('doi', '=', doi).executeTakeFirstOrThrow();
@@ -71,7 +79,10 @@ describe('npm run portal -- import-records', () => {
     const cases: [string[], string][] = [
       [['import-records', fixture], 'needs --owner USERNAME'],
       [['import-records', fixture, '--owner', 'someone'], 'someone is not an active staff account'],
-      [['import-records', await writeFile('broken.xml', `<resources>${(await fs.readFile(fixture, 'utf8')).split('<resources')[1]!.slice(0, 3000)}`), '--owner', 'datacentre'], 'not well-formed XML'],
+      [
+        ['import-records', await writeFile('broken.xml', `<resources>${(await fs.readFile(fixture, 'utf8')).split('<resources')[1]!.slice(0, 3000)}`), '--owner', 'datacentre'],
+        'not well-formed XML',
+      ],
     ];
     for (const [args, message] of cases) {
       const { code, stderr } = await runPortalCli(portal, ...args);
@@ -118,13 +129,33 @@ describe('npm run portal -- import-records', () => {
       ]),
     );
     expect(await authorsOf(portal, glacier.id)).toEqual([
-      { name: '李新', affiliation: '中国科学院青藏高原研究所', role: 'resourceProvider', name_en: 'Xin Li', affiliation_en: 'Institute of Tibetan Plateau Research, Chinese Academy of Sciences' },
-      { name: 'Wang, Lei', affiliation: 'Institute of Tibetan Plateau Research, Chinese Academy of Sciences', role: 'resourceProvider', name_en: 'Wang, Lei', affiliation_en: 'Institute of Tibetan Plateau Research, Chinese Academy of Sciences' },
+      {
+        name: '李新',
+        affiliation: '中国科学院青藏高原研究所',
+        role: 'resourceProvider',
+        name_en: 'Xin Li',
+        affiliation_en: 'Institute of Tibetan Plateau Research, Chinese Academy of Sciences',
+      },
+      {
+        name: 'Wang, Lei',
+        affiliation: 'Institute of Tibetan Plateau Research, Chinese Academy of Sciences',
+        role: 'resourceProvider',
+        name_en: 'Wang, Lei',
+        affiliation_en: 'Institute of Tibetan Plateau Research, Chinese Academy of Sciences',
+      },
       { name: '姚檀栋', affiliation: '中国科学院青藏高原研究所', role: 'principalInvestigator', name_en: 'Tandong Yao', affiliation_en: '' },
     ]);
 
     const bering = await recordByDoi(portal, DOIS[2]!);
-    expect(bering).toMatchObject({ language: 'en', west: 165, east: -160, license: 'CC BY-SA 4.0', time_start: '2015-06-01', time_end: '2019-09-30', published_at: '2020-01-01T00:00:00.000Z' });
+    expect(bering).toMatchObject({
+      language: 'en',
+      west: 165,
+      east: -160,
+      license: 'CC BY-SA 4.0',
+      time_start: '2015-06-01',
+      time_end: '2019-09-30',
+      published_at: '2020-01-01T00:00:00.000Z',
+    });
     expect(bering.title).toBe('Permafrost temperature and coastal erosion around the Bering Strait: borehole and shoreline observations, 2015–2019');
     const antarctic = await recordByDoi(portal, '10.5072/CHINARE.Antarctic.2024.003');
     expect(antarctic).toMatchObject({ language: 'zh-hans', south: -80.4, north: -69.4, time_start: '2010-12-01', time_end: '2023-02-28' });
@@ -204,7 +235,13 @@ describe('npm run portal -- export-records, and back', () => {
   it('writes every published record, and a fresh portal importing the file holds the same catalogue', async () => {
     const file = path.join(portal.config.dataDir, 'catalogue.json');
     // The distributor's organisation and address in the record's other language travel with its translation (issue 16).
-    const distributor = { dist_unit: 'National Tibetan Plateau Data Center', dist_address: '16 Lincui Road', dist_city: 'Beijing', dist_province: 'Beijing Municipality', dist_country: 'China' };
+    const distributor = {
+      dist_unit: 'National Tibetan Plateau Data Center',
+      dist_address: '16 Lincui Road',
+      dist_city: 'Beijing',
+      dist_province: 'Beijing Municipality',
+      dist_country: 'China',
+    };
     const { id: glacierId } = await recordByDoi(portal, DOIS[0]!);
     await portal.database.db.updateTable('metadata_i18n').set(distributor).where('metadata_id', '=', glacierId).where('language', '=', 'en').execute();
     const exported = await runPortalCli(portal, 'export-records', file);

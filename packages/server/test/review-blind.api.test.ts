@@ -1,19 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailsTo, type TestPortal } from './helpers.js';
 import { call, expectStatus, recordUrl, setStatus } from './metadata-builders.js';
-import {
-  answerReview,
-  decide,
-  declineReview,
-  insertRecord,
-  invite,
-  ok,
-  openReview,
-  reviewsOf,
-  reviewStateUrl,
-  startReviewPortal,
-  type Cast,
-} from './review-builders.js';
+import { answerReview, decide, declineReview, insertRecord, invite, ok, openReview, reviewsOf, reviewStateUrl, startReviewPortal, type Cast } from './review-builders.js';
 
 /**
  * Single-blind review, as the creator and the experts see it: the creator reads the answers, never

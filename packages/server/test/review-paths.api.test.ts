@@ -65,7 +65,6 @@ async function pendingReviewOf(expert: Person, metadataId: string) {
   return review;
 }
 
-
 describe('the project leaders’ step', () => {
   it('lists project data for its leaders, blocks invitations until they pass it, and keeps their pass', async () => {
     const id = await submittedRecord({ project: true });
@@ -133,7 +132,13 @@ describe('the project leaders’ step', () => {
     await ok(decide(portal, cast.staff.token, id, { review_status: 'receive' }));
     const state = await ok(invite(portal, cast.staff.token, { metadata: id, experts: [cast.expert.id], reason: 'The leader is on fieldwork until June.' }));
     expect(state).toMatchObject({ status: 'invited', topic_review_status: 'waiting' });
-    expect(state.events.at(-1)).toMatchObject({ action: 'invite', from_status: 'receive', to_status: 'invited', comment: 'The leader is on fieldwork until June.', actor_name: 'Staff Zhou' });
+    expect(state.events.at(-1)).toMatchObject({
+      action: 'invite',
+      from_status: 'receive',
+      to_status: 'invited',
+      comment: 'The leader is on fieldwork until June.',
+      actor_name: 'Staff Zhou',
+    });
   });
 
   it('does not make a topic’s manager a leader of records that are not project data', async () => {
@@ -163,7 +168,9 @@ describe('two experts over two rounds, then publication', () => {
       events: [expect.objectContaining({ action: 'pre_review', actor_name: 'Staff Zhou' })],
     });
 
-    const invited = await ok(invite(portal, cast.staff.token, { metadata: id, experts: [cast.expert.id, cast.expert2.id], deadline: inDays(10), message: 'Focus on the outlines.' }));
+    const invited = await ok(
+      invite(portal, cast.staff.token, { metadata: id, experts: [cast.expert.id, cast.expert2.id], deadline: inDays(10), message: 'Focus on the outlines.' }),
+    );
     expect(invited).toMatchObject({ status: 'invited', review_round: 1, label: 'waitingExperts' });
     expect(invited.reviews).toHaveLength(2);
 
@@ -175,7 +182,9 @@ describe('two experts over two rounds, then publication', () => {
     // Opened by an expert: the creator can no longer take it back.
     expect((await call(portal, 'POST', '/metadata/return-draft/', cast.creator.token, { body: { id }, headers: EN })).statusCode).toBe(409);
 
-    const answered = await ok(answerReview(portal, cast.expert.token, first.id, { review_status: 'review_after_modification', content: 'The 1990 outlines are shifted; fix and send again.' }));
+    const answered = await ok(
+      answerReview(portal, cast.expert.token, first.id, { review_status: 'review_after_modification', content: 'The 1990 outlines are shifted; fix and send again.' }),
+    );
     expect(answered).toMatchObject({ review_status: 'review_after_modification', label: 'review_after_modification', signed: false });
     expect((await reviewState(portal, cast.creator.token, id)).label).toBe('review_after_modification');
 
@@ -398,7 +407,10 @@ describe('two staff deciding at once', () => {
     const codes = responses.map((r) => r.statusCode).sort();
     expect(codes[0]).toBe(200);
     if (codes[1] === 409) {
-      const retry = responses[0]!.statusCode === 409 ? answerReview(portal, cast.expert.token, a, { review_status: 'pass', content: 'Fine.' }) : answerReview(portal, cast.expert2.token, b, { review_status: 'pass', content: 'Fine too.' });
+      const retry =
+        responses[0]!.statusCode === 409
+          ? answerReview(portal, cast.expert.token, a, { review_status: 'pass', content: 'Fine.' })
+          : answerReview(portal, cast.expert2.token, b, { review_status: 'pass', content: 'Fine too.' });
       expect((await retry).statusCode).toBe(200);
     }
     expect(await storedStatus(portal, id)).toBe('underReview');
@@ -435,7 +447,16 @@ describe('the audit trail', () => {
     expect(staffTrail.results.map((e: any) => [e.action, e.role, e.from_status, e.to_status, e.comment, e.actor_name])).toEqual(steps);
     for (const event of staffTrail.results) expect(Number.isNaN(Date.parse(event.created_at))).toBe(false);
     // Stored with the actor's id, not only a name.
-    expect((await eventsOf(portal, id)).map((e) => e.actor_id)).toEqual([cast.creator.id, cast.staff.id, cast.staff.id, cast.expert.id, cast.expert.id, cast.expert2.id, cast.staff.id, cast.staff.id]);
+    expect((await eventsOf(portal, id)).map((e) => e.actor_id)).toEqual([
+      cast.creator.id,
+      cast.staff.id,
+      cast.staff.id,
+      cast.expert.id,
+      cast.expert.id,
+      cast.expert2.id,
+      cast.staff.id,
+      cast.staff.id,
+    ]);
 
     // The creator: the same steps, the unsigned expert not named.
     const creatorTrail = await ok(call(portal, 'GET', `/api/metadata/review-status/${id}/history/`, cast.creator.token));

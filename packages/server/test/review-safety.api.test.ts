@@ -43,13 +43,7 @@ const ZH = { 'accept-language': 'zh-hans' };
  * Takes a call twice, in English and in Chinese: both refused with `code` and the catalogue's
  * message for `key` (as the field's message when `field` is given), and nothing about the record changed.
  */
-async function refusedInBoth(
-  metadataId: string,
-  send: (headers: Record<string, string>) => Promise<LightMyRequestResponse>,
-  code: number,
-  key: string,
-  field?: string,
-) {
+async function refusedInBoth(metadataId: string, send: (headers: Record<string, string>) => Promise<LightMyRequestResponse>, code: number, key: string, field?: string) {
   const before = { status: await storedStatus(portal, metadataId), events: await eventCount(portal, metadataId), reviews: await reviewsOf(portal, metadataId) };
   for (const [language, headers] of [
     ['en', EN],
@@ -141,7 +135,8 @@ describe('bad input', () => {
   });
 
   it('refuses invitations with a deadline in the past or not a date, of the creator, of unknown or already invited experts', async () => {
-    const invitation = (body: Record<string, unknown>) => (h: Record<string, string>) => invite(portal, cast.staff.token, { metadata: receiveId, experts: [cast.expert.id], ...body }, h);
+    const invitation = (body: Record<string, unknown>) => (h: Record<string, string>) =>
+      invite(portal, cast.staff.token, { metadata: receiveId, experts: [cast.expert.id], ...body }, h);
     await refusedInBoth(receiveId, invitation({ deadline: inDays(-1) }), 400, 'review.validation.deadlinePast', 'deadline');
     await refusedInBoth(receiveId, invitation({ deadline: '2030-02-30' }), 400, 'review.validation.deadline', 'deadline');
     await refusedInBoth(receiveId, invitation({ deadline: 'next week' }), 400, 'review.validation.deadline', 'deadline');
@@ -185,8 +180,14 @@ describe('what an invited expert may read', () => {
 
   beforeAll(async () => {
     id = await insertRecord(portal, cast.creator.id);
-    fileId = expectStatus(await upload(portal, cast.creator.token, '/metadata/upload-file/', id, { filename: 'glacier.csv', content: 'glacier,area\n1990,100\n', type: 'text/csv' }), 201).id;
-    documentId = expectStatus(await upload(portal, cast.creator.token, '/metadata/upload-attachment', id, { filename: 'method.txt', content: 'How it was made.', type: 'text/plain' }), 201).id;
+    fileId = expectStatus(
+      await upload(portal, cast.creator.token, '/metadata/upload-file/', id, { filename: 'glacier.csv', content: 'glacier,area\n1990,100\n', type: 'text/csv' }),
+      201,
+    ).id;
+    documentId = expectStatus(
+      await upload(portal, cast.creator.token, '/metadata/upload-attachment', id, { filename: 'method.txt', content: 'How it was made.', type: 'text/plain' }),
+      201,
+    ).id;
     await setStatus(portal, id, 'receive');
   });
 
@@ -310,7 +311,11 @@ describe('mails', () => {
     expect(await portal.review.remindOverdue()).toBe(0);
 
     // The deadline passes.
-    await portal.database.db.updateTable('reviews').set({ deadline: inDays(-1) }).where('id', '=', late).execute();
+    await portal.database.db
+      .updateTable('reviews')
+      .set({ deadline: inDays(-1) })
+      .where('id', '=', late)
+      .execute();
     const before = (await readOutbox(portal.outbox)).length;
     expect(await portal.review.remindOverdue()).toBe(1);
     const outbox = await readOutbox(portal.outbox);

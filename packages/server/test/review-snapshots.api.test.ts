@@ -39,7 +39,7 @@ describe('GET /api/metadata/review/{id}/snapshot/', () => {
     firstRound = await reviewOf(id, cast.expert.id, 1);
   }, 60_000);
 
-  it('answers only the round\'s expert and staff: 401 signed out, 404 for anybody else', async () => {
+  it("answers only the round's expert and staff: 401 signed out, 404 for anybody else", async () => {
     expect((await snapshotOf(firstRound, null)).statusCode).toBe(401);
     for (const [name, person] of Object.entries({ stranger: cast.stranger, otherExpert: cast.expert2, creator: cast.creator, leader: cast.leader })) {
       expect((await snapshotOf(firstRound, person.token)).statusCode, name).toBe(404);
@@ -69,7 +69,7 @@ describe('GET /api/metadata/review/{id}/snapshot/', () => {
     expect(snapshot.documents).toEqual([]);
   });
 
-  it('keeps each round: the resubmission of round 2 and round 1 beside it, for the round\'s expert alone', async () => {
+  it("keeps each round: the resubmission of round 2 and round 1 beside it, for the round's expert alone", async () => {
     await ok(answerReview(portal, cast.expert.token, firstRound, { review_status: 'review_after_modification', content: 'Give the area per basin.' }));
     await ok(decide(portal, cast.staff.token, id, { review_status: 'return', content: 'Please answer the expert.' }));
     // The creator changes the record, then submits it again.

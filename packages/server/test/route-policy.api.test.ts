@@ -73,9 +73,7 @@ describe('route access policy', () => {
 
   it('the account calls have the expected policy', () => {
     const accountRoutes = Object.fromEntries(
-      registered
-        .filter((route) => route.method !== 'HEAD' && /^\/(api\/)?account\//.test(route.url))
-        .map((route) => [`${route.method} ${route.url}`, route.access]),
+      registered.filter((route) => route.method !== 'HEAD' && /^\/(api\/)?account\//.test(route.url)).map((route) => [`${route.method} ${route.url}`, route.access]),
     );
     expect(accountRoutes).toEqual(ACCOUNT_ROUTES);
   });
@@ -115,9 +113,7 @@ describe('route access policy', () => {
   it('a route without config.access cannot be registered', async () => {
     const app = Fastify();
     await app.register(authPlugin, { accounts: { authenticate: async () => null } as unknown as AccountService });
-    expect(() => app.get('/open', async () => 'open')).toThrow(
-      'Route GET /open declares no access policy (config.access)',
-    );
+    expect(() => app.get('/open', async () => 'open')).toThrow('Route GET /open declares no access policy (config.access)');
     expect(() => app.get('/fine', { config: { access: 'public' } }, async () => 'fine')).not.toThrow();
     await app.close();
   });

@@ -19,7 +19,10 @@ const PUBLISHED: CatalogueEntry[] = [
     key: 'A',
     language: 'zh-hans',
     zh: { title: '青藏高原冰川物质平衡数据集（2000-2020）', abstract: '本数据集提供青藏高原主要冰川的年度物质平衡观测与模拟结果。' },
-    en: { title: 'Glacier mass balance of the Tibetan Plateau (2000-2020)', abstract: 'Annual mass balance of the main glaciers on the Tibetan Plateau from observations and models.' },
+    en: {
+      title: 'Glacier mass balance of the Tibetan Plateau (2000-2020)',
+      abstract: 'Annual mass balance of the main glaciers on the Tibetan Plateau from observations and models.',
+    },
     themes: [['冰川', 'Glacier']],
     places: [['青藏高原', 'Tibetan Plateau']],
     standards: [['冰川学', 'Glaciology']],
@@ -243,7 +246,18 @@ beforeAll(async () => {
   for (const table of ['meta_media', 'meta_attach'] as const) {
     await portal.database.db
       .insertInto(table)
-      .values({ id: `${table}-a`, metadata_id: ids.A!, name: 'x.png', mime: 'image/png', storage_key: `test/${table}`, sha256: '', size: 123_456, created_by: owner.id, created_at: now, ...(table === 'meta_media' ? { type: 'thumbnail', resized_key: '' } : {}) } as never)
+      .values({
+        id: `${table}-a`,
+        metadata_id: ids.A!,
+        name: 'x.png',
+        mime: 'image/png',
+        storage_key: `test/${table}`,
+        sha256: '',
+        size: 123_456,
+        created_by: owner.id,
+        created_at: now,
+        ...(table === 'meta_media' ? { type: 'thumbnail', resized_key: '' } : {}),
+      } as never)
       .execute();
   }
 }, 60_000);
@@ -414,7 +428,10 @@ function expectedFacets(entries: CatalogueEntry[]): Record<string, Record<string
     add('theme', lower(e.themes));
     add('place', lower(e.places));
     add('discipline', [...lower(e.disciplines), ...lower(e.standards)]);
-    add('program', [e.threePole, e.thirdPole].filter((s): s is string => !!s).map((s) => s.split('-')[0]!));
+    add(
+      'program',
+      [e.threePole, e.thirdPole].filter((s): s is string => !!s).map((s) => s.split('-')[0]!),
+    );
     add('fund', e.funds ?? []);
     add('license', [e.license ?? '']);
     add('sharing', [e.sharing ?? '']);
@@ -640,9 +657,7 @@ describe('paging and sorting', () => {
   });
 
   it('by views, most first (newest first among equals)', async () => {
-    const expected = [...PUBLISHED]
-      .sort((a, b) => (b.hits ?? 0) - (a.hits ?? 0) || (a.published! < b.published! ? 1 : -1))
-      .map((e) => e.key);
+    const expected = [...PUBLISHED].sort((a, b) => (b.hits ?? 0) - (a.hits ?? 0) || (a.published! < b.published! ? 1 : -1)).map((e) => e.key);
     expect(await found({ sort: 'views' })).toEqual(expected);
     const reply = await search(portal, { sort: 'views', pageSize: 1 });
     expect(reply.results[0]).toMatchObject({ id: ids.C, hit_count: 40 });
@@ -755,7 +770,12 @@ describe('bad input', () => {
     ['an unknown sort', { sort: 'popularity' }, 'sort', { en: 'Choose one of the sort orders offered.', zh: '请选择所列的排序方式之一。' }],
     ['an unknown licence', { license: 'CC0 1.0' }, 'license', { en: 'One of the filter values is not one the catalogue offers.', zh: '筛选条件中有目录不提供的取值。' }],
     ['a query over 200 characters', { q: '冰'.repeat(201) }, 'q', { en: 'A search may have at most 200 characters.', zh: '检索词最多 200 个字符。' }],
-    ['a start after the end', { start: '2020-01-01', end: '2019-12-31' }, 'end', { en: 'The end of the time range must not come before its start.', zh: '时间范围的结束不能早于开始。' }],
+    [
+      'a start after the end',
+      { start: '2020-01-01', end: '2019-12-31' },
+      'end',
+      { en: 'The end of the time range must not come before its start.', zh: '时间范围的结束不能早于开始。' },
+    ],
     ['a date that is none', { start: '2020/01/01' }, 'start', { en: 'Enter dates as YYYY, YYYY-MM or YYYY-MM-DD.', zh: '日期请按 YYYY、YYYY-MM 或 YYYY-MM-DD 填写。' }],
   ];
 
@@ -777,7 +797,6 @@ describe('bad input', () => {
   });
 });
 
-
 describe('the replies as sent', () => {
   const get = (url: string, headers: Record<string, string> = {}) => portal.app.inject({ method: 'GET', url, headers: { 'accept-language': 'en', ...headers } });
   const calls = ['/api/metadata/search/?q=glacier', '/api/metadata/search/?q=glacier&sort=views', '/api/metadata/hot/', '/api/metadata/catalogue-stats/'];
@@ -788,7 +807,10 @@ describe('the replies as sent', () => {
       expect(plain.statusCode, url).toBe(200);
       expect(plain.headers['content-encoding'], url).toBeUndefined();
       expect(plain.headers['content-type'], url).toBe('application/json; charset=utf-8');
-      for (const [encoding, unpack] of [['br', brotliDecompressSync], ['gzip', gunzipSync]] as const) {
+      for (const [encoding, unpack] of [
+        ['br', brotliDecompressSync],
+        ['gzip', gunzipSync],
+      ] as const) {
         const packed = await get(url, { 'accept-encoding': encoding });
         expect(packed.headers['content-encoding'], url).toBe(encoding);
         expect(JSON.parse(unpack(packed.rawPayload).toString('utf8')), url).toEqual(plain.json());
@@ -813,7 +835,7 @@ describe('the replies as sent', () => {
   });
 });
 
-describe('a kept reply and the client\'s _r', () => {
+describe("a kept reply and the client's _r", () => {
   // Issue 16: the portal's client adds a random _r to every GET; keyed with it, no kept reply was reused.
   it('is kept under the query without _r, whatever _r says', async () => {
     const first = await portal.app.inject({ method: 'GET', url: '/api/metadata/search/?q=permafrost&_r=0.123', headers: { 'accept-language': 'en' } });
@@ -829,7 +851,7 @@ describe('a kept reply and the client\'s _r', () => {
 
 describe('authors in a result', () => {
   // Issue 16: the result listed every linked person; it lists those a citation names, in its order.
-  it('are the creators only, in the record\'s author order', async () => {
+  it("are the creators only, in the record's author order", async () => {
     const db = portal.database.db;
     const now = new Date().toISOString();
     const people = [
@@ -837,8 +859,14 @@ describe('authors in a result', () => {
       { id: 'search-owner', name: '赵所有', role: 'owner', sort: 5 },
     ];
     for (const person of people) {
-      await db.insertInto('authors').values({ id: person.id, name: person.name, email: `${person.id}@example.org`, created_at: now } as never).execute();
-      await db.insertInto('meta_author').values({ id: `link-${person.id}`, metadata_id: ids.B!, author_id: person.id, role: person.role, sort: person.sort } as never).execute();
+      await db
+        .insertInto('authors')
+        .values({ id: person.id, name: person.name, email: `${person.id}@example.org`, created_at: now } as never)
+        .execute();
+      await db
+        .insertInto('meta_author')
+        .values({ id: `link-${person.id}`, metadata_id: ids.B!, author_id: person.id, role: person.role, sort: person.sort } as never)
+        .execute();
     }
     const [hit] = (await search(portal, { q: 'borehole' }, 'zh-hans')).results;
     expect(hit.id).toBe(ids.B);

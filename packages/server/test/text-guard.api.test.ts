@@ -38,7 +38,7 @@ describe('anonymous routes refuse NUL and control characters instead of failing'
     expect(page.statusCode).toBe(404);
   });
 
-  it('answers 400 naming the query parameter (search q, a list\'s search)', async () => {
+  it("answers 400 naming the query parameter (search q, a list's search)", async () => {
     for (const url of ['/api/metadata/search/?q=ice%00', '/api/metadata/search/suggest/?q=%0B', '/api/metadata/search/?q=a%EF%BF%BF']) {
       const response = await portal.app.inject({ method: 'GET', url, headers: { 'accept-language': 'en' } });
       expect(response.statusCode, url).toBe(400);
@@ -97,7 +97,12 @@ describe('text fields refuse characters XML cannot carry', () => {
       ['metadata', `${record.id}\u0000`],
       ['file', { filename: 'a.csv', content: 'x,y\n1,2\n' }],
     ]);
-    const response = await portal.app.inject({ method: 'POST', url: '/metadata/upload-file/', headers: { ...body.headers, authorization: `Token ${owner.token}` }, payload: body.payload });
+    const response = await portal.app.inject({
+      method: 'POST',
+      url: '/metadata/upload-file/',
+      headers: { ...body.headers, authorization: `Token ${owner.token}` },
+      payload: body.payload,
+    });
     expect(response.statusCode).toBe(400);
   });
 });

@@ -43,8 +43,7 @@ afterAll(async () => {
   fs.rmSync(webDist, { recursive: true, force: true });
 });
 
-const get = (url: string, accept = 'text/html', headers: Record<string, string> = {}) =>
-  portal.app.inject({ method: 'GET', url, headers: { accept, ...headers } });
+const get = (url: string, accept = 'text/html', headers: Record<string, string> = {}) => portal.app.inject({ method: 'GET', url, headers: { accept, ...headers } });
 
 /** The attribute of the first tag matching `selector` (a regular expression source), or undefined. */
 function tagAttribute(html: string, selector: string, attribute: string): string | undefined {
@@ -262,7 +261,10 @@ describe('robots.txt', () => {
     const disallowed = lines.filter((line) => line.startsWith('Disallow: ')).map((line) => line.slice('Disallow: '.length));
     expect(lines).toContain('Allow: /oai');
     for (const page of ['/', '/data/', '/news/', '/about', '/en/', '/en/data/', '/assets/index-abc123.js', '/oai', '/oai?verb=Identify']) {
-      expect(disallowed.filter((rule) => page.startsWith(rule)), page).toEqual([]);
+      expect(
+        disallowed.filter((rule) => page.startsWith(rule)),
+        page,
+      ).toEqual([]);
     }
   });
 });
@@ -299,9 +301,7 @@ describe('sitemap.xml', () => {
   it('lists every public page in both languages, each with its alternates', async () => {
     const { body } = await get('/sitemap.xml', 'application/xml');
     const locations = [...body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
-    expect(locations).toEqual(
-      ['/', '/data/', '/news/', '/about'].flatMap((page) => [`http://portal.test${page}`, `http://portal.test/en${page}`]),
-    );
+    expect(locations).toEqual(['/', '/data/', '/news/', '/about'].flatMap((page) => [`http://portal.test${page}`, `http://portal.test/en${page}`]));
     const firstUrl = body.slice(body.indexOf('<url>'), body.indexOf('</url>'));
     expect(firstUrl).toContain('<xhtml:link rel="alternate" hreflang="zh-Hans" href="http://portal.test/"/>');
     expect(firstUrl).toContain('<xhtml:link rel="alternate" hreflang="en" href="http://portal.test/en/"/>');

@@ -158,18 +158,34 @@ async function addTheRest(id: string, ownerId: string) {
   const { unit, address, city, country } = FULL_EXTRAS.distributor;
   const distributor = {
     'zh-hans': { dist_unit: unit, dist_address: address, dist_city: city, dist_province: '北京', dist_country: country },
-    en: { dist_unit: 'National Tibetan Plateau Data Center', dist_address: '16 Lincui Road, Chaoyang District, Beijing', dist_city: 'Beijing', dist_province: 'Beijing Municipality', dist_country: 'China' },
+    en: {
+      dist_unit: 'National Tibetan Plateau Data Center',
+      dist_address: '16 Lincui Road, Chaoyang District, Beijing',
+      dist_city: 'Beijing',
+      dist_province: 'Beijing Municipality',
+      dist_country: 'China',
+    },
   };
   await db
     .updateTable('metadata')
     .set({ ...words[own], dist_province: '北京' })
     .where('id', '=', id)
     .execute();
-  await db.updateTable('metadata_i18n').set({ ...words[other], ...distributor[other] }).where('metadata_id', '=', id).execute();
+  await db
+    .updateTable('metadata_i18n')
+    .set({ ...words[other], ...distributor[other] })
+    .where('metadata_id', '=', id)
+    .execute();
   const keywordId = randomUUID();
   const now = new Date().toISOString();
-  await db.insertInto('keywords').values({ id: keywordId, name: english ? 'Holocene' : '全新世', type: 'temporal', language: own, created_by: ownerId, created_at: now }).execute();
-  await db.insertInto('keyword_i18n').values({ id: randomUUID(), keyword_id: keywordId, language: other, name: english ? '全新世' : 'Holocene' }).execute();
+  await db
+    .insertInto('keywords')
+    .values({ id: keywordId, name: english ? 'Holocene' : '全新世', type: 'temporal', language: own, created_by: ownerId, created_at: now })
+    .execute();
+  await db
+    .insertInto('keyword_i18n')
+    .values({ id: randomUUID(), keyword_id: keywordId, language: other, name: english ? '全新世' : 'Holocene' })
+    .execute();
   await db.insertInto('meta_keyword').values({ id: randomUUID(), metadata_id: id, keyword_id: keywordId }).execute();
 }
 
@@ -186,33 +202,79 @@ describe(`the official schemas${WITHOUT}`, () => {
       ['bareZh', 'zh-hans'],
       ['bareEn', 'en'],
     ] as const) {
-      ids[key] = await insertExportRecord(portal, owner.id, { key, language, zh: { title: `冰川 ${key}` }, en: { title: `Glacier ${key}` }, published: '2022-01-01', doi: `10.11888/Bare.${key}` });
+      ids[key] = await insertExportRecord(portal, owner.id, {
+        key,
+        language,
+        zh: { title: `冰川 ${key}` },
+        en: { title: `Glacier ${key}` },
+        published: '2022-01-01',
+        doi: `10.11888/Bare.${key}`,
+      });
     }
     // No DOI either (ISO 19139 only); a time range with one end; a box across the 180th meridian; a polar cap.
-    ids.noDoi = await insertExportRecord(portal, owner.id, { key: 'noDoi', language: 'zh-hans', zh: { title: '无 DOI 的数据集' }, en: { title: 'A dataset without DOI' }, published: '2022-02-01', time: ['2000-01-01', ''] });
+    ids.noDoi = await insertExportRecord(portal, owner.id, {
+      key: 'noDoi',
+      language: 'zh-hans',
+      zh: { title: '无 DOI 的数据集' },
+      en: { title: 'A dataset without DOI' },
+      published: '2022-02-01',
+      time: ['2000-01-01', ''],
+    });
     ids.antimeridian = await insertExportRecord(
       portal,
       owner.id,
-      { key: 'antimeridian', language: 'en', zh: { title: '白令海海冰' }, en: { title: 'Bering Sea ice' }, authors: [['Anna Karlsson', 'Anna Karlsson']], published: '2022-03-10', box: [170, 50, -170, 65], doi: '10.11888/Ocean.1' },
+      {
+        key: 'antimeridian',
+        language: 'en',
+        zh: { title: '白令海海冰' },
+        en: { title: 'Bering Sea ice' },
+        authors: [['Anna Karlsson', 'Anna Karlsson']],
+        published: '2022-03-10',
+        box: [170, 50, -170, 65],
+        doi: '10.11888/Ocean.1',
+      },
       { affiliation: ['', 'Stockholm University'] },
     );
-    ids.polar = await insertExportRecord(portal, owner.id, { key: 'polar', language: 'en', zh: { title: '北极' }, en: { title: 'Arctic' }, published: '2023-01-20', box: [-180, 60, 180, 90], time: ['', '2020-12-31'], doi: '10.11888/Polar.1' });
+    ids.polar = await insertExportRecord(portal, owner.id, {
+      key: 'polar',
+      language: 'en',
+      zh: { title: '北极' },
+      en: { title: 'Arctic' },
+      published: '2023-01-20',
+      box: [-180, 60, 180, 90],
+      time: ['', '2020-12-31'],
+      doi: '10.11888/Polar.1',
+    });
     // An open-ended range with a DOI, over the South Pole; its themes map to ISO topic categories and GCMD keywords.
     ids.openEnded = await insertExportRecord(portal, owner.id, {
       key: 'openEnded',
       language: 'en',
       zh: { title: '南极海冰' },
       en: { title: 'Antarctic sea ice' },
-      themes: [['海冰', 'sea ice'], ['冻土', 'permafrost']],
+      themes: [
+        ['海冰', 'sea ice'],
+        ['冻土', 'permafrost'],
+      ],
       published: '2023-01-25',
       box: [-180, -90, 180, -60],
       time: ['2015-01-01', ''],
       doi: '10.11888/Polar.2',
     });
     // Time only in words (no dates), in both languages.
-    ids.described = await insertExportRecord(portal, owner.id, { key: 'described', language: 'zh-hans', zh: { title: '全新世湖泊沉积' }, en: { title: 'Holocene lake sediments' }, published: '2023-01-28', doi: '10.11888/Described.1' });
+    ids.described = await insertExportRecord(portal, owner.id, {
+      key: 'described',
+      language: 'zh-hans',
+      zh: { title: '全新世湖泊沉积' },
+      en: { title: 'Holocene lake sediments' },
+      published: '2023-01-28',
+      doi: '10.11888/Described.1',
+    });
     await portal.database.db.updateTable('metadata').set({ time_description: '全新世中期，约距今 6000 年' }).where('id', '=', ids.described).execute();
-    await portal.database.db.updateTable('metadata_i18n').set({ time_description: 'Mid-Holocene, about 6000 years before present' }).where('metadata_id', '=', ids.described).execute();
+    await portal.database.db
+      .updateTable('metadata_i18n')
+      .set({ time_description: 'Mid-Holocene, about 6000 years before present' })
+      .where('metadata_id', '=', ids.described)
+      .execute();
     // Characters beyond the BMP (𠮷, two UTF-16 units) in the title, the abstract and an author's name.
     ids.nonBmp = await insertExportRecord(portal, owner.id, {
       key: 'nonBmp',
@@ -225,7 +287,15 @@ describe(`the official schemas${WITHOUT}`, () => {
       doi: '10.11888/NonBmp.1',
     });
     // Degrees so near 0 that JavaScript writes them with an exponent (1e-7), which xs:decimal has not.
-    ids.nearZero = await insertExportRecord(portal, owner.id, { key: 'nearZero', language: 'en', zh: { title: '几内亚湾' }, en: { title: 'Gulf of Guinea' }, published: '2023-02-01', box: [-1e-7, -5e-7, 2.5e-7, 3e-7], doi: '10.11888/Ocean.2' });
+    ids.nearZero = await insertExportRecord(portal, owner.id, {
+      key: 'nearZero',
+      language: 'en',
+      zh: { title: '几内亚湾' },
+      en: { title: 'Gulf of Guinea' },
+      published: '2023-02-01',
+      box: [-1e-7, -5e-7, 2.5e-7, 3e-7],
+      doi: '10.11888/Ocean.2',
+    });
     // No creator (shared rules/creators.ts): a publisher and a metadata author only; the data centre is cited.
     ids.noCreator = await insertExportRecord(portal, owner.id, {
       key: 'noCreator',
@@ -325,12 +395,19 @@ describe(`the official schemas${WITHOUT}`, () => {
       const locales = [...xml.matchAll(/<gmd:PT_Locale id="([^"]+)"/g)].map((m) => `#${m[1]}`);
       const references = [...xml.matchAll(/<gmd:LocalisedCharacterString locale="([^"]+)"/g)].map((m) => m[1]);
       expect(locales, key).toHaveLength(1);
-      expect(references.filter((reference) => !locales.includes(reference!)), key).toEqual([]);
+      expect(
+        references.filter((reference) => !locales.includes(reference!)),
+        key,
+      ).toEqual([]);
       if (key.startsWith('full')) expect(references.length, key).toBeGreaterThan(5);
     }
     // The Chinese record: the distributor's organisation and address (delivery point, city, province, country), and the terms of use, in both languages.
     const zh = documents.fullZh!;
-    const translated = (property: string) => new RegExp(`<gmd:${property} xsi:type="gmd:PT_FreeText_PropertyType">\\s*<gco:CharacterString>([^<]*)</gco:CharacterString>[\\s\\S]*?<gmd:LocalisedCharacterString[^>]*>([^<]*)<`, 'g');
+    const translated = (property: string) =>
+      new RegExp(
+        `<gmd:${property} xsi:type="gmd:PT_FreeText_PropertyType">\\s*<gco:CharacterString>([^<]*)</gco:CharacterString>[\\s\\S]*?<gmd:LocalisedCharacterString[^>]*>([^<]*)<`,
+        'g',
+      );
     const pairs = (property: string) => [...zh.matchAll(translated(property))].map((m) => [m[1], m[2]]);
     expect(pairs('organisationName')).toContainEqual(['国家青藏高原科学数据中心', 'National Tibetan Plateau Data Center']);
     expect(pairs('deliveryPoint')).toContainEqual(['北京市朝阳区林萃路16号', '16 Lincui Road, Chaoyang District, Beijing']);
@@ -359,7 +436,12 @@ describe(`the official schemas${WITHOUT}`, () => {
     ] as const) {
       for (const key of keys) replies[`${prefix} ${key}`] = await oai(`verb=GetRecord&metadataPrefix=${prefix}&identifier=oai:portal.test:${ids[key]}`);
     }
-    const payloads = (prefix: string) => Object.fromEntries(Object.entries(replies).filter(([name]) => name.startsWith(`${prefix} `)).map(([name, reply]) => [name, payloadOf(reply)]));
+    const payloads = (prefix: string) =>
+      Object.fromEntries(
+        Object.entries(replies)
+          .filter(([name]) => name.startsWith(`${prefix} `))
+          .map(([name, reply]) => [name, payloadOf(reply)]),
+      );
     expectValid(payloads('datacite'), SCHEMAS.datacite45);
     expectValid(payloads('iso19139'), SCHEMAS.gmd);
     expectValid(payloads('dif10'), SCHEMAS.dif10);
@@ -388,23 +470,27 @@ describe(`the official schemas${WITHOUT}`, () => {
     expect(complaints.before).toContain('fails to validate');
   });
 
-  it.skipIf(!HAVE_SCHEMAS)('every page of ListRecords is valid in every format, its records together (ids unique in the page)', async () => {
-    const pages: Record<string, string> = {};
-    for (const prefix of ['oai_dc', 'datacite', 'oai_datacite', 'iso19139', 'dif10']) {
-      let reply = await oai(`verb=ListRecords&metadataPrefix=${prefix}`);
-      for (let page = 1; ; page++) {
-        pages[`${prefix} page ${page}`] = reply;
-        const token = /<resumptionToken[^>]*>([^<]+)<\/resumptionToken>/.exec(reply)?.[1];
-        if (!token) break;
-        reply = await oai(`verb=ListRecords&resumptionToken=${encodeURIComponent(token)}`);
+  it.skipIf(!HAVE_SCHEMAS)(
+    'every page of ListRecords is valid in every format, its records together (ids unique in the page)',
+    async () => {
+      const pages: Record<string, string> = {};
+      for (const prefix of ['oai_dc', 'datacite', 'oai_datacite', 'iso19139', 'dif10']) {
+        let reply = await oai(`verb=ListRecords&metadataPrefix=${prefix}`);
+        for (let page = 1; ; page++) {
+          pages[`${prefix} page ${page}`] = reply;
+          const token = /<resumptionToken[^>]*>([^<]+)<\/resumptionToken>/.exec(reply)?.[1];
+          if (!token) break;
+          reply = await oai(`verb=ListRecords&resumptionToken=${encodeURIComponent(token)}`);
+        }
       }
-    }
-    // Whole pages: the first page of each format holds 100 records (every record has a DOI but one).
-    const roots: Record<string, RegExp> = { oai_dc: /<oai_dc:dc /g, datacite: /<resource /g, oai_datacite: /<oai_datacite /g, iso19139: /<gmd:MD_Metadata /g, dif10: /<DIF /g };
-    for (const [prefix, root] of Object.entries(roots)) expect((pages[`${prefix} page 1`]!.match(root) ?? []).length, prefix).toBe(PAGE);
-    expect(Object.keys(pages).filter((name) => name.startsWith('iso19139 ')).length).toBe(2);
-    expectValid(pages, SCHEMAS.oai);
-  }, 120_000);
+      // Whole pages: the first page of each format holds 100 records (every record has a DOI but one).
+      const roots: Record<string, RegExp> = { oai_dc: /<oai_dc:dc /g, datacite: /<resource /g, oai_datacite: /<oai_datacite /g, iso19139: /<gmd:MD_Metadata /g, dif10: /<DIF /g };
+      for (const [prefix, root] of Object.entries(roots)) expect((pages[`${prefix} page 1`]!.match(root) ?? []).length, prefix).toBe(PAGE);
+      expect(Object.keys(pages).filter((name) => name.startsWith('iso19139 ')).length).toBe(2);
+      expectValid(pages, SCHEMAS.oai);
+    },
+    120_000,
+  );
 
   it.skipIf(!HAVE_SCHEMAS)('ISO 19139: topic categories, originators, both boxes across 180° in order, open and unknown ends, time in words', async () => {
     const iso = async (key: string) => exported(ids[key]!, 'iso19139');
@@ -426,54 +512,59 @@ describe(`the official schemas${WITHOUT}`, () => {
     expect(await iso('polar')).toMatch(/<gml:beginPosition indeterminatePosition="unknown"\/>\s*<gml:endPosition>2020-12-31<\/gml:endPosition>/);
     // Time only in words: the extent's description, in both languages, and no time period.
     const described = await iso('described');
-    expect(described).toMatch(/<gmd:EX_Extent>\s*<gmd:description xsi:type="gmd:PT_FreeText_PropertyType">\s*<gco:CharacterString>全新世中期，约距今 6000 年<\/gco:CharacterString>[\s\S]*?Mid-Holocene, about 6000 years before present/);
+    expect(described).toMatch(
+      /<gmd:EX_Extent>\s*<gmd:description xsi:type="gmd:PT_FreeText_PropertyType">\s*<gco:CharacterString>全新世中期，约距今 6000 年<\/gco:CharacterString>[\s\S]*?Mid-Holocene, about 6000 years before present/,
+    );
     expect(described).not.toContain('gml:TimePeriod');
     // Beyond the BMP: whole characters.
     expect(await iso('nonBmp')).toContain('<gco:CharacterString>𠮷林冰川 𠮷</gco:CharacterString>');
   });
 
-  it.skipIf(!HAVE_SCHEMAS || !HAVE_OWSLIB)(`OWSLib reads the creators, topic categories, boxes and time of the ISO 19139 documents${HAVE_OWSLIB ? '' : ' (skipped: python3-owslib is not installed)'}`, async () => {
-    const keys = ['fullZh', 'fullEn', 'noCreator', 'antimeridian', 'noDoi', 'polar', 'described'];
-    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'xsd-conformance-owslib-'));
-    try {
-      for (const key of keys) fs.writeFileSync(path.join(folder, `${key}.xml`), await exported(ids[key]!, 'iso19139'));
-      const script = [
-        'import json, sys, warnings',
-        'warnings.simplefilter("ignore")',
-        'from owslib.iso import MD_Metadata',
-        'from owslib.etree import etree',
-        'out = {}',
-        'for name in sys.argv[1:]:',
-        '    md = MD_Metadata(etree.parse(name))',
-        // OWSLib 0.28 made identification a list.
-        '    ident = md.identification[0] if isinstance(md.identification, list) else md.identification',
-        // Set only when the document has an extent.
-        '    box = getattr(ident, "bbox", None)',
-        '    out[name.rsplit("/", 1)[1][:-4]] = {',
-        '        "creators": [c.name or c.organization for c in ident.creator],',
-        '        "topics": ident.topiccategory,',
-        '        "box": [box.minx, box.maxx, box.miny, box.maxy] if box else None,',
-        '        "time": [getattr(ident, "temporalextent_start", None), getattr(ident, "temporalextent_end", None)],',
-        '    }',
-        'print(json.dumps(out, ensure_ascii=False))',
-      ].join('\n');
-      const read = JSON.parse(execFileSync(PYTHON, ['-c', script, ...keys.map((key) => path.join(folder, `${key}.xml`))], { encoding: 'utf8' }));
-      // The creators in the record's order (names in the record's language); the data centre when there is none.
-      expect(read.fullZh.creators).toEqual(['张冰川', 'Anna Karlsson']);
-      expect(read.fullEn.creators).toEqual(['Zhang Bingchuan', 'Anna Karlsson']);
-      expect(read.noCreator.creators).toEqual(['三极科学数据门户']);
-      expect(read.fullZh.topics).toEqual(['inlandWaters']);
-      expect(read.fullZh.box).toEqual(['73', '105', '26', '40']);
-      // A client that reads one box gets the western part, from the box's own west side.
-      expect(read.antimeridian.box).toEqual(['170', '180', '50', '65']);
-      expect(read.fullZh.time).toEqual(['1990-01-01', '2020-12-31']);
-      expect(read.noDoi.time).toEqual(['2000-01-01', null]);
-      expect(read.polar.time).toEqual([null, '2020-12-31']);
-      expect(read.described.time).toEqual([null, null]);
-    } finally {
-      fs.rmSync(folder, { recursive: true, force: true });
-    }
-  });
+  it.skipIf(!HAVE_SCHEMAS || !HAVE_OWSLIB)(
+    `OWSLib reads the creators, topic categories, boxes and time of the ISO 19139 documents${HAVE_OWSLIB ? '' : ' (skipped: python3-owslib is not installed)'}`,
+    async () => {
+      const keys = ['fullZh', 'fullEn', 'noCreator', 'antimeridian', 'noDoi', 'polar', 'described'];
+      const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'xsd-conformance-owslib-'));
+      try {
+        for (const key of keys) fs.writeFileSync(path.join(folder, `${key}.xml`), await exported(ids[key]!, 'iso19139'));
+        const script = [
+          'import json, sys, warnings',
+          'warnings.simplefilter("ignore")',
+          'from owslib.iso import MD_Metadata',
+          'from owslib.etree import etree',
+          'out = {}',
+          'for name in sys.argv[1:]:',
+          '    md = MD_Metadata(etree.parse(name))',
+          // OWSLib 0.28 made identification a list.
+          '    ident = md.identification[0] if isinstance(md.identification, list) else md.identification',
+          // Set only when the document has an extent.
+          '    box = getattr(ident, "bbox", None)',
+          '    out[name.rsplit("/", 1)[1][:-4]] = {',
+          '        "creators": [c.name or c.organization for c in ident.creator],',
+          '        "topics": ident.topiccategory,',
+          '        "box": [box.minx, box.maxx, box.miny, box.maxy] if box else None,',
+          '        "time": [getattr(ident, "temporalextent_start", None), getattr(ident, "temporalextent_end", None)],',
+          '    }',
+          'print(json.dumps(out, ensure_ascii=False))',
+        ].join('\n');
+        const read = JSON.parse(execFileSync(PYTHON, ['-c', script, ...keys.map((key) => path.join(folder, `${key}.xml`))], { encoding: 'utf8' }));
+        // The creators in the record's order (names in the record's language); the data centre when there is none.
+        expect(read.fullZh.creators).toEqual(['张冰川', 'Anna Karlsson']);
+        expect(read.fullEn.creators).toEqual(['Zhang Bingchuan', 'Anna Karlsson']);
+        expect(read.noCreator.creators).toEqual(['三极科学数据门户']);
+        expect(read.fullZh.topics).toEqual(['inlandWaters']);
+        expect(read.fullZh.box).toEqual(['73', '105', '26', '40']);
+        // A client that reads one box gets the western part, from the box's own west side.
+        expect(read.antimeridian.box).toEqual(['170', '180', '50', '65']);
+        expect(read.fullZh.time).toEqual(['1990-01-01', '2020-12-31']);
+        expect(read.noDoi.time).toEqual(['2000-01-01', null]);
+        expect(read.polar.time).toEqual([null, '2020-12-31']);
+        expect(read.described.time).toEqual([null, null]);
+      } finally {
+        fs.rmSync(folder, { recursive: true, force: true });
+      }
+    },
+  );
 
   it.skipIf(!HAVE_SCHEMAS)('DIF 10: science keywords, both boxes across 180° in order, open-ended and described time, text beyond the BMP', async () => {
     const dif = async (key: string) => payloadOf(await oai(`verb=GetRecord&metadataPrefix=dif10&identifier=oai:portal.test:${ids[key]}`));
@@ -486,14 +577,18 @@ describe(`the official schemas${WITHOUT}`, () => {
     expect(open).toMatch(/<Ends_At_Present_Flag>true<\/Ends_At_Present_Flag>\s*<Range_DateTime>\s*<Beginning_Date_Time>2015-01-01<\/Beginning_Date_Time>\s*<\/Range_DateTime>/);
     // No keyword maps: GCMD's own placeholder, as its CMR writes it.
     expect(await dif('bareEn')).toMatch(/<Science_Keywords>\s*<Category>EARTH SCIENCE<\/Category>\s*<Topic>Not provided<\/Topic>\s*<Term>Not provided<\/Term>/);
-    const rectangles = [...(await dif('antimeridian')).matchAll(/<Bounding_Rectangle>([\s\S]*?)<\/Bounding_Rectangle>/g)].map((m) => [...m[1]!.matchAll(/>(-?[\d.]+)</g)].map((d) => Number(d[1])));
+    const rectangles = [...(await dif('antimeridian')).matchAll(/<Bounding_Rectangle>([\s\S]*?)<\/Bounding_Rectangle>/g)].map((m) =>
+      [...m[1]!.matchAll(/>(-?[\d.]+)</g)].map((d) => Number(d[1])),
+    );
     expect(rectangles).toEqual([
       [50, 65, 170, 180],
       [50, 65, -180, -170],
     ]);
     expect(await dif('polar')).toMatch(/<Beginning_Date_Time>unknown<\/Beginning_Date_Time>\s*<Ending_Date_Time>2020-12-31</);
     const described = await dif('described');
-    expect(described).toMatch(/<Beginning_Date_Time>unknown<\/Beginning_Date_Time>\s*<\/Range_DateTime>\s*<Temporal_Info>\s*<Ancillary_Temporal_Keyword>Mid-Holocene, about 6000 years before present<\/Ancillary_Temporal_Keyword>\s*<Ancillary_Temporal_Keyword>全新世中期，约距今 6000 年</);
+    expect(described).toMatch(
+      /<Beginning_Date_Time>unknown<\/Beginning_Date_Time>\s*<\/Range_DateTime>\s*<Temporal_Info>\s*<Ancillary_Temporal_Keyword>Mid-Holocene, about 6000 years before present<\/Ancillary_Temporal_Keyword>\s*<Ancillary_Temporal_Keyword>全新世中期，约距今 6000 年</,
+    );
     const nonBmp = await dif('nonBmp');
     expect(nonBmp).toContain('<Entry_Title>Glacier of 𠮷 (U+20BB7)</Entry_Title>');
     expect(nonBmp).toMatch(/<Contact_Person>\s*<First_Name>Yoshida<\/First_Name>|<Contact_Person>\s*<Last_Name>Yoshida<\/Last_Name>/);
@@ -502,7 +597,9 @@ describe(`the official schemas${WITHOUT}`, () => {
     const full = await dif('fullZh');
     expect(full).toContain('<Entry_Title>Glacier area changes of the Tibetan Plateau fullZh</Entry_Title>');
     expect(full).toContain('<Dataset_Language>Chinese</Dataset_Language>');
-    expect(full).toMatch(/<Personnel>\s*<Role>INVESTIGATOR<\/Role>\s*<Role>TECHNICAL CONTACT<\/Role>\s*<Role>METADATA AUTHOR<\/Role>\s*<Contact_Person>\s*<First_Name>Bingchuan<\/First_Name>\s*<Last_Name>Zhang<\/Last_Name>/);
+    expect(full).toMatch(
+      /<Personnel>\s*<Role>INVESTIGATOR<\/Role>\s*<Role>TECHNICAL CONTACT<\/Role>\s*<Role>METADATA AUTHOR<\/Role>\s*<Contact_Person>\s*<First_Name>Bingchuan<\/First_Name>\s*<Last_Name>Zhang<\/Last_Name>/,
+    );
     expect(full).toContain('<Short_Name>XDA20-01</Short_Name>');
     expect(full).toContain('<URL>https://creativecommons.org/licenses/by-nc-sa/4.0/</URL>');
     expect(full).toMatch(/<Organization_Name>\s*<Short_Name>National Tibetan Plateau Data Center<\/Short_Name>/);

@@ -24,10 +24,7 @@ const isPersonal = (prefix ? segments[1] : segments[0]) === 'personal';
 
 async function chooseRouter(): Promise<{ router: Router; Wrapper: ComponentType<{ children: ReactNode }> }> {
   if (isPersonal) {
-    const [{ createPersonalRouter }, { AntdProviders }] = await Promise.all([
-      loadChunk(() => import('./app/personalRouter')),
-      loadChunk(() => import('./app/AntdProviders')),
-    ]);
+    const [{ createPersonalRouter }, { AntdProviders }] = await Promise.all([loadChunk(() => import('./app/personalRouter')), loadChunk(() => import('./app/AntdProviders'))]);
     return { router: createPersonalRouter(), Wrapper: AntdProviders };
   }
   await preloadPublicPage(location.pathname, prefix || '/');

@@ -2,16 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import SQLite from 'better-sqlite3';
-import {
-  Kysely,
-  type Transaction,
-  Migrator,
-  PostgresDialect,
-  SqliteDialect,
-  type Migration,
-  type MigrationProvider,
-  type SqliteDatabase,
-} from 'kysely';
+import { Kysely, type Transaction, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import { PRIVATE_FILE, PRIVATE_FOLDER } from '../file-modes.js';
 import * as accounts from './migrations/0001-accounts.js';

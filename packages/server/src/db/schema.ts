@@ -26,14 +26,4 @@ export type * from './schema/orders.js';
 export type * from './schema/doi.js';
 export type * from './schema/server.js';
 
-export interface Database
-  extends AccountTables,
-    MetadataTables,
-    FilesTables,
-    ReviewTables,
-    SearchTables,
-    UsageTables,
-    OaiTables,
-    OrdersTables,
-    DoiTables,
-    ServerTables {}
+export interface Database extends AccountTables, MetadataTables, FilesTables, ReviewTables, SearchTables, UsageTables, OaiTables, OrdersTables, DoiTables, ServerTables {}

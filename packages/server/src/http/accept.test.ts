@@ -26,7 +26,7 @@ describe('acceptableVariants', () => {
   const profile = (name: string, value: string) => (name === 'profile' && ['schema', 'dcat'].includes(value) ? value : undefined);
   const order = (accept: string | undefined) => acceptableVariants(accept, variants, profile).map((a) => a.variant.value);
 
-  it('orders by weight, then by how specific the range is, then by the server\'s order', () => {
+  it("orders by weight, then by how specific the range is, then by the server's order", () => {
     expect(order('*/*')).toEqual(['page', 'schema', 'dcat', 'turtle']);
     expect(order(undefined)).toEqual(['page', 'schema', 'dcat', 'turtle']);
     expect(order('text/*, application/ld+json')).toEqual(['schema', 'dcat', 'page', 'turtle']);

@@ -19,12 +19,7 @@ export interface Mailer {
  * SMTP when SMTP_URL is set; otherwise every message is written as an .eml file under
  * `${dataDir}/mail` (the embedded default, and what end-to-end tests read links from).
  */
-export function createMailer(options: {
-  smtpUrl?: string;
-  from: string;
-  dataDir: string;
-  log: FastifyBaseLogger;
-}): Mailer {
+export function createMailer(options: { smtpUrl?: string; from: string; dataDir: string; log: FastifyBaseLogger }): Mailer {
   if (options.smtpUrl) {
     const transport: Transporter = nodemailer.createTransport(options.smtpUrl);
     return {

@@ -38,7 +38,11 @@ describe('compiledSerializerCompiler', () => {
   });
 
   it('never writes a field the schema does not name, at the top, in a nested object or in a page of records', () => {
-    const record = { ...sampleRecord(false), password_hash: '$argon2id$secret', translations: [{ ...(sampleRecord(false).translations as object[])[0], title: 'T', private_note: 'secret' }] };
+    const record = {
+      ...sampleRecord(false),
+      password_hash: '$argon2id$secret',
+      translations: [{ ...(sampleRecord(false).translations as object[])[0], title: 'T', private_note: 'secret' }],
+    };
     const text = compile(metadataRecordSchema)(record);
     expect(text).not.toContain('secret');
     expect(JSON.parse(text).translations[0].title).toBe('T');

@@ -56,8 +56,7 @@ function originOf(value: string): URL | undefined {
 export function sameOriginSignIn(publicUrl: string): onRequestHookHandler {
   const portalOrigin = originOf(publicUrl)?.origin;
   // The request's host read with the caller's scheme, so that a default port counts as none.
-  const isOwn = (url: URL | undefined, request: FastifyRequest) =>
-    !!url && (url.origin === portalOrigin || originOf(`${url.protocol}//${request.host}`)?.origin === url.origin);
+  const isOwn = (url: URL | undefined, request: FastifyRequest) => !!url && (url.origin === portalOrigin || originOf(`${url.protocol}//${request.host}`)?.origin === url.origin);
   return (request, _reply, done) => {
     const origin = request.headers.origin;
     const referer = request.headers.referer;

@@ -10,7 +10,7 @@ describe('routeChunkTags', () => {
     'src/features/landing/LandingPage.tsx': { file: 'assets/LandingPage-E.js', imports: ['_api-C.js'] },
   };
 
-  it('names a page\'s own chunks and what they import, not what the entry loads already', () => {
+  it("names a page's own chunks and what they import, not what the entry loads already", () => {
     const tags = routeChunkTags(manifest);
     expect(tags.search).toEqual([
       '<link rel="modulepreload" crossorigin href="/assets/SearchPage-D.js">',

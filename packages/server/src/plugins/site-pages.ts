@@ -41,9 +41,7 @@ export function headTags(head: PageHead, language: Language, { publicUrl, siteVa
   return [
     ...(description ? [`<meta name="description" content="${escapeMarkup(description)}" />`] : []),
     `<link rel="canonical" href="${escapeMarkup(canonicalUrl(publicUrl, language, head.path))}" />`,
-    ...languageAlternates(publicUrl, head.path).map(
-      ({ hreflang, href }) => `<link rel="alternate" hreflang="${hreflang}" href="${escapeMarkup(href)}" />`,
-    ),
+    ...languageAlternates(publicUrl, head.path).map(({ hreflang, href }) => `<link rel="alternate" hreflang="${hreflang}" href="${escapeMarkup(href)}" />`),
     ...(head.kind === 'record' ? landingHeadTags(head, description, language, { publicUrl, siteVariant }) : []),
   ];
 }

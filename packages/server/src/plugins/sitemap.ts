@@ -46,7 +46,13 @@ function urlset(publicUrl: string, entries: readonly Entry[]): string {
   const urls = entries.flatMap(({ path, lastmod }) => {
     const links = languageAlternates(publicUrl, path).map(({ hreflang, href }) => `    <xhtml:link rel="alternate" hreflang="${hreflang}" href="${escapeMarkup(href)}"/>`);
     return LANGUAGES.map((language) =>
-      ['  <url>', `    <loc>${escapeMarkup(canonicalUrl(publicUrl, language, path))}</loc>`, ...(lastmod ? [`    <lastmod>${escapeMarkup(lastmod)}</lastmod>`] : []), ...links, '  </url>'].join('\n'),
+      [
+        '  <url>',
+        `    <loc>${escapeMarkup(canonicalUrl(publicUrl, language, path))}</loc>`,
+        ...(lastmod ? [`    <lastmod>${escapeMarkup(lastmod)}</lastmod>`] : []),
+        ...links,
+        '  </url>',
+      ].join('\n'),
     );
   });
   return [XML_DECLARATION, `<urlset xmlns="${SITEMAP_NS}" xmlns:xhtml="http://www.w3.org/1999/xhtml">`, ...urls, '</urlset>', ''].join('\n');
@@ -65,14 +71,22 @@ function newest(times: readonly string[]): string | undefined {
  * Without the characters XML cannot carry: one stored in a record's id would make a sitemap ill-formed.
  */
 export function sitemapDocuments(publicUrl: string, records: readonly SitemapRecord[], maxUrls = sitemapLimits.maxUrls): SitemapDocuments {
-  const entries: Entry[] = [...INDEXED_PAGES.map((page) => ({ path: page.path })), ...records.map((record) => ({ path: landingPath(stripIllegalText(record.id)), lastmod: record.lastmod }))];
+  const entries: Entry[] = [
+    ...INDEXED_PAGES.map((page) => ({ path: page.path })),
+    ...records.map((record) => ({ path: landingPath(stripIllegalText(record.id)), lastmod: record.lastmod })),
+  ];
   const perFile = Math.max(1, Math.floor(maxUrls / LANGUAGES.length));
   if (entries.length <= perFile) return { main: stripIllegalText(urlset(publicUrl, entries)), parts: [] };
   const parts: Entry[][] = [];
   for (let at = 0; at < entries.length; at += perFile) parts.push(entries.slice(at, at + perFile));
   const index = parts.map((part, n) => {
     const lastmod = newest(part.flatMap((entry) => (entry.lastmod ? [entry.lastmod] : [])));
-    return ['  <sitemap>', `    <loc>${escapeMarkup(`${publicUrl}/sitemap-${n + 1}.xml`)}</loc>`, ...(lastmod ? [`    <lastmod>${escapeMarkup(lastmod)}</lastmod>`] : []), '  </sitemap>'].join('\n');
+    return [
+      '  <sitemap>',
+      `    <loc>${escapeMarkup(`${publicUrl}/sitemap-${n + 1}.xml`)}</loc>`,
+      ...(lastmod ? [`    <lastmod>${escapeMarkup(lastmod)}</lastmod>`] : []),
+      '  </sitemap>',
+    ].join('\n');
   });
   return {
     main: stripIllegalText([XML_DECLARATION, `<sitemapindex xmlns="${SITEMAP_NS}">`, ...index, '</sitemapindex>', ''].join('\n')),

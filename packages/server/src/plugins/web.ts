@@ -45,14 +45,16 @@ export type WebPages = (app: FastifyInstance, shell: WebShell) => void;
 function fillPage(template: string, head: PageHead, language: Language, site: SiteOptions, chunks: readonly string[] = []): string {
   const siteTitle = translate(language, `site.${site.siteVariant}.title`);
   const title = head.kind !== 'indexed' && head.title ? `${head.title} - ${siteTitle}` : siteTitle;
-  return template
-    // The tag hreflang and the JSON-LD give the language too (zh-Hans, not zh-CN).
-    .replace(/<html lang="[^"]*"/, `<html lang="${languageTag(language)}"`)
-    // A function, so that `$` in a record's title is never read as a replacement pattern.
-    .replace(/<title>[^<]*<\/title>/, () => [`<title>${escapeMarkup(title)}</title>`, ...headTags(head, language, site)].join('\n    '))
-    // After the entry's own tags, which the browser should ask for first.
-    .replace('</head>', () => [...chunks, '</head>'].join('\n    '))
-    .replace(/(<meta name="portal-site-variant" content=")[^"]*"/, `$1${site.siteVariant}"`);
+  return (
+    template
+      // The tag hreflang and the JSON-LD give the language too (zh-Hans, not zh-CN).
+      .replace(/<html lang="[^"]*"/, `<html lang="${languageTag(language)}"`)
+      // A function, so that `$` in a record's title is never read as a replacement pattern.
+      .replace(/<title>[^<]*<\/title>/, () => [`<title>${escapeMarkup(title)}</title>`, ...headTags(head, language, site)].join('\n    '))
+      // After the entry's own tags, which the browser should ask for first.
+      .replace('</head>', () => [...chunks, '</head>'].join('\n    '))
+      .replace(/(<meta name="portal-site-variant" content=")[^"]*"/, `$1${site.siteVariant}"`)
+  );
 }
 
 /**
@@ -65,7 +67,10 @@ function withData(html: string, id: string, facts: Record<string, string>, repli
     .map(([name, text]) => `${JSON.stringify(name)}:${text}`)
     .join(',')}}`;
   const element = `<script type="application/json" id="${id}">${data.replace(/</g, '\\u003c')}</script>`;
-  return Buffer.from(html.replace('</body>', () => `${element}\n  </body>`), 'utf8');
+  return Buffer.from(
+    html.replace('</body>', () => `${element}\n  </body>`),
+    'utf8',
+  );
 }
 
 /** A page made for one request, compressed quickly in the one encoding the browser takes best. */
@@ -98,10 +103,7 @@ async function webRoutes(
   const template = fs.readFileSync(indexFile, 'utf8');
   const chunks = routeChunkTags(readManifest(site.webDist));
   const pagesOf = (head: PageHead, own: readonly string[] = []) =>
-    Object.fromEntries(LANGUAGES.map((language) => [language, staticText(fillPage(template, head, language, site, own), HTML, 'no-cache')])) as Record<
-      Language,
-      StaticBody
-    >;
+    Object.fromEntries(LANGUAGES.map((language) => [language, staticText(fillPage(template, head, language, site, own), HTML, 'no-cache')])) as Record<Language, StaticBody>;
   // The personal centre, the admin pages and the not-found page.
   const unindexedPage = pagesOf({ kind: 'noindex' });
 
@@ -174,7 +176,13 @@ async function webRoutes(
       Object.fromEntries(
         LANGUAGES.map((language) => [
           language,
-          fillPage(template, { kind: 'indexed', path, description: INDEXED_PAGES.find((p) => p.path === path)!.description }, language, site, INDEXED_CHUNKS[path] ? chunks[INDEXED_CHUNKS[path]!] : []),
+          fillPage(
+            template,
+            { kind: 'indexed', path, description: INDEXED_PAGES.find((p) => p.path === path)!.description },
+            language,
+            site,
+            INDEXED_CHUNKS[path] ? chunks[INDEXED_CHUNKS[path]!] : [],
+          ),
         ]),
       ),
     ]),

@@ -169,7 +169,7 @@ describe('LocalDiskStore', () => {
     await expect(store.open('0'.repeat(32), { start: 0, end: 0 })).rejects.toBeInstanceOf(BlobNotFoundError);
   });
 
-  it('tells a blob\'s size without reading it, and BlobNotFoundError for a missing one', async () => {
+  it("tells a blob's size without reading it, and BlobNotFoundError for a missing one", async () => {
     const blob = await store.put(Buffer.from('four'), { maxBytes: 100 });
     expect(await store.stat(blob.key)).toEqual({ size: 4 });
     await expect(store.stat('0'.repeat(32))).rejects.toBeInstanceOf(BlobNotFoundError);

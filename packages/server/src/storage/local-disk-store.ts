@@ -5,17 +5,7 @@ import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { PRIVATE_FILE, PRIVATE_FOLDER } from '../file-modes.js';
-import {
-  BlobNotFoundError,
-  BlobTooLargeError,
-  isBlobKey,
-  newBlobKey,
-  type BlobStore,
-  type ByteRange,
-  type OpenedBlob,
-  type PutOptions,
-  type StoredBlob,
-} from './blob-store.js';
+import { BlobNotFoundError, BlobTooLargeError, isBlobKey, newBlobKey, type BlobStore, type ByteRange, type OpenedBlob, type PutOptions, type StoredBlob } from './blob-store.js';
 
 const TEMPORARY = /^\.[0-9a-f]{32}\.[0-9a-f]+\.tmp$/;
 

@@ -118,7 +118,7 @@ describe('changeSchema', () => {
     });
   });
 
-  it('takes one of the site\'s languages as the mail language, and nothing else', () => {
+  it("takes one of the site's languages as the mail language, and nothing else", () => {
     expect(changeSchema.parse({ mail_language: 'en' })).toEqual({ mail_language: 'en' });
     for (const value of ['fr', 'EN', '', 'zh']) {
       expect(issues(changeSchema.safeParse({ mail_language: value }))).toEqual({ mail_language: 'validation.mail_language.invalid' });

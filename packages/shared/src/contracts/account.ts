@@ -21,38 +21,25 @@ export const LIMITS = {
   specialty: 200,
 } as const;
 
-export const usernameSchema = required('validation.username.required')
-  .pipe(
-    z
-      .string()
-      .min(LIMITS.username.min, 'validation.username.length')
-      .max(LIMITS.username.max, 'validation.username.length')
-      .regex(/^[A-Za-z0-9_.@+-]+$/, 'validation.username.chars'),
-  );
-
-export const emailSchema = required('validation.email.required').pipe(
-  z.string().max(LIMITS.email, 'validation.email.invalid').email('validation.email.invalid').toLowerCase(),
+export const usernameSchema = required('validation.username.required').pipe(
+  z
+    .string()
+    .min(LIMITS.username.min, 'validation.username.length')
+    .max(LIMITS.username.max, 'validation.username.length')
+    .regex(/^[A-Za-z0-9_.@+-]+$/, 'validation.username.chars'),
 );
+
+export const emailSchema = required('validation.email.required').pipe(z.string().max(LIMITS.email, 'validation.email.invalid').email('validation.email.invalid').toLowerCase());
 
 export const passwordSchema = z
   .string({ error: 'validation.password.required' })
   .min(1, 'validation.password.required')
-  .pipe(
-    z
-      .string()
-      .min(LIMITS.password.min, 'validation.password.length')
-      .max(LIMITS.password.max, 'validation.password.length'),
-  );
+  .pipe(z.string().min(LIMITS.password.min, 'validation.password.length').max(LIMITS.password.max, 'validation.password.length'));
 
-const text = (requiredKey: string, max: number, tooLongKey: string) =>
-  required(requiredKey).pipe(z.string().max(max, tooLongKey));
+const text = (requiredKey: string, max: number, tooLongKey: string) => required(requiredKey).pipe(z.string().max(max, tooLongKey));
 
 export const realnameSchema = text('validation.realname.required', LIMITS.realname, 'validation.realname.long');
-export const affiliationSchema = text(
-  'validation.affiliation.required',
-  LIMITS.affiliation,
-  'validation.affiliation.long',
-);
+export const affiliationSchema = text('validation.affiliation.required', LIMITS.affiliation, 'validation.affiliation.long');
 export const addressSchema = text('validation.address.required', LIMITS.address, 'validation.address.long');
 /** Optional fields: absent in a change form means "leave as it is", in a registration "empty". */
 export const phoneSchema = z

@@ -17,11 +17,41 @@ const now = '2026-01-02T03:04:05.000Z';
 function presentedRecord() {
   const texts = Object.fromEntries(
     [
-      'title', 'article_name', 'article_publication', 'category', 'platform', 'source_project', 'data_series', 'description',
-      'data_source', 'use_term', 'usage_method', 'citation', 'doi', 'doi_category', 'protection_period', 'protection_description',
-      'time_start', 'time_end', 'time_description', 'coordinate_system', 'projection', 'license', 'temporal_resolution',
-      'spatial_resolution', 'subtopic_three_pole', 'subtopic_third_pole', 'dist_unit', 'dist_country', 'dist_province', 'dist_city',
-      'dist_address', 'dist_phone', 'dist_email', 'sharing_policy', 'submitting_type',
+      'title',
+      'article_name',
+      'article_publication',
+      'category',
+      'platform',
+      'source_project',
+      'data_series',
+      'description',
+      'data_source',
+      'use_term',
+      'usage_method',
+      'citation',
+      'doi',
+      'doi_category',
+      'protection_period',
+      'protection_description',
+      'time_start',
+      'time_end',
+      'time_description',
+      'coordinate_system',
+      'projection',
+      'license',
+      'temporal_resolution',
+      'spatial_resolution',
+      'subtopic_three_pole',
+      'subtopic_third_pole',
+      'dist_unit',
+      'dist_country',
+      'dist_province',
+      'dist_city',
+      'dist_address',
+      'dist_phone',
+      'dist_email',
+      'sharing_policy',
+      'submitting_type',
     ].map((key) => [key, '']),
   );
   return {
@@ -47,7 +77,23 @@ function presentedRecord() {
     embargo_until: null,
     fund: ['5'],
     translations: [
-      { id: 't1', metadata_id: 'r1', language: 'en', title: 'Glacier', description: '', data_source: '', use_term: '', usage_method: '', citation: '', time_description: '', dist_unit: '', dist_address: '', dist_city: '', dist_province: '', dist_country: '' },
+      {
+        id: 't1',
+        metadata_id: 'r1',
+        language: 'en',
+        title: 'Glacier',
+        description: '',
+        data_source: '',
+        use_term: '',
+        usage_method: '',
+        citation: '',
+        time_description: '',
+        dist_unit: '',
+        dist_address: '',
+        dist_city: '',
+        dist_province: '',
+        dist_country: '',
+      },
     ],
     // The review's facts: stored on the row, answered by the review state only.
     topic_review_status: 'pass',
@@ -77,7 +123,7 @@ describe('metadataRecordSchema', () => {
     expect(metadataRecordSchema.safeParse({ ...presentedRecord(), hit_count: '3' }).success).toBe(false);
   });
 
-  it('takes a list page with the lists\' extra fields', () => {
+  it("takes a list page with the lists' extra fields", () => {
     const { translations: _, ...listed } = presentedRecord();
     const page = metadataRecordPageSchema.parse({ count: 1, next: null, previous: null, results: [{ ...listed, translation_title: null, review_label: 'published' }] });
     expect(page.results[0]).toMatchObject({ translation_title: null, review_label: 'published' });

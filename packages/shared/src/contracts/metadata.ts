@@ -45,10 +45,7 @@ const option = <T extends readonly [string, ...string[]]>(values: T) =>
   z.union([z.enum(values, { error: 'metadata.validation.option' }), z.literal('')], { error: 'metadata.validation.option' });
 /** A number from a form or JSON; '' or null clears it. */
 const optionalNumber = (schema: z.ZodNumber) =>
-  z.preprocess(
-    (v) => (v === '' || v === null ? null : typeof v === 'string' ? Number(v) : v),
-    z.union([schema, z.null()], { error: 'metadata.validation.number' }),
-  );
+  z.preprocess((v) => (v === '' || v === null ? null : typeof v === 'string' ? Number(v) : v), z.union([schema, z.null()], { error: 'metadata.validation.number' }));
 const isoDate = z
   .string()
   .trim()
@@ -170,10 +167,12 @@ export const metadataI18nCreateSchema = z.object({
   metadata: z.string({ error: 'metadata.validation.metadata' }).min(1, 'metadata.validation.metadata'),
   language: languageSchema,
   ...Object.fromEntries(Object.entries(metadataI18nFields).map(([k, v]) => [k, v.optional()])),
-}) as z.ZodObject<{
-  metadata: z.ZodString;
-  language: typeof languageSchema;
-} & { [K in keyof typeof metadataI18nFields]: z.ZodOptional<(typeof metadataI18nFields)[K]> }>;
+}) as z.ZodObject<
+  {
+    metadata: z.ZodString;
+    language: typeof languageSchema;
+  } & { [K in keyof typeof metadataI18nFields]: z.ZodOptional<(typeof metadataI18nFields)[K]> }
+>;
 export const metadataI18nUpdateSchema = z.object(metadataI18nFields).partial();
 
 /** The author form of spec section 5, with its prompts. The English name and affiliation go to author-i18n. */
@@ -218,12 +217,12 @@ export const authorI18nCreateSchema = z.object({
 export const authorI18nUpdateSchema = authorI18nCreateSchema.omit({ author: true, language: true }).partial();
 
 const roleSchema = z.enum(AUTHOR_ROLES, { error: 'metadata.author.roleRequired' });
-const eventDate = z
-  .string({ error: 'metadata.author.eventDateRequired' })
-  .trim()
-  .min(1, 'metadata.author.eventDateRequired')
-  .pipe(isoDate);
-const sort = z.coerce.number({ error: 'metadata.validation.number' }).int('metadata.validation.number').min(0, 'metadata.validation.number').max(1_000_000, 'metadata.validation.number');
+const eventDate = z.string({ error: 'metadata.author.eventDateRequired' }).trim().min(1, 'metadata.author.eventDateRequired').pipe(isoDate);
+const sort = z.coerce
+  .number({ error: 'metadata.validation.number' })
+  .int('metadata.validation.number')
+  .min(0, 'metadata.validation.number')
+  .max(1_000_000, 'metadata.validation.number');
 
 export const metaAuthorCreateSchema = z.object({
   metadata: z.string({ error: 'metadata.validation.metadata' }).min(1, 'metadata.validation.metadata'),
@@ -381,4 +380,3 @@ export const onlineResourceUpdateSchema = onlineResourceCreateSchema.omit({ meta
 
 /** /api/metadata/applications/: records a user takes part in, by role. */
 export const APPLICATION_USER_TYPES = ['owner', 'author', 'provider'] as const;
-

@@ -220,9 +220,7 @@ const usageCounts = { views: z.number(), downloads: z.number(), orders: z.number
  * their data provider (creator), as one of their authors (by e-mail) and as their assessor (an expert
  * who answered), each role's totals, and one role's datasets with their counts.
  */
-export const applyStatisticsSchema = pageOf(
-  z.object({ metadata_id: z.string(), title: z.string(), title_en: z.string(), language: z.string(), ...usageCounts }),
-).extend({
+export const applyStatisticsSchema = pageOf(z.object({ metadata_id: z.string(), title: z.string(), title_en: z.string(), language: z.string(), ...usageCounts })).extend({
   roles: z.array(z.object({ role: z.enum(APPLY_ROLES), datasets: z.number(), ...usageCounts })),
 });
 export type ApplyStatistics = z.infer<typeof applyStatisticsSchema>;

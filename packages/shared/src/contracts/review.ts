@@ -20,12 +20,12 @@ import { pageOf } from './page.js';
  */
 
 const id = z.string({ error: 'review.validation.id' }).min(1, 'review.validation.id').max(100, 'review.validation.id');
-const comment = z
-  .string({ error: 'review.validation.comment' })
-  .trim()
-  .max(REVIEW_COMMENT_MAX, 'review.validation.commentTooLong');
+const comment = z.string({ error: 'review.validation.comment' }).trim().max(REVIEW_COMMENT_MAX, 'review.validation.commentTooLong');
 /** A form post sends 'true' / 'on' / '1'; JSON sends a boolean. */
-const flag = z.preprocess((v) => (v === 'true' || v === 'on' || v === '1' || v === 1 ? true : v === 'false' || v === '0' || v === '' || v === 0 ? false : v), z.boolean({ error: 'review.validation.flag' }));
+const flag = z.preprocess(
+  (v) => (v === 'true' || v === 'on' || v === '1' || v === 1 ? true : v === 'false' || v === '0' || v === '' || v === 0 ? false : v),
+  z.boolean({ error: 'review.validation.flag' }),
+);
 
 /** PATCH /api/metadata/review-status/{id}/set_review_status/ in its three shapes (spec section 4). */
 export const setReviewStatusSchema = z.union(

@@ -15,7 +15,13 @@ export * from '../domain/search.js';
 /** `a` or `a,b` or repeated `a&a`: a list of values; empty items are dropped. */
 const list = <T extends z.ZodType<string>>(item: T) =>
   z.preprocess(
-    (v) => (v === undefined ? [] : (Array.isArray(v) ? v : [v]).flatMap((s) => (typeof s === 'string' ? s.split(',') : [s])).map((s) => (typeof s === 'string' ? s.trim() : s)).filter((s) => s !== '')),
+    (v) =>
+      v === undefined
+        ? []
+        : (Array.isArray(v) ? v : [v])
+            .flatMap((s) => (typeof s === 'string' ? s.split(',') : [s]))
+            .map((s) => (typeof s === 'string' ? s.trim() : s))
+            .filter((s) => s !== ''),
     z.array(item).max(SEARCH_VALUES_MAX, 'search.validation.tooManyValues'),
   );
 const freeValue = z.string().max(200, 'search.validation.value');

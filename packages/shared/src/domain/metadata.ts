@@ -5,18 +5,7 @@
  */
 
 /** Spec section 4. A record starts as a draft; submitting moves it to submitted. */
-export const METADATA_STATUSES = [
-  'draft',
-  'submitted',
-  'receive',
-  'invited',
-  'underReview',
-  'approved',
-  'published',
-  'NotPublished',
-  'cancelled',
-  'refuse',
-] as const;
+export const METADATA_STATUSES = ['draft', 'submitted', 'receive', 'invited', 'underReview', 'approved', 'published', 'NotPublished', 'cancelled', 'refuse'] as const;
 export type MetadataStatus = (typeof METADATA_STATUSES)[number];
 
 /** Statuses the lists of the personal centre show: in review is everything between submitted and the verdict. */
@@ -31,19 +20,13 @@ export const licenseLabelKey = (license: string) => `metadata.options.license.${
 /** The licence's deed at creativecommons.org (`CC BY-NC-SA 4.0` -> `https://creativecommons.org/licenses/by-nc-sa/4.0/`); undefined for any other text. */
 export function licenseUrl(license: string): string | undefined {
   if (!(LICENSES as readonly string[]).includes(license)) return undefined;
-  return `https://creativecommons.org/licenses/${license.replace(/^CC /, '').replace(/ 4\.0$/, '').toLowerCase()}/4.0/`;
+  return `https://creativecommons.org/licenses/${license
+    .replace(/^CC /, '')
+    .replace(/ 4\.0$/, '')
+    .toLowerCase()}/4.0/`;
 }
 
-export const TEMPORAL_RESOLUTIONS = [
-  'hourly',
-  'daily',
-  'monthly',
-  'yearly',
-  '1-10years',
-  '10-100years',
-  '100-1000years',
-  'over1000years',
-] as const;
+export const TEMPORAL_RESOLUTIONS = ['hourly', 'daily', 'monthly', 'yearly', '1-10years', '10-100years', '100-1000years', 'over1000years'] as const;
 
 /** Served by /metadata/projections/. The spec's list also shows `{token}`, a placeholder left in its text, not a projection. */
 export const PROJECTIONS = [

@@ -53,8 +53,8 @@ describe('message catalogues', () => {
   });
 
   it('write placeholders only as {{name}}', () => {
-    const broken = [...enKeys.map((key) => lookup(en, key) as string), ...zhKeys.map((key) => lookup(zhHans, key) as string)].filter(
-      (message) => message.replace(/\{\{\s*\w+\s*\}\}/g, '').match(/[{}]/),
+    const broken = [...enKeys.map((key) => lookup(en, key) as string), ...zhKeys.map((key) => lookup(zhHans, key) as string)].filter((message) =>
+      message.replace(/\{\{\s*\w+\s*\}\}/g, '').match(/[{}]/),
     );
     expect(broken).toEqual([]);
   });
@@ -106,9 +106,7 @@ describe('translate', () => {
   });
 
   it('fills in the placeholders', () => {
-    expect(translate('en', 'account.forgotSent', { email: 'a@example.org' })).toBe(
-      'A link to reset your password has been sent to a@example.org.',
-    );
+    expect(translate('en', 'account.forgotSent', { email: 'a@example.org' })).toBe('A link to reset your password has been sent to a@example.org.');
     expect(translate('zh-hans', 'account.forgotSent', { email: 'a@example.org' })).toBe('重置密码的链接已发送至 a@example.org。');
     expect(translate('en', 'dashboard.roleProject', { level: 2 })).toBe('Project member (level 2)');
     expect(translate('zh-hans', 'admin.total', { count: 0 })).toBe('共 0 个用户');
@@ -128,9 +126,7 @@ describe('translate', () => {
   });
 
   it('does not read placeholders out of parameter values', () => {
-    expect(translate('en', 'account.forgotSent', { email: '{{email}}' })).toBe(
-      'A link to reset your password has been sent to {{email}}.',
-    );
+    expect(translate('en', 'account.forgotSent', { email: '{{email}}' })).toBe('A link to reset your password has been sent to {{email}}.');
   });
 
   it('answers an unknown key as it is', () => {

@@ -92,8 +92,7 @@ export const en = {
     registerTitle: 'Create an account',
     registerButton: 'Register',
     registerSuccess: 'Registration is successful!',
-    registerMailSent:
-      'A verification link has been sent to {{email}}. Open it to activate your account, then log in.',
+    registerMailSent: 'A verification link has been sent to {{email}}. Open it to activate your account, then log in.',
     haveAccount: 'Already registered?',
     agreementText: 'I have read and agree to the data sharing agreement and the terms of use of this portal.',
     agreementTitle: 'Data sharing agreement',

@@ -8,9 +8,7 @@ export const catalogues: Record<Language, Messages> = { 'zh-hans': zhHans, en };
 
 /** Every key of a catalogue as a dotted path, e.g. `account.captchaError`. */
 export function flattenKeys(tree: object, prefix = ''): string[] {
-  return Object.entries(tree).flatMap(([key, value]) =>
-    typeof value === 'string' ? [`${prefix}${key}`] : flattenKeys(value as object, `${prefix}${key}.`),
-  );
+  return Object.entries(tree).flatMap(([key, value]) => (typeof value === 'string' ? [`${prefix}${key}`] : flattenKeys(value as object, `${prefix}${key}.`)));
 }
 
 function lookup(tree: unknown, key: string): string | undefined {

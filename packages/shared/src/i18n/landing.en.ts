@@ -54,7 +54,7 @@ export const landingEn = {
     timeUntil: 'Until {{end}}',
     area: 'Area',
     mapRegion: 'Map of the area',
-    map: 'The dataset\'s area on a {{view}} map',
+    map: "The dataset's area on a {{view}} map",
     mapLoading: 'Loading the map…',
     mapFailed: 'The map could not be loaded.',
   },

@@ -33,7 +33,8 @@ export const metadataEn = {
       time: '“Time coverage start” and “Time coverage end”, or a “Time description”, are required',
       usageMethod: '“Naming convention and use of the data files” is required',
       spatial: '“East longitude”, “West longitude”, “South latitude” and “North latitude” are required',
-      subtopic: 'With the funding project “Three Poles platform”, “Sub-topic number (Three Poles)” is required; with “Third Pole (Tibetan Plateau) centres”, “Sub-topic number (Third Pole)”',
+      subtopic:
+        'With the funding project “Three Poles platform”, “Sub-topic number (Three Poles)” is required; with “Third Pole (Tibetan Plateau) centres”, “Sub-topic number (Third Pole)”',
       keywords: '“Keywords”: at least 3 in all, with at least one of each type (Discipline, Place, Temporal, Theme), each with its translation',
       thumbnail: 'A “Thumbnail” is required',
       dataFile: 'At least one file under “Data Files” is required',
@@ -110,7 +111,7 @@ export const metadataEn = {
   inUse: 'Other metadata records use this entry, so it cannot be deleted.',
   conflict: 'This entry exists already.',
   repeatedCreate: 'You added the same entry a moment ago; it was not added a second time.',
-  sharedLocked: 'This entry is also used by metadata that cannot be changed now (in review, published, or somebody else\'s), so it stays as it is.',
+  sharedLocked: "This entry is also used by metadata that cannot be changed now (in review, published, or somebody else's), so it stays as it is.",
   noRight: 'Sorry, you have no right to modify the data entity of this metadata',
   notLinked: 'The metadata does not use this entry.',
   staffOnly: 'Only the data centre may set this field.',

@@ -118,7 +118,8 @@ export const ordersUiEn = {
   },
   download: {
     title: 'Download Data',
-    intro: 'Open a dataset to see its files and select them. At most {{files}} files and 100 MB go in one download; for more, use the command-line links or ask the data centre for an FTP account.',
+    intro:
+      'Open a dataset to see its files and select them. At most {{files}} files and 100 MB go in one download; for more, use the command-line links or ask the data centre for an FTP account.',
     files: 'Files: {{count}}, {{size}}',
     download: 'Download ({{count}})',
     selected: '{{count}} files selected, {{size}}',

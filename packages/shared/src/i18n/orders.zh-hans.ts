@@ -65,7 +65,6 @@ export const ordersZhHans: typeof ordersEn = {
     decisionSubject: '{{site}}：您的数据申请：{{status}}',
     decisionBody: '{{name}}，您好：\n\n您对以下数据的申请\n{{datasets}}\n\n{{status}}。\n{{reason}}\n\n我的订单：{{link}}\n\n{{site}}',
     overdueSubject: '{{site}}：您的数据申请尚未得到答复',
-    overdueBody:
-      '{{name}}，您好：\n\n您对以下数据的申请\n{{datasets}}\n已三天未得到答复，请直接联系数据提供者：{{contact}}\n\n我的订单：{{link}}\n\n{{site}}',
+    overdueBody: '{{name}}，您好：\n\n您对以下数据的申请\n{{datasets}}\n已三天未得到答复，请直接联系数据提供者：{{contact}}\n\n我的订单：{{link}}\n\n{{site}}',
   },
 };

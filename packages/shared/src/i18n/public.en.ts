@@ -36,8 +36,7 @@ export const publicEn = {
   },
   home: {
     welcome: 'Data of the Arctic, the Antarctic and the Tibetan Plateau',
-    intro:
-      'Researchers describe their datasets in Chinese and English, reviewers check them, and scientists everywhere search, order and download them.',
+    intro: 'Researchers describe their datasets in Chinese and English, reviewers check them, and scientists everywhere search, order and download them.',
     hotData: 'Most popular data',
     viewedData: 'Most viewed data',
     newest: 'Newest publications',
@@ -65,12 +64,10 @@ export const publicEn = {
   },
   about: {
     title: 'About',
-    body1:
-      'The portal is the data service of a scientific data centre for the Arctic, the Antarctic and the Tibetan Plateau, the three poles of the Earth.',
+    body1: 'The portal is the data service of a scientific data centre for the Arctic, the Antarctic and the Tibetan Plateau, the three poles of the Earth.',
     body2:
       'Data providers describe each dataset with a bilingual metadata record, attach data files and documents, and submit it for review. Project leaders, invited experts and the data centre review submissions before they are published.',
-    body3:
-      'Visitors search and browse published data, collect datasets in a basket, apply for data in one order, and download files or receive an FTP account for large volumes.',
+    body3: 'Visitors search and browse published data, collect datasets in a basket, apply for data in one order, and download files or receive an FTP account for large volumes.',
     contact: 'Questions about the portal or a dataset: write to the data centre through your personal centre.',
   },
   notFound: {

@@ -1,7 +1,7 @@
 /** Labels of the record's option lists (`metadata.options.*` in the editor, `landing.options.*` on the public landing page). */
 export const recordOptionsEn = {
   license: {
-    'BY': 'CC BY 4.0 (Attribution)',
+    BY: 'CC BY 4.0 (Attribution)',
     'BY-SA': 'CC BY-SA 4.0 (Attribution-ShareAlike)',
     'BY-ND': 'CC BY-ND 4.0 (Attribution-NoDerivatives)',
     'BY-NC': 'CC BY-NC 4.0 (Attribution-NonCommercial)',

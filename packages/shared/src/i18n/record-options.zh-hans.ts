@@ -3,7 +3,7 @@ import type { recordOptionsEn } from './record-options.en.js';
 /** 元数据选项的名称（与 record-options.en.ts 同结构）。 */
 export const recordOptionsZhHans: typeof recordOptionsEn = {
   license: {
-    'BY': 'CC BY 4.0（署名）',
+    BY: 'CC BY 4.0（署名）',
     'BY-SA': 'CC BY-SA 4.0（署名-相同方式共享）',
     'BY-ND': 'CC BY-ND 4.0（署名-禁止演绎）',
     'BY-NC': 'CC BY-NC 4.0（署名-非商业性使用）',

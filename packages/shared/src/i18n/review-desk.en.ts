@@ -87,7 +87,7 @@ export const reviewDeskEn = {
     bodySameState: 'The record stays “{{from}}”.',
     comment: 'Comment for the data provider',
     commentOptional: 'Comment for the data provider (optional)',
-    reason: 'Reason for unpublishing (the public reads it on the dataset\'s page)',
+    reason: "Reason for unpublishing (the public reads it on the dataset's page)",
     commentRequired: 'Write a comment: the data provider reads it.',
     reasonRequired: 'Give the reason: the landing page shows it.',
     ok: 'Confirm',

@@ -209,10 +209,10 @@ export const reviewEn = {
     reminderBody:
       'Hello {{name}},\n\nyour review of the dataset “{{title}}” was due on {{deadline}}. Please answer or decline the invitation.\n\nOpen the review: {{link}}\n\n{{site}}',
     decisionSubject: '{{site}}: “{{title}}”: {{decision}}',
-    decisionBody: 'Hello {{name}},\n\nyour metadata record “{{title}}”: {{decision}}.\n\n{{comment}}\n\nComments of the review:\n{{comments}}\n\nOpen the record: {{link}}\n\n{{site}}',
+    decisionBody:
+      'Hello {{name}},\n\nyour metadata record “{{title}}”: {{decision}}.\n\n{{comment}}\n\nComments of the review:\n{{comments}}\n\nOpen the record: {{link}}\n\n{{site}}',
     publishedSubject: '{{site}}: “{{title}}”: {{decision}}',
-    publishedBody:
-      'Hello {{name}},\n\nyour dataset “{{title}}”: {{decision}}.\n\n{{comment}}\n\nComments of the review:\n{{comments}}\n\nIts public page: {{link}}\n\n{{site}}',
+    publishedBody: 'Hello {{name}},\n\nyour dataset “{{title}}”: {{decision}}.\n\n{{comment}}\n\nComments of the review:\n{{comments}}\n\nIts public page: {{link}}\n\n{{site}}',
     /** A comment's author in the mails: an expert who signed, or a project leader, by name. */
     namedSource: '{{source}} {{name}}',
     feedbackSubject: '{{site}}: review comments on “{{title}}”',

@@ -154,8 +154,7 @@ export const zhHans: Messages = {
   },
   mail: {
     activateSubject: '{{site}}：验证您的电子邮箱',
-    activateBody:
-      '{{name}}，您好：\n\n感谢您注册{{site}}。请在 {{hours}} 小时内打开以下链接激活账号：\n\n{{link}}\n\n如果您没有注册，请忽略本邮件。',
+    activateBody: '{{name}}，您好：\n\n感谢您注册{{site}}。请在 {{hours}} 小时内打开以下链接激活账号：\n\n{{link}}\n\n如果您没有注册，请忽略本邮件。',
     resetSubject: '{{site}}：重置密码',
     resetBody:
       '{{name}}，您好：\n\n有人申请重置账号 {{username}} 的密码。请在 {{hours}} 小时内打开以下链接设置新密码：\n\n{{link}}\n\n该链接只能使用一次。如果不是您本人操作，请忽略本邮件，您的密码不会改变。',

@@ -4,7 +4,11 @@ import { CREATOR_ROLES, creditsOf, isCreatorRole } from './creators.js';
 
 type Link = { person: string; role: string };
 const credits = (links: Link[]) => {
-  const { people, creators, contributors } = creditsOf(links, (l) => l.person, (l) => l.role);
+  const { people, creators, contributors } = creditsOf(
+    links,
+    (l) => l.person,
+    (l) => l.role,
+  );
   const show = (list: typeof people) => list.map((c) => [c.link.person, ...c.roles]);
   return { people: show(people), creators: show(creators), contributors: show(contributors) };
 };
@@ -17,8 +21,16 @@ describe('who a citation names', () => {
   });
 
   it('cites a data resource provider and leaves a manager a contributor (issue 16: 王芳, manager; 李伟, provider)', () => {
-    expect(credits([{ person: '王芳', role: 'manager' }, { person: '李伟', role: 'resourceProvider' }])).toEqual({
-      people: [['王芳', 'manager'], ['李伟', 'resourceProvider']],
+    expect(
+      credits([
+        { person: '王芳', role: 'manager' },
+        { person: '李伟', role: 'resourceProvider' },
+      ]),
+    ).toEqual({
+      people: [
+        ['王芳', 'manager'],
+        ['李伟', 'resourceProvider'],
+      ],
       creators: [['李伟', 'resourceProvider']],
       contributors: [['王芳', 'manager']],
     });
@@ -36,14 +48,30 @@ describe('who a citation names', () => {
       { person: 'E', role: 'publisher' },
     ];
     expect(credits(links)).toEqual({
-      people: [['A', 'contactParty', 'producer'], ['B', 'principalInvestigator'], ['C', 'resourceProvider'], ['D', 'owner'], ['E', 'metadataAuthor', 'publisher']],
-      creators: [['A', 'contactParty', 'producer'], ['B', 'principalInvestigator'], ['C', 'resourceProvider'], ['D', 'owner']],
+      people: [
+        ['A', 'contactParty', 'producer'],
+        ['B', 'principalInvestigator'],
+        ['C', 'resourceProvider'],
+        ['D', 'owner'],
+        ['E', 'metadataAuthor', 'publisher'],
+      ],
+      creators: [
+        ['A', 'contactParty', 'producer'],
+        ['B', 'principalInvestigator'],
+        ['C', 'resourceProvider'],
+        ['D', 'owner'],
+      ],
       contributors: [['E', 'metadataAuthor', 'publisher']],
     });
   });
 
   it('has no creator when no one has a creator role (the formats then name the data centre), and drops unknown roles', () => {
-    expect(credits([{ person: 'A', role: 'distributor' }, { person: 'B', role: 'legacy' }])).toEqual({
+    expect(
+      credits([
+        { person: 'A', role: 'distributor' },
+        { person: 'B', role: 'legacy' },
+      ]),
+    ).toEqual({
       people: [['A', 'distributor'], ['B']],
       creators: [],
       contributors: [['A', 'distributor'], ['B']],

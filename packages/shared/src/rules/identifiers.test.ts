@@ -16,7 +16,15 @@ describe('ORCID iD', () => {
   });
 
   it('refuses a wrong check character and what is not an ORCID iD', () => {
-    for (const bad of ['0000-0002-1825-0098', '0000-0002-1694-2330', '0000-0002-1825-009', '0000-0002-1825-00977', 'https://example.org/0000-0002-1825-0097', 'X000-0002-1825-0097', '']) {
+    for (const bad of [
+      '0000-0002-1825-0098',
+      '0000-0002-1694-2330',
+      '0000-0002-1825-009',
+      '0000-0002-1825-00977',
+      'https://example.org/0000-0002-1825-0097',
+      'X000-0002-1825-0097',
+      '',
+    ]) {
       expect(normalizeOrcid(bad), bad).toBeNull();
     }
   });

@@ -44,7 +44,7 @@ describe('safeReturnAddress', () => {
     }
   });
 
-  it('refuses the account screens and pages that are not the personal centre\'s', () => {
+  it("refuses the account screens and pages that are not the personal centre's", () => {
     for (const next of [
       '/login',
       '/login?next=/metadata/draft',
@@ -102,12 +102,18 @@ const USERS: Record<string, MenuUser> = {
 };
 
 describe('the personal centre menu', () => {
-  it('is the same in both languages but for the spec\'s Chinese-only pre-review', () => {
+  it("is the same in both languages but for the spec's Chinese-only pre-review", () => {
     for (const [name, user] of Object.entries(USERS)) {
       const chinese = pathsOf(visibleMenu(user, 'zh-hans'));
       const english = pathsOf(visibleMenu(user, 'en'));
-      expect(chinese.filter((path) => !english.includes(path)), name).toEqual(user.is_staff ? ['/review/preview'] : []);
-      expect(english.filter((path) => !chinese.includes(path)), name).toEqual([]);
+      expect(
+        chinese.filter((path) => !english.includes(path)),
+        name,
+      ).toEqual(user.is_staff ? ['/review/preview'] : []);
+      expect(
+        english.filter((path) => !chinese.includes(path)),
+        name,
+      ).toEqual([]);
     }
   });
 
@@ -115,7 +121,7 @@ describe('the personal centre menu', () => {
     for (const path of ['/metadata/report', '/metadata/audit-list', '/analyze']) expect(PERSONAL_MENU_PATHS).not.toContain(path);
   });
 
-  it('offers the staff\'s pre-review to staff only', () => {
+  it("offers the staff's pre-review to staff only", () => {
     expect(pathsOf(visibleMenu(USERS.user!, 'zh-hans'))).not.toContain('/review/preview');
     expect(pathsOf(visibleMenu(USERS.leader!, 'zh-hans'))).not.toContain('/review/preview');
     expect(pathsOf(visibleMenu(USERS.staff!, 'zh-hans'))).toContain('/review/preview');

@@ -22,18 +22,7 @@ export const STAFF_DECISIONS = ['receive', 'approve', 'return', 'refuse', 'publi
 export type StaffDecision = (typeof STAFF_DECISIONS)[number];
 
 /** Every action of the workflow; a staff decision is an action of its own name. */
-export const REVIEW_ACTIONS = [
-  'submit',
-  'return_to_draft',
-  'topic_pass',
-  'topic_no_pass',
-  'pre_review',
-  'invite',
-  'open',
-  'answer',
-  'decline',
-  ...STAFF_DECISIONS,
-] as const;
+export const REVIEW_ACTIONS = ['submit', 'return_to_draft', 'topic_pass', 'topic_no_pass', 'pre_review', 'invite', 'open', 'answer', 'decline', ...STAFF_DECISIONS] as const;
 export type ReviewAction = (typeof REVIEW_ACTIONS)[number];
 
 /** An invited expert's answers (spec section 4: reviewer outcomes offered). */

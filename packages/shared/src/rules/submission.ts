@@ -104,10 +104,7 @@ export function submissionProblems(facts: SubmissionFacts): SubmissionReason[] {
   if (!(filled(facts.timeStart) && filled(facts.timeEnd)) && !filled(facts.timeDescription)) problems.push('time');
   if (!filled(facts.usageMethod)) problems.push('usageMethod');
   if (![facts.east, facts.west, facts.south, facts.north].every(isNumber)) problems.push('spatial');
-  if (
-    (facts.fundIds.includes(FUND_THREE_POLE) && !filled(facts.subtopicThreePole)) ||
-    (facts.fundIds.includes(FUND_THIRD_POLE) && !filled(facts.subtopicThirdPole))
-  ) {
+  if ((facts.fundIds.includes(FUND_THREE_POLE) && !filled(facts.subtopicThreePole)) || (facts.fundIds.includes(FUND_THIRD_POLE) && !filled(facts.subtopicThirdPole))) {
     problems.push('subtopic');
   }
   // "At least 3 keywords, and all keyword types must be added": 3 or more in all, every type among them.

@@ -5,8 +5,7 @@
  * them from what was stored before the rule existed. NUL is among them, which PostgreSQL refuses in
  * text anyway.
  */
-const XML_ILLEGAL =
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const XML_ILLEGAL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const XML_ILLEGAL_ALL = new RegExp(XML_ILLEGAL.source, 'g');
 
 /** True when `text` holds a character that XML, and therefore our exports, cannot carry. */

@@ -23,11 +23,7 @@ export function fieldLabel(name: string, t: TFunction, labels?: Record<string, s
  * with its label (the message alone when the field has none); for 401 / 403 the server's text;
  * otherwise the generic text.
  */
-export function formErrorText(
-  reply: Record<string, unknown> & { request_error: { status: number } },
-  t: TFunction,
-  labels?: Record<string, string>,
-): string {
+export function formErrorText(reply: Record<string, unknown> & { request_error: { status: number } }, t: TFunction, labels?: Record<string, string>): string {
   const status = reply.request_error.status;
   const detail = typeof reply.detail === 'string' ? reply.detail : undefined;
   if ((status === 401 || status === 403) && detail) return detail;
@@ -85,11 +81,7 @@ export function handleFormReply<T>(reply: unknown, { message, t, form, labels, i
  * Posts a form and handles the reply as above; a request that fails on the way (no connection,
  * a reply the client cannot read) shows the generic text.
  */
-export async function postForm<T>(
-  url: string,
-  fields: RequestOptions['form'],
-  context: FormReplyContext,
-): Promise<T | undefined> {
+export async function postForm<T>(url: string, fields: RequestOptions['form'], context: FormReplyContext): Promise<T | undefined> {
   let reply: unknown;
   try {
     reply = await api.postForm<T>(url, fields);

@@ -1,11 +1,5 @@
 import { z } from 'zod';
-import {
-  loginReplySchema,
-  registerReplySchema,
-  statusReplySchema,
-  userPageSchema,
-  userSchema,
-} from '@portal/shared/contracts/account';
+import { loginReplySchema, registerReplySchema, statusReplySchema, userPageSchema, userSchema } from '@portal/shared/contracts/account';
 import { doiRegistrationPageSchema, recordDoiSchema } from '@portal/shared/contracts/doi';
 import { tombstoneSchema } from '@portal/shared/contracts/landing';
 import {

@@ -81,11 +81,7 @@ export const ROUTES = {
 export type RouteName = keyof typeof ROUTES;
 
 /** The `:name` parts of a path. */
-type ParamsOf<P extends string> = P extends `${string}:${infer Key}/${infer Rest}`
-  ? Key | ParamsOf<Rest>
-  : P extends `${string}:${infer Key}`
-    ? Key
-    : never;
+type ParamsOf<P extends string> = P extends `${string}:${infer Key}/${infer Rest}` ? Key | ParamsOf<Rest> : P extends `${string}:${infer Key}` ? Key : never;
 type ArgsOf<N extends RouteName> = [ParamsOf<(typeof ROUTES)[N]>] extends [never] ? [] : [params: Record<ParamsOf<(typeof ROUTES)[N]>, string>];
 
 /** A route's path with its `:name` parts filled in (each encoded). */

@@ -69,11 +69,7 @@ export function PersonalShell({ user }: { user: User }) {
   };
 
   const selectedKeys = entries.flatMap((entry) =>
-    entry.kind === 'group'
-      ? entry.items.filter((item) => item.path === pathname).map((item) => `${entry.key}:${item.path}`)
-      : entry.path === pathname
-        ? [`:${entry.path}`]
-        : [],
+    entry.kind === 'group' ? entry.items.filter((item) => item.path === pathname).map((item) => `${entry.key}:${item.path}`) : entry.path === pathname ? [`:${entry.path}`] : [],
   );
 
   const accountMenu: MenuProps['items'] = [
@@ -106,9 +102,7 @@ export function PersonalShell({ user }: { user: User }) {
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
-      <Layout.Header
-        style={{ display: 'flex', alignItems: 'center', gap: isPhone ? 4 : 16, background: '#0b4f8a', color: '#fff', paddingInline: isPhone ? 4 : 16 }}
-      >
+      <Layout.Header style={{ display: 'flex', alignItems: 'center', gap: isPhone ? 4 : 16, background: '#0b4f8a', color: '#fff', paddingInline: isPhone ? 4 : 16 }}>
         {isPhone && <MenuDrawerButton open={drawerOpen} onOpen={() => setDrawerOpen(true)} dark />}
         <div style={{ flex: 1, minWidth: 0, color: '#fff' }}>
           <SiteBrand compact={isPhone} />
@@ -142,13 +136,7 @@ export function PersonalShell({ user }: { user: User }) {
       </Layout.Header>
       <Layout>
         {!isPhone && (
-          <Layout.Sider
-            width={MENU_WIDTH.expanded}
-            collapsedWidth={MENU_WIDTH.collapsed}
-            collapsed={collapsed}
-            theme="light"
-            style={{ borderRight: '1px solid #e5e9f0' }}
-          >
+          <Layout.Sider width={MENU_WIDTH.expanded} collapsedWidth={MENU_WIDTH.collapsed} collapsed={collapsed} theme="light" style={{ borderRight: '1px solid #e5e9f0' }}>
             <Button
               type="text"
               block

@@ -18,9 +18,8 @@ const PUBLIC_CATALOGUES: Record<Language, object> = { 'zh-hans': publicZhHans, e
 export type CatalogueScope = 'public' | 'whole';
 
 const loadWholeCatalogueOf = (language: Language) =>
-  loadChunk(
-    (): Promise<object> =>
-      language === 'en' ? import('@portal/shared/i18n/en').then((module) => module.en) : import('@portal/shared/i18n/zh-hans').then((module) => module.zhHans),
+  loadChunk((): Promise<object> =>
+    language === 'en' ? import('@portal/shared/i18n/en').then((module) => module.en) : import('@portal/shared/i18n/zh-hans').then((module) => module.zhHans),
   );
 
 /**

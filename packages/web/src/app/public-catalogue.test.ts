@@ -36,7 +36,7 @@ function publicFiles(): string[] {
   return [...seen];
 }
 
-describe('the public pages\' catalogue', () => {
+describe("the public pages' catalogue", () => {
   const files = publicFiles();
   const namespaces = Object.keys(en);
   const publicNamespaces = Object.keys(publicEn);

@@ -9,7 +9,9 @@ export function Icon({ icon }: { icon: IconDefinition }) {
   const node = icon.icon as AbstractNode;
   return (
     <svg viewBox={node.attrs.viewBox} width="1em" height="1em" fill="currentColor" aria-hidden="true" focusable="false">
-      {node.children?.map((child, index) => <path key={index} d={child.attrs.d} fillRule={child.attrs['fill-rule'] as 'evenodd' | undefined} />)}
+      {node.children?.map((child, index) => (
+        <path key={index} d={child.attrs.d} fillRule={child.attrs['fill-rule'] as 'evenodd' | undefined} />
+      ))}
     </svg>
   );
 }

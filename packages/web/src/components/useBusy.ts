@@ -10,7 +10,7 @@ import { useRef, useState } from 'react';
 export function useBusy() {
   const running = useRef(false);
   const [busy, setBusy] = useState(false);
-  const run = async <T,>(work: () => Promise<T>): Promise<T | undefined> => {
+  const run = async <T>(work: () => Promise<T>): Promise<T | undefined> => {
     if (running.current) return undefined;
     running.current = true;
     setBusy(true);
@@ -22,7 +22,7 @@ export function useBusy() {
     }
   };
   /** A dialog's OK: the form's fields checked (their messages shown), then `work` with its values, once at a time. */
-  const submit = <V,>(form: FormInstance<V>, work: (values: V) => Promise<unknown>) =>
+  const submit = <V>(form: FormInstance<V>, work: (values: V) => Promise<unknown>) =>
     run(async () => {
       let values: V;
       try {

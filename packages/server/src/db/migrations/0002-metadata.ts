@@ -17,9 +17,7 @@ function metadataRef(table: Table): Table {
 }
 
 function createdBy(table: Table): Table {
-  return table
-    .addColumn('created_by', 'text', (c) => c.references('users.id').onDelete('set null'))
-    .addColumn('created_at', 'text', (c) => c.notNull());
+  return table.addColumn('created_by', 'text', (c) => c.references('users.id').onDelete('set null')).addColumn('created_at', 'text', (c) => c.notNull());
 }
 
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -91,17 +89,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   // Authors (data resource providers) are shared between records, linked through meta_author.
   await createdBy(
-    texts(db.schema.createTable('authors').addColumn('id', 'text', (c) => c.primaryKey()), [
-      'name',
-      'email',
-      'affiliation',
-      'phone',
-      'address',
-      'country',
-      'province',
-      'city',
-      'zipcode',
-    ]),
+    texts(
+      db.schema.createTable('authors').addColumn('id', 'text', (c) => c.primaryKey()),
+      ['name', 'email', 'affiliation', 'phone', 'address', 'country', 'province', 'city', 'zipcode'],
+    ),
   ).execute();
   await db.schema.createIndex('authors_name').on('authors').column('name').execute();
   await texts(
@@ -123,20 +114,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('meta_author_author').on('meta_author').column('author_id').execute();
 
   await createdBy(
-    texts(db.schema.createTable('literature').addColumn('id', 'text', (c) => c.primaryKey()), [
-      'title',
-      'title_en',
-      'type',
-      'year',
-      'publisher',
-      'link',
-      'language',
-      'doi',
-      'ris',
-      'abstract',
-      'comment',
-      'reference_type',
-    ]).addColumn('sort', 'integer', (c) => c.notNull().defaultTo(0)),
+    texts(
+      db.schema.createTable('literature').addColumn('id', 'text', (c) => c.primaryKey()),
+      ['title', 'title_en', 'type', 'year', 'publisher', 'link', 'language', 'doi', 'ris', 'abstract', 'comment', 'reference_type'],
+    ).addColumn('sort', 'integer', (c) => c.notNull().defaultTo(0)),
   ).execute();
   await texts(
     db.schema
@@ -155,7 +136,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
 
   await createdBy(
-    texts(db.schema.createTable('keywords').addColumn('id', 'text', (c) => c.primaryKey()), ['name', 'type', 'language']),
+    texts(
+      db.schema.createTable('keywords').addColumn('id', 'text', (c) => c.primaryKey()),
+      ['name', 'type', 'language'],
+    ),
   ).execute();
   await db.schema.createIndex('keywords_name').on('keywords').columns(['type', 'name']).execute();
   await db.schema
@@ -193,14 +177,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   ).execute();
 
   await createdBy(
-    texts(db.schema.createTable('funds').addColumn('id', 'text', (c) => c.primaryKey()), [
-      'name',
-      'name_en',
-      'serial_number',
-      'principal',
-      'phone',
-      'email',
-    ]).addColumn('is_core', 'integer', (c) => c.notNull().defaultTo(0)),
+    texts(
+      db.schema.createTable('funds').addColumn('id', 'text', (c) => c.primaryKey()),
+      ['name', 'name_en', 'serial_number', 'principal', 'phone', 'email'],
+    ).addColumn('is_core', 'integer', (c) => c.notNull().defaultTo(0)),
   ).execute();
   await metadataRef(db.schema.createTable('meta_fund').addColumn('id', 'text', (c) => c.primaryKey()))
     .addColumn('fund_id', 'text', (c) => c.notNull().references('funds.id').onDelete('cascade'))
@@ -208,15 +188,24 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
 
   await createdBy(
-    texts(db.schema.createTable('projects').addColumn('id', 'text', (c) => c.primaryKey()), ['name', 'name_en', 'abbreviation']),
+    texts(
+      db.schema.createTable('projects').addColumn('id', 'text', (c) => c.primaryKey()),
+      ['name', 'name_en', 'abbreviation'],
+    ),
   ).execute();
   await createdBy(
-    texts(db.schema.createTable('programs').addColumn('id', 'text', (c) => c.primaryKey()), ['code', 'name', 'name_en']),
+    texts(
+      db.schema.createTable('programs').addColumn('id', 'text', (c) => c.primaryKey()),
+      ['code', 'name', 'name_en'],
+    ),
   ).execute();
   await db.schema.createIndex('programs_code').on('programs').column('code').execute();
 
   await createdBy(
-    texts(db.schema.createTable('specials').addColumn('id', 'text', (c) => c.primaryKey()), ['name', 'name_en', 'description']),
+    texts(
+      db.schema.createTable('specials').addColumn('id', 'text', (c) => c.primaryKey()),
+      ['name', 'name_en', 'description'],
+    ),
   ).execute();
   await db.schema
     .createTable('special_managers')
@@ -231,7 +220,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
 
   await createdBy(
-    texts(db.schema.createTable('affiliations').addColumn('id', 'text', (c) => c.primaryKey()), ['name', 'name_en']),
+    texts(
+      db.schema.createTable('affiliations').addColumn('id', 'text', (c) => c.primaryKey()),
+      ['name', 'name_en'],
+    ),
   ).execute();
 
   // Stored files: `storage_key` names the blob in the storage (local disk or S3), never a user's name.
@@ -243,13 +235,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await db.schema.createIndex(`${table}_metadata`).on(table).column('metadata_id').execute();
   }
 
-  await createdBy(
-    texts(metadataRef(db.schema.createTable('online_resources').addColumn('id', 'text', (c) => c.primaryKey())), [
-      'name',
-      'url',
-      'description',
-    ]),
-  ).execute();
+  await createdBy(texts(metadataRef(db.schema.createTable('online_resources').addColumn('id', 'text', (c) => c.primaryKey())), ['name', 'url', 'description'])).execute();
 
   // Funds 5 and 6 are the two programme funds whose records need a subtopic number (spec section 9).
   const now = new Date().toISOString();

@@ -5,11 +5,26 @@ import type { Kysely } from 'kysely';
  * audit trail of every step. Same conventions as 0001 and 0002.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('metadata').addColumn('topic_review_status', 'text', (c) => c.notNull().defaultTo('')).execute();
-  await db.schema.alterTable('metadata').addColumn('is_pre_review', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('metadata').addColumn('review_round', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('metadata').addColumn('published_without_review', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('metadata').addColumn('unpublish_reason', 'text', (c) => c.notNull().defaultTo('')).execute();
+  await db.schema
+    .alterTable('metadata')
+    .addColumn('topic_review_status', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
+  await db.schema
+    .alterTable('metadata')
+    .addColumn('is_pre_review', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('metadata')
+    .addColumn('review_round', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('metadata')
+    .addColumn('published_without_review', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('metadata')
+    .addColumn('unpublish_reason', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
   await db.schema.alterTable('metadata').addColumn('embargo_until', 'text').execute();
 
   await db.schema

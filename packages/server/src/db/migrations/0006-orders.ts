@@ -15,7 +15,10 @@ import type { Kysely } from 'kysely';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   // Counted downloads of the record's files, as hit_count counts views (the hot list and the catalogue sort by it).
-  await db.schema.alterTable('metadata').addColumn('download_count', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('metadata')
+    .addColumn('download_count', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema
     .createTable('cart_lines')
     .addColumn('id', 'text', (c) => c.primaryKey())

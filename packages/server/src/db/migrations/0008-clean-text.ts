@@ -45,7 +45,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 async function removeNul(db: Kysely<unknown>, table: string, column: string): Promise<void> {
   const ref = sql.ref(column);
-  const rows = await sql<{ row: number; value: string }>`select rowid as "row", ${ref} as "value" from ${sql.table(table)} where instr(cast(${ref} as blob), x'00') > 0`.execute(db);
+  const rows = await sql<{ row: number; value: string }>`select rowid as "row", ${ref} as "value" from ${sql.table(table)} where instr(cast(${ref} as blob), x'00') > 0`.execute(
+    db,
+  );
   for (const { row, value } of rows.rows) {
     await sql`update ${sql.table(table)} set ${ref} = ${value.replaceAll('\u0000', '')} where rowid = ${row}`.execute(db);
   }

@@ -12,10 +12,19 @@ import { sql, type Kysely } from 'kysely';
  * Records published before get version 1.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('metadata').addColumn('version_number', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('metadata').addColumn('version_fingerprint', 'text', (c) => c.notNull().defaultTo('')).execute();
+  await db.schema
+    .alterTable('metadata')
+    .addColumn('version_number', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('metadata')
+    .addColumn('version_fingerprint', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
   await db.schema.alterTable('metadata').addColumn('version_published_at', 'text').execute();
-  await db.schema.alterTable('metadata').addColumn('access_right', 'text', (c) => c.notNull().defaultTo('')).execute();
+  await db.schema
+    .alterTable('metadata')
+    .addColumn('access_right', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
   await sql`update metadata set version_number = 1, version_published_at = published_at where published_at is not null`.execute(db);
 }
 

@@ -18,7 +18,10 @@ const COLUMNS = [
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   for (const [table, column] of COLUMNS) {
-    await db.schema.alterTable(table).addColumn(column, 'text', (c) => c.notNull().defaultTo('')).execute();
+    await db.schema
+      .alterTable(table)
+      .addColumn(column, 'text', (c) => c.notNull().defaultTo(''))
+      .execute();
   }
 }
 

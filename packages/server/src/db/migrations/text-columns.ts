@@ -7,7 +7,11 @@ import type { Kysely } from 'kysely';
 export function textColumns(table: string, columns: readonly string[]) {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
-      for (const column of columns) await db.schema.alterTable(table).addColumn(column, 'text', (c) => c.notNull().defaultTo('')).execute();
+      for (const column of columns)
+        await db.schema
+          .alterTable(table)
+          .addColumn(column, 'text', (c) => c.notNull().defaultTo(''))
+          .execute();
     },
     async down(db: Kysely<unknown>): Promise<void> {
       for (const column of [...columns].reverse()) await db.schema.alterTable(table).dropColumn(column).execute();

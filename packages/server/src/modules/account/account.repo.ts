@@ -15,7 +15,11 @@ export class AccountRepo {
   /** Each user's name as records and trails show it: the real name, or the username without one. */
   async namesOf(ids: readonly string[]): Promise<Map<string, string>> {
     if (!ids.length) return new Map();
-    const rows = await this.db.selectFrom('users').select(['id', 'realname', 'username']).where('id', 'in', [...new Set(ids)]).execute();
+    const rows = await this.db
+      .selectFrom('users')
+      .select(['id', 'realname', 'username'])
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
     return new Map(rows.map((row) => [row.id, row.realname || row.username]));
   }
 
@@ -69,7 +73,10 @@ export class AccountRepo {
   }
 
   async insertUser(user: NewUser): Promise<void> {
-    await this.db.insertInto('users').values({ ...user, last_login: null }).execute();
+    await this.db
+      .insertInto('users')
+      .values({ ...user, last_login: null })
+      .execute();
   }
 
   async deleteUser(id: string): Promise<void> {
@@ -113,9 +120,7 @@ export class AccountRepo {
     if (search) {
       const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       const columns = scope === 'experts' ? (['username', 'realname', 'affiliation', 'specialty'] as const) : (['username', 'realname', 'email', 'affiliation'] as const);
-      query = query.where((eb) =>
-        eb.or(columns.map((column) => eb(sql<string>`lower(${sql.ref(column)})`, 'like', sql<string>`${pattern} escape '\\'`))),
-      );
+      query = query.where((eb) => eb.or(columns.map((column) => eb(sql<string>`lower(${sql.ref(column)})`, 'like', sql<string>`${pattern} escape '\\'`))));
     }
     return query;
   }
@@ -155,7 +160,10 @@ export class AccountRepo {
 
   // Single-use links (activation, password reset): only their SHA-256 is stored.
   async insertLink(link: Omit<AccountLinkTable, 'used_at'>): Promise<void> {
-    await this.db.insertInto('account_links').values({ ...link, used_at: null }).execute();
+    await this.db
+      .insertInto('account_links')
+      .values({ ...link, used_at: null })
+      .execute();
   }
 
   /** Marks a live link used and returns its user id, in one statement so that it works once only. */
@@ -185,13 +193,7 @@ export class AccountRepo {
 
   /** A new link replaces the older ones of the same purpose. */
   async expireLinksOfUser(userId: string, purpose: AccountLinkTable['purpose'], now: string): Promise<void> {
-    await this.db
-      .updateTable('account_links')
-      .set({ used_at: now })
-      .where('user_id', '=', userId)
-      .where('purpose', '=', purpose)
-      .where('used_at', 'is', null)
-      .execute();
+    await this.db.updateTable('account_links').set({ used_at: now }).where('user_id', '=', userId).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
   }
 
   // Captchas: kept in the database so that any instance can check them.
@@ -202,12 +204,7 @@ export class AccountRepo {
 
   /** Returns the answer of a live captcha and deletes it: every captcha is tried once. */
   async takeCaptcha(id: string, now: string): Promise<string | undefined> {
-    const row = await this.db
-      .deleteFrom('captchas')
-      .where('id', '=', id)
-      .where('expires_at', '>', now)
-      .returning('answer')
-      .executeTakeFirst();
+    const row = await this.db.deleteFrom('captchas').where('id', '=', id).where('expires_at', '>', now).returning('answer').executeTakeFirst();
     return row?.answer;
   }
 

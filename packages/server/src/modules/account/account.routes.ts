@@ -32,10 +32,7 @@ const changeMessages: Record<number, string> = {
 };
 
 /** Account calls of spec section 7. Thin: schema, access, one service call. */
-export async function accountRoutes(
-  parent: FastifyInstance,
-  { accounts, rateLimits }: { accounts: AccountService; rateLimits: RateLimits },
-) {
+export async function accountRoutes(parent: FastifyInstance, { accounts, rateLimits }: { accounts: AccountService; rateLimits: RateLimits }) {
   // The zod compilers are set in this scope only: plugins with JSON schemas stay untouched.
   const app = parent.withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -110,43 +107,27 @@ export async function accountRoutes(
     return reply.status(204).send();
   });
 
-  app.post(
-    '/account/forgot/',
-    { schema: { body: forgotSchema, response: { 200: statusReplySchema } }, config: { access: 'public', ...limit('mail') } },
-    async (request) => {
-      await accounts.forgot(request.body.email);
-      return { status: 1, msg: request.t('account.forgotSent', { email: request.body.email }) };
-    },
-  );
+  app.post('/account/forgot/', { schema: { body: forgotSchema, response: { 200: statusReplySchema } }, config: { access: 'public', ...limit('mail') } }, async (request) => {
+    await accounts.forgot(request.body.email);
+    return { status: 1, msg: request.t('account.forgotSent', { email: request.body.email }) };
+  });
 
-  app.post(
-    '/account/send/',
-    { schema: { body: sendSchema, response: { 200: statusReplySchema } }, config: { access: 'public', ...limit('mail') } },
-    async (request) => {
-      await accounts.resendActivation(request.body.username);
-      return { status: 1, msg: request.t('account.sendDone') };
-    },
-  );
+  app.post('/account/send/', { schema: { body: sendSchema, response: { 200: statusReplySchema } }, config: { access: 'public', ...limit('mail') } }, async (request) => {
+    await accounts.resendActivation(request.body.username);
+    return { status: 1, msg: request.t('account.sendDone') };
+  });
 
-  app.post(
-    '/account/reset/',
-    { schema: { body: resetSchema, response: { 200: statusReplySchema } }, config: { access: 'public', ...limit('mail') } },
-    async (request) => {
-      await accounts.reset(request.body.key, request.body.password);
-      return { status: 1, msg: request.t('account.resetSuccess') };
-    },
-  );
+  app.post('/account/reset/', { schema: { body: resetSchema, response: { 200: statusReplySchema } }, config: { access: 'public', ...limit('mail') } }, async (request) => {
+    await accounts.reset(request.body.key, request.body.password);
+    return { status: 1, msg: request.t('account.resetSuccess') };
+  });
 
-  app.post(
-    '/account/change/',
-    { schema: { body: changeSchema, response: { 200: statusReplySchema } }, config: { access: 'user', ...limit('login') } },
-    async (request, reply) => {
-      const status = await accounts.change(request.user!, request.body);
-      // Every token was revoked: the browser forgets its cookies too (log in again).
-      if (status === CHANGE_RESULT.passwordChanged) clearAuthCookies(reply);
-      return { status, msg: request.t(changeMessages[status]!) };
-    },
-  );
+  app.post('/account/change/', { schema: { body: changeSchema, response: { 200: statusReplySchema } }, config: { access: 'user', ...limit('login') } }, async (request, reply) => {
+    const status = await accounts.change(request.user!, request.body);
+    // Every token was revoked: the browser forgets its cookies too (log in again).
+    if (status === CHANGE_RESULT.passwordChanged) clearAuthCookies(reply);
+    return { status, msg: request.t(changeMessages[status]!) };
+  });
 
   app.post(
     '/account/ptpe-account/',

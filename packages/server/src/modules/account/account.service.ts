@@ -1,16 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import os from 'node:os';
 import argon2 from 'argon2';
-import {
-  CAPTCHA_LIFETIME_MINUTES,
-  CHANGE_RESULT,
-  LINK_LIFETIME_HOURS,
-  languagePrefix,
-  translate,
-  type Language,
-  type SiteVariant,
-  type User,
-} from '@portal/shared';
+import { CAPTCHA_LIFETIME_MINUTES, CHANGE_RESULT, LINK_LIFETIME_HOURS, languagePrefix, translate, type Language, type SiteVariant, type User } from '@portal/shared';
 import type { z } from 'zod';
 import type { changeSchema, registerSchema } from '@portal/shared/contracts/account';
 import { isUniqueViolation, newId } from '../../db/index.js';
@@ -373,19 +364,13 @@ export class AccountService {
   }
 
   async listUsers(search: string | undefined, page: number, pageSize: number) {
-    const [count, rows] = await Promise.all([
-      this.repo.countUsers(search),
-      this.repo.listUsers(search, (page - 1) * pageSize, pageSize),
-    ]);
+    const [count, rows] = await Promise.all([this.repo.countUsers(search), this.repo.listUsers(search, (page - 1) * pageSize, pageSize)]);
     return { count, results: rows.map(toPublicUser) };
   }
 
   /** Active accounts staff may invite to review, by name, affiliation or specialty; no e-mail. */
   async listExpertCandidates(search: string | undefined, page: number, pageSize: number) {
-    const [count, rows] = await Promise.all([
-      this.repo.countUsers(search, 'experts'),
-      this.repo.listUsers(search, (page - 1) * pageSize, pageSize, 'experts'),
-    ]);
+    const [count, rows] = await Promise.all([this.repo.countUsers(search, 'experts'), this.repo.listUsers(search, (page - 1) * pageSize, pageSize, 'experts')]);
     return {
       count,
       results: rows.map((row) => ({ id: row.id, username: row.username, realname: row.realname, affiliation: row.affiliation, specialty: row.specialty })),
@@ -393,14 +378,7 @@ export class AccountService {
   }
 
   /** Operators' account creation (CLI): active at once, no e-mail. */
-  async createActiveUser(input: {
-    username: string;
-    email: string;
-    password: string;
-    realname?: string;
-    isStaff?: boolean;
-    isProject?: number;
-  }): Promise<User> {
+  async createActiveUser(input: { username: string; email: string; password: string; realname?: string; isStaff?: boolean; isProject?: number }): Promise<User> {
     if (await this.repo.isTaken(input.username, input.email)) throw duplicateError();
     const row: UserRow = {
       id: newId(),

@@ -83,7 +83,9 @@ export class DataciteClient {
       });
     } catch (error) {
       const timedOut = (error as Error)?.name === 'TimeoutError';
-      throw new DataciteError(0, [{ title: timedOut ? `no reply within ${this.config.timeoutMs} ms` : `no reply: ${String((error as Error)?.cause ?? (error as Error)?.message ?? error)}` }]);
+      throw new DataciteError(0, [
+        { title: timedOut ? `no reply within ${this.config.timeoutMs} ms` : `no reply: ${String((error as Error)?.cause ?? (error as Error)?.message ?? error)}` },
+      ]);
     }
     const text = await response.text().catch(() => '');
     /** DataCite's JSON:API reply, as far as it is read (every part checked before use). */

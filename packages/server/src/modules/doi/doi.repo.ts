@@ -24,10 +24,18 @@ export class DoiRepo {
   async nextDoi(pattern: string): Promise<string> {
     const [head, tail] = pattern.split('{number}') as [string, string];
     const used = async (doi: string) =>
-      !!(await this.db.selectFrom('metadata').select('id').where((eb) => eb(eb.fn('lower', ['doi']), '=', doi.toLowerCase())).executeTakeFirst()) ||
-      !!(await this.db.selectFrom('doi_registrations').select('doi').where('doi', '=', doi).executeTakeFirst());
+      !!(await this.db
+        .selectFrom('metadata')
+        .select('id')
+        .where((eb) => eb(eb.fn('lower', ['doi']), '=', doi.toLowerCase()))
+        .executeTakeFirst()) || !!(await this.db.selectFrom('doi_registrations').select('doi').where('doi', '=', doi).executeTakeFirst());
     const increment = () =>
-      this.db.updateTable('doi_sequence').set((eb) => ({ last_number: eb('last_number', '+', 1) })).where('pattern', '=', pattern).returning('last_number').executeTakeFirst();
+      this.db
+        .updateTable('doi_sequence')
+        .set((eb) => ({ last_number: eb('last_number', '+', 1) }))
+        .where('pattern', '=', pattern)
+        .returning('last_number')
+        .executeTakeFirst();
     let row = await increment();
     if (!row) {
       const taken = await this.db
@@ -42,7 +50,11 @@ export class DoiRepo {
         .filter((n) => /^\d+$/.test(n))
         .map(Number);
       // Two first mints at once: one inserts, the other waits for it and then increments after it.
-      await this.db.insertInto('doi_sequence').values({ pattern, last_number: numbers.length ? Math.max(...numbers) : 0 }).onConflict((oc) => oc.column('pattern').doNothing()).execute();
+      await this.db
+        .insertInto('doi_sequence')
+        .values({ pattern, last_number: numbers.length ? Math.max(...numbers) : 0 })
+        .onConflict((oc) => oc.column('pattern').doNothing())
+        .execute();
       row = (await increment())!;
     }
     let number = Number(row.last_number);
@@ -54,11 +66,29 @@ export class DoiRepo {
   }
 
   async insert(doi: string, metadataId: string, now: string): Promise<void> {
-    await this.db.insertInto('doi_registrations').values({ doi, metadata_id: metadataId, wanted: 'findable', state: '', status: 'pending', attempts: 0, next_attempt_at: now, last_status: 0, last_error: '', created_at: now }).execute();
+    await this.db
+      .insertInto('doi_registrations')
+      .values({
+        doi,
+        metadata_id: metadataId,
+        wanted: 'findable',
+        state: '',
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: now,
+        last_status: 0,
+        last_error: '',
+        created_at: now,
+      })
+      .execute();
   }
 
   ofRecords(ids: readonly string[]): Promise<RegistrationRow[]> {
-    return this.db.selectFrom('doi_registrations').selectAll().where('metadata_id', 'in', [...ids]).execute();
+    return this.db
+      .selectFrom('doi_registrations')
+      .selectAll()
+      .where('metadata_id', 'in', [...ids])
+      .execute();
   }
 
   /** A change DataCite must hear of: due now, tries counted anew (moving `next_attempt_at` also voids a try under way). */
@@ -67,7 +97,14 @@ export class DoiRepo {
   }
 
   due(now: string, limit: number): Promise<RegistrationRow[]> {
-    return this.db.selectFrom('doi_registrations').selectAll().where('status', '=', 'pending').where('next_attempt_at', '<=', now).orderBy('next_attempt_at').limit(limit).execute();
+    return this.db
+      .selectFrom('doi_registrations')
+      .selectAll()
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<=', now)
+      .orderBy('next_attempt_at')
+      .limit(limit)
+      .execute();
   }
 
   /** Takes a due row for one try: its next try moves to `lease` from the value read, so only one sender has it. */

@@ -29,7 +29,9 @@ export async function doiRoutes(parent: FastifyInstance, { doi }: { doi: DoiServ
   );
 
   // Tries the record's registrations now and answers how they stand after the try.
-  app.post('/api/metadata/metadata/:id/doi-registration/retry/', { schema: { params: idParams, response: { 200: recordDoiSchema } }, config: { access: 'staff' } }, async (request) =>
-    doi.retry(request.language, request.params.id),
+  app.post(
+    '/api/metadata/metadata/:id/doi-registration/retry/',
+    { schema: { params: idParams, response: { 200: recordDoiSchema } }, config: { access: 'staff' } },
+    async (request) => doi.retry(request.language, request.params.id),
   );
 }

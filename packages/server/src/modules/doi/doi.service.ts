@@ -71,7 +71,11 @@ export class DoiService implements RecordChangeListener {
   // ---- In the transaction of every change (MetadataAccess listener; registered before the others, so they see a minted DOI) ----
 
   async sync(trx: Tx, ids: readonly string[]): Promise<void> {
-    const records = await trx.selectFrom('metadata').selectAll().where('id', 'in', [...ids]).execute();
+    const records = await trx
+      .selectFrom('metadata')
+      .selectAll()
+      .where('id', 'in', [...ids])
+      .execute();
     const now = new Date().toISOString();
     const repo = this.repo.withDb(trx);
     for (const record of records) {
@@ -112,7 +116,11 @@ export class DoiService implements RecordChangeListener {
     const files = await trx.selectFrom('meta_file').select(['name', 'sha256']).where('metadata_id', '=', record.id).execute();
     const citable = citableRecordOf({ ...record, ...values } as MetadataRow, attached, this.options.site);
     const version = versionOf(record, contentFingerprint(citable, files));
-    if (version.version_number !== Number(record.version_number) || version.version_fingerprint !== record.version_fingerprint || version.version_published_at !== record.version_published_at) {
+    if (
+      version.version_number !== Number(record.version_number) ||
+      version.version_fingerprint !== record.version_fingerprint ||
+      version.version_published_at !== record.version_published_at
+    ) {
       Object.assign(values, version);
     }
     if (citable.accessRight.term !== record.access_right) values.access_right = citable.accessRight.term;

@@ -34,7 +34,9 @@ export function contentFingerprint(record: CitableRecord, files: readonly { name
     ...content
   } = record;
   const fileList = files.map((file) => `${file.sha256} ${file.name}`).sort();
-  return createHash('sha256').update(JSON.stringify({ content, files: fileList })).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify({ content, files: fileList }))
+    .digest('hex');
 }
 
 export interface VersionFacts {

@@ -16,9 +16,7 @@ const run = promisify(execFile);
 describe('attachmentDisposition', () => {
   it('names downloads with an ASCII fallback and an RFC 5987 filename*', () => {
     expect(attachmentDisposition('data.csv')).toBe(`attachment; filename="data.csv"; filename*=UTF-8''data.csv`);
-    expect(attachmentDisposition('青藏 "高原";%.nc')).toBe(
-      `attachment; filename="__ ______.nc"; filename*=UTF-8''%E9%9D%92%E8%97%8F%20%22%E9%AB%98%E5%8E%9F%22%3B%25.nc`,
-    );
+    expect(attachmentDisposition('青藏 "高原";%.nc')).toBe(`attachment; filename="__ ______.nc"; filename*=UTF-8''%E9%9D%92%E8%97%8F%20%22%E9%AB%98%E5%8E%9F%22%3B%25.nc`);
     expect(attachmentDisposition("a'(b)*.txt")).toBe(`attachment; filename="a'(b)*.txt"; filename*=UTF-8''a%27%28b%29%2A.txt`);
   });
 });

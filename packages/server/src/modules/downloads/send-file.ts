@@ -47,10 +47,7 @@ export async function sendStoredFile(
 ): Promise<FastifyReply> {
   const etag = `"${file.sha256}"`;
   const lastModified = new Date(file.created_at).toUTCString();
-  const decision = decideRange(
-    { method: request.method, range: request.headers.range, ifRange: single(request.headers['if-range']) },
-    { size: file.size, etag, lastModified },
-  );
+  const decision = decideRange({ method: request.method, range: request.headers.range, ifRange: single(request.headers['if-range']) }, { size: file.size, etag, lastModified });
   // The blob is opened before any header is set, so that a failure is an ordinary error reply.
   const body = decision.status === 416 ? undefined : await openBody(request.method, file, store, decision.status === 206 ? decision : undefined, log);
   markInert(reply)

@@ -32,7 +32,7 @@ describe('signed download links', () => {
     expect(verifyDownloadLink(params, key, new Date(link.expiresAt.getTime() - 1000))).toMatchObject({ ok: true });
   });
 
-  it('refuses a link signed with another key, including the OAI tokens\' key from the same secret', () => {
+  it("refuses a link signed with another key, including the OAI tokens' key from the same secret", () => {
     const params = signDownloadLink(link, key);
     expect(verifyDownloadLink(params, downloadLinkKey('another secret'), now)).toEqual({ ok: false, reason: 'forged' });
     expect(verifyDownloadLink(signDownloadLink(link, tokenKey('the installation secret')), key, now)).toEqual({ ok: false, reason: 'forged' });
@@ -41,7 +41,13 @@ describe('signed download links', () => {
   it('refuses missing, repeated and malformed parameters as malformed', () => {
     const params = signDownloadLink(link, key);
     const { signature: _signature, ...unsigned } = params;
-    for (const bad of [unsigned, { ...params, file: ['a', 'b'] }, { ...params, expires: '12x' }, { ...params, signature: 'short' }, { ...params, signature: `${params.signature}==` }]) {
+    for (const bad of [
+      unsigned,
+      { ...params, file: ['a', 'b'] },
+      { ...params, expires: '12x' },
+      { ...params, signature: 'short' },
+      { ...params, signature: `${params.signature}==` },
+    ]) {
       expect(verifyDownloadLink(bad, key, now)).toEqual({ ok: false, reason: 'malformed' });
     }
   });

@@ -35,7 +35,9 @@ export function downloadLinkKey(secret: string): Buffer {
 
 /** JSON keeps the fields apart whatever characters the ids hold. */
 const mac = (key: Buffer, order: string, file: string, expires: string) =>
-  createHmac('sha256', key).update(JSON.stringify(['download-link/v1', order, file, expires])).digest();
+  createHmac('sha256', key)
+    .update(JSON.stringify(['download-link/v1', order, file, expires]))
+    .digest();
 
 export function signDownloadLink(link: DownloadLink, key: Buffer): SignedLinkParams {
   const expires = String(Math.floor(link.expiresAt.getTime() / 1000));

@@ -69,7 +69,17 @@ describe('streamZip', () => {
     await run('unzip', ['-q', zipPath, '-d', out]);
     const listing = (await fs.readdir(out, { recursive: true })).sort();
     expect(listing).toEqual(
-      [MANIFEST_SHA256, MANIFEST_TABLE, 'etc', 'etc/passwd', '冰川数据集', '冰川数据集/README (2).txt', '冰川数据集/empty.txt', '冰川数据集/readme.txt', '冰川数据集/冰川 厚度.nc'].sort(),
+      [
+        MANIFEST_SHA256,
+        MANIFEST_TABLE,
+        'etc',
+        'etc/passwd',
+        '冰川数据集',
+        '冰川数据集/README (2).txt',
+        '冰川数据集/empty.txt',
+        '冰川数据集/readme.txt',
+        '冰川数据集/冰川 厚度.nc',
+      ].sort(),
     );
     expect((await fs.readFile(path.join(out, '冰川数据集/冰川 厚度.nc'))).equals(big)).toBe(true);
     expect(await fs.readFile(path.join(out, '冰川数据集/README (2).txt'), 'utf8')).toBe('second');
@@ -154,7 +164,7 @@ describe('zip paths', () => {
     expect(safeZipPath('../..')).toBe('file');
   });
 
-  it('numbers repeated paths, ignoring case, and keeps the manifests\' names free', () => {
+  it("numbers repeated paths, ignoring case, and keeps the manifests' names free", () => {
     expect(uniquePaths(['d/a.nc', 'd/A.nc', 'd/a.nc', 'd/noext', 'd/noext', 'manifest-sha256.txt', 'd/.hidden', 'd/.hidden'])).toEqual([
       'd/a.nc',
       'd/A (2).nc',
@@ -167,7 +177,7 @@ describe('zip paths', () => {
     ]);
   });
 
-  it('names a record\'s folder after its title, or its id when the title leaves nothing', () => {
+  it("names a record's folder after its title, or its id when the title leaves nothing", () => {
     expect(datasetFolder('青藏高原/冰川 2020', 'id-1')).toBe('青藏高原_冰川 2020');
     expect(datasetFolder('???', 'id-1')).toBe('___');
     expect(datasetFolder(' \u0001 ', 'id-1')).toBe('id-1');

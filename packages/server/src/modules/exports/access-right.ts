@@ -29,12 +29,6 @@ export interface AccessRight {
 }
 
 export function accessRightOf(record: Pick<MetadataRow, 'embargo_until' | 'sharing_policy'>, dataFiles: number, now = new Date()): AccessRight {
-  const term: AccessRightTerm = embargoed(record, now)
-    ? 'embargoed'
-    : record.sharing_policy === 'online'
-      ? dataFiles > 0
-        ? 'open'
-        : 'metadataOnly'
-      : 'restricted';
+  const term: AccessRightTerm = embargoed(record, now) ? 'embargoed' : record.sharing_policy === 'online' ? (dataFiles > 0 ? 'open' : 'metadataOnly') : 'restricted';
   return { term, ...ACCESS_RIGHTS[term], embargoEnd: term === 'embargoed' ? record.embargo_until!.slice(0, 10) : null };
 }

@@ -178,7 +178,21 @@ function boxOf(record: MetadataRow): Box | null {
 export function citableRecordOf(record: MetadataRow, attached: AttachedRows, site: SiteFacts): CitableRecord {
   const language: Language = record.language === 'en' ? 'en' : 'zh-hans';
   const translation = attached.translations.find((t) => t.language === otherLanguage(language));
-  const bilingual = (field: 'title' | 'description' | 'data_source' | 'use_term' | 'usage_method' | 'citation' | 'time_description' | 'dist_unit' | 'dist_address' | 'dist_city' | 'dist_province' | 'dist_country'): Texts => {
+  const bilingual = (
+    field:
+      | 'title'
+      | 'description'
+      | 'data_source'
+      | 'use_term'
+      | 'usage_method'
+      | 'citation'
+      | 'time_description'
+      | 'dist_unit'
+      | 'dist_address'
+      | 'dist_city'
+      | 'dist_province'
+      | 'dist_country',
+  ): Texts => {
     const texts: Texts = { 'zh-hans': '', en: '' };
     texts[language] = record[field].trim();
     texts[otherLanguage(language)] = (translation?.[field] ?? '').trim();
@@ -186,13 +200,25 @@ export function citableRecordOf(record: MetadataRow, attached: AttachedRows, sit
   };
 
   // One person per author, with every role it has here, in the record's order (its links by sort number).
-  const credits = creditsOf(attached.authors, (author) => author.id, (author) => author.role);
+  const credits = creditsOf(
+    attached.authors,
+    (author) => author.id,
+    (author) => author.role,
+  );
   const people = new Map(
     credits.people.map(({ link: author, roles }): [string, CitablePerson] => [
       author.id,
       {
-        name: textsOf(author.name, null, author.translations.map((t) => ({ language: t.language, text: t.name }))),
-        affiliation: textsOf(author.affiliation, null, author.translations.map((t) => ({ language: t.language, text: t.affiliation }))),
+        name: textsOf(
+          author.name,
+          null,
+          author.translations.map((t) => ({ language: t.language, text: t.name })),
+        ),
+        affiliation: textsOf(
+          author.affiliation,
+          null,
+          author.translations.map((t) => ({ language: t.language, text: t.affiliation })),
+        ),
         roles,
         orcid: author.orcid ?? '',
         affiliationRor: author.affiliation_ror ?? '',
@@ -203,7 +229,14 @@ export function citableRecordOf(record: MetadataRow, attached: AttachedRows, sit
 
   const keywords = attached.keywords
     .filter((k) => (KEYWORD_TYPES as readonly string[]).includes(k.type))
-    .map((k) => ({ type: k.type as KeywordType, name: textsOf(k.name, k.language, k.translations.map((t) => ({ language: t.language, text: t.name }))) }));
+    .map((k) => ({
+      type: k.type as KeywordType,
+      name: textsOf(
+        k.name,
+        k.language,
+        k.translations.map((t) => ({ language: t.language, text: t.name })),
+      ),
+    }));
 
   const funds = attached.funds.map((fund): CitableFund => {
     const isProgramme = fund.id === FUND_THREE_POLE || fund.id === FUND_THIRD_POLE;
@@ -216,16 +249,14 @@ export function citableRecordOf(record: MetadataRow, attached: AttachedRows, sit
     };
   });
 
-  const literature = attached.literature.map(
-    (entry): CitableLiterature => ({
-      title: textsOf(entry.title, entry.language, [{ language: 'en', text: entry.title_en }, ...entry.translations.map((t) => ({ language: t.language, text: t.title }))]),
-      doi: bareDoi(entry.doi),
-      link: entry.link.trim(),
-      year: entry.year.trim(),
-      publisher: entry.publisher.trim(),
-      type: entry.type,
-    }),
-  );
+  const literature = attached.literature.map((entry): CitableLiterature => ({
+    title: textsOf(entry.title, entry.language, [{ language: 'en', text: entry.title_en }, ...entry.translations.map((t) => ({ language: t.language, text: t.title }))]),
+    doi: bareDoi(entry.doi),
+    link: entry.link.trim(),
+    year: entry.year.trim(),
+    publisher: entry.publisher.trim(),
+    type: entry.type,
+  }));
 
   const path = `/data/${encodeURIComponent(record.id)}/`;
   return {
@@ -305,7 +336,10 @@ export function licenseFacts(license: License) {
     deed: `https://creativecommons.org/licenses/${code.toLowerCase()}/4.0/`,
     legalCode: `https://creativecommons.org/licenses/${code.toLowerCase()}/4.0/legalcode`,
     spdx: `CC-${code}-4.0`,
-    name: `Creative Commons ${code.split('-').map((part) => words[part]).join('-')} 4.0 International`,
+    name: `Creative Commons ${code
+      .split('-')
+      .map((part) => words[part])
+      .join('-')} 4.0 International`,
   };
 }
 

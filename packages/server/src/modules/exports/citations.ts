@@ -63,7 +63,11 @@ export function shortId(id: string): string {
 export function citationKey(record: CitableRecord): string {
   const first = record.creators[0];
   const parts = first ? nameParts(first, 'en') : { literal: record.publisher.en };
-  const ascii = (text: string) => text.normalize('NFKD').replace(/[^A-Za-z0-9]/g, '').toLowerCase();
+  const ascii = (text: string) =>
+    text
+      .normalize('NFKD')
+      .replace(/[^A-Za-z0-9]/g, '')
+      .toLowerCase();
   const family = ascii('family' in parts ? parts.family : parts.literal);
   const word = textIn(record.title, 'en')
     .split(/\s+/)

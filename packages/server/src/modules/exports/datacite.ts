@@ -3,18 +3,7 @@ import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import { stripIllegalText, type AuthorRole } from '@portal/shared';
 import { funderIdentifierOf, ORCID_URL, ROR_URL } from '@portal/shared/rules/identifiers';
 import { AppError } from '../../errors.js';
-import {
-  dayOf,
-  inLanguages,
-  LANGUAGE_TAGS,
-  licenseFacts,
-  otherLanguage,
-  splitAtAntimeridian,
-  textIn,
-  yearOf,
-  type CitablePerson,
-  type CitableRecord,
-} from './citable-record.js';
+import { dayOf, inLanguages, LANGUAGE_TAGS, licenseFacts, otherLanguage, splitAtAntimeridian, textIn, yearOf, type CitablePerson, type CitableRecord } from './citable-record.js';
 import { nameParts } from './names.js';
 
 /**
@@ -78,7 +67,6 @@ export const RELATION_TYPES: Record<string, string> = {
   special: 'IsReferencedBy',
   other: 'IsReferencedBy',
 };
-
 
 function addPerson(parent: XMLBuilder, tag: 'creator' | 'contributor', person: CitablePerson, attributes: Record<string, string> = {}) {
   const element = parent.ele(tag, attributes);

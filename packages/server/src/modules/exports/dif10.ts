@@ -125,10 +125,7 @@ function temporalCoverage(dif: XMLBuilder, record: CitableRecord): void {
   const range = coverage.ele('Range_DateTime');
   range.ele('Beginning_Date_Time').txt(start || 'unknown');
   if (end) range.ele('Ending_Date_Time').txt(end);
-  const words = [
-    ...record.keywords.filter((k) => k.type === 'temporal').map((k) => english(k.name)),
-    ...new Set([description.en, description['zh-hans']]),
-  ].filter(Boolean);
+  const words = [...record.keywords.filter((k) => k.type === 'temporal').map((k) => english(k.name)), ...new Set([description.en, description['zh-hans']])].filter(Boolean);
   if (words.length) {
     const info = coverage.ele('Temporal_Info');
     for (const word of words) info.ele('Ancillary_Temporal_Keyword').txt(word);
@@ -223,7 +220,12 @@ export function dif10Xml(record: CitableRecord): string {
     keyword.ele('Term').txt(term);
   }
   for (const category of topicCategoriesOf(record)) dif.ele('ISO_Topic_Category').txt(category);
-  const ancillary = new Set(record.keywords.filter((k) => k.type !== 'temporal').flatMap((k) => [k.name.en, k.name['zh-hans']]).filter(Boolean));
+  const ancillary = new Set(
+    record.keywords
+      .filter((k) => k.type !== 'temporal')
+      .flatMap((k) => [k.name.en, k.name['zh-hans']])
+      .filter(Boolean),
+  );
   for (const word of ancillary) dif.ele('Ancillary_Keyword').txt(word);
 
   // The portal records no platform or instrument: GCMD's placeholder.

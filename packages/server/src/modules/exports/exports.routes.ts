@@ -47,7 +47,11 @@ const VARIANTS: readonly Variant<Representation>[] = [
 
 /** A `profile` names schema.org or DCAT however it is spelt (with or without `www`, `#`, `/`); any other is not read. */
 function profileOf(value: string): string | undefined {
-  const bare = value.trim().toLowerCase().replace(/^https?:\/\/(www\.)?/, '').replace(/[#/]+$/, '');
+  const bare = value
+    .trim()
+    .toLowerCase()
+    .replace(/^https?:\/\/(www\.)?/, '')
+    .replace(/[#/]+$/, '');
   if (bare === 'schema.org') return JSON_LD_PROFILES.schemaorg;
   if (bare === 'w3.org/ns/dcat') return JSON_LD_PROFILES.dcat;
   return undefined;
@@ -168,24 +172,20 @@ export async function exportsRoutes(parent: FastifyInstance, { exports, tombston
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  app.get(
-    '/api/metadata/metadata/:id/export/',
-    { schema: { params: idParams, querystring: exportQuery }, config: { access: 'public' } },
-    async (request, reply) => {
-      const language = request.query.lang ?? request.language;
-      // Without lang= the language is the caller's Accept-Language: caches keep one reply per language.
-      if (!request.query.lang) reply.header('vary', 'Accept-Language');
-      let rendered;
-      try {
-        rendered = await exports.render(request.params.id, request.query.format, language);
-      } catch (error) {
-        // A withdrawn record: 410 with its tombstone's facts, as its page, negotiation and linkset answer.
-        if (error instanceof AppError && error.code === 'NOT_FOUND') return sendUnpublished(reply, error, request.params.id, language, tombstone);
-        throw error;
-      }
-      // Signposting: a metadata resource names what it describes, the landing page.
-      reply.header('link', describesLink(exports, request.params.id, language));
-      return sendExport(reply, rendered, true);
-    },
-  );
+  app.get('/api/metadata/metadata/:id/export/', { schema: { params: idParams, querystring: exportQuery }, config: { access: 'public' } }, async (request, reply) => {
+    const language = request.query.lang ?? request.language;
+    // Without lang= the language is the caller's Accept-Language: caches keep one reply per language.
+    if (!request.query.lang) reply.header('vary', 'Accept-Language');
+    let rendered;
+    try {
+      rendered = await exports.render(request.params.id, request.query.format, language);
+    } catch (error) {
+      // A withdrawn record: 410 with its tombstone's facts, as its page, negotiation and linkset answer.
+      if (error instanceof AppError && error.code === 'NOT_FOUND') return sendUnpublished(reply, error, request.params.id, language, tombstone);
+      throw error;
+    }
+    // Signposting: a metadata resource names what it describes, the landing page.
+    reply.header('link', describesLink(exports, request.params.id, language));
+    return sendExport(reply, rendered, true);
+  });
 }

@@ -163,7 +163,10 @@ export class ExportsService {
       ...this.describedBy(record, language).map(({ href, type, profile }) => link('describedby', href, { type, ...(profile ? { profile } : {}) })),
       ...items.map((file) => link('item', file.url, { type: file.mediaType || 'application/octet-stream' })),
       ...(record.license ? [link('license', licenseFacts(record.license).deed)] : []),
-      ...record.creators.map(orcidUrlOf).filter(Boolean).map((orcid) => link('author', orcid)),
+      ...record.creators
+        .map(orcidUrlOf)
+        .filter(Boolean)
+        .map((orcid) => link('author', orcid)),
       link('linkset', linkset, { type: 'application/linkset+json' }),
       link('linkset', linkset, { type: 'application/linkset' }),
     ];

@@ -222,7 +222,7 @@ describe('XML of a record with only the required fields', () => {
     }
   });
 
-  it('ISO 19139: the record\'s texts in one language are plain CharacterStrings; only the data centre\'s name, which the portal has in both, is a PT_FreeText', () => {
+  it("ISO 19139: the record's texts in one language are plain CharacterStrings; only the data centre's name, which the portal has in both, is a PT_FreeText", () => {
     const xml = iso19139Xml(buildRecord());
     expect(xml).toMatch(/<gmd:title>\s*<gco:CharacterString>Permafrost temperature<\/gco:CharacterString>\s*<\/gmd:title>/);
     const freeTexts = xml.match(/<gmd:\w+ xsi:type="gmd:PT_FreeText_PropertyType">/g) ?? [];

@@ -1,17 +1,7 @@
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import { stripIllegalText, type AuthorRole, type Language } from '@portal/shared';
-import {
-  dayOf,
-  doiUrl,
-  licenseFacts,
-  otherLanguage,
-  splitAtAntimeridian,
-  textIn,
-  type CitablePerson,
-  type CitableRecord,
-  type Texts,
-} from './citable-record.js';
+import { dayOf, doiUrl, licenseFacts, otherLanguage, splitAtAntimeridian, textIn, type CitablePerson, type CitableRecord, type Texts } from './citable-record.js';
 import { topicCategoriesOf } from './topic-categories.js';
 import { ORCID_URL } from '@portal/shared/rules/identifiers';
 
@@ -97,7 +87,10 @@ export function decimal(value: number): string {
 }
 
 function codeValue(parent: XMLBuilder, property: string, list: string, value: string) {
-  parent.ele(`gmd:${property}`).ele(`gmd:${list}`, { codeList: `${CODE_LISTS}#${list}`, codeListValue: value }).txt(value);
+  parent
+    .ele(`gmd:${property}`)
+    .ele(`gmd:${list}`, { codeList: `${CODE_LISTS}#${list}`, codeListValue: value })
+    .txt(value);
 }
 
 function text(parent: XMLBuilder, property: string, value: string) {
@@ -203,7 +196,10 @@ export function iso19139Xml(record: CitableRecord): string {
   codeValue(metadata, 'hierarchyLevel', 'MD_ScopeCode', 'dataset');
   distributorParty(metadata, record, 'contact', 'pointOfContact');
   for (const person of record.people.filter((p) => p.roles.includes('metadataAuthor'))) party(metadata, record, 'contact', person, 'author');
-  metadata.ele('gmd:dateStamp').ele('gco:DateTime').txt(record.updatedAt.replace(/\.\d+Z$/, 'Z'));
+  metadata
+    .ele('gmd:dateStamp')
+    .ele('gco:DateTime')
+    .txt(record.updatedAt.replace(/\.\d+Z$/, 'Z'));
   text(metadata, 'metadataStandardName', 'ISO 19115:2003/19139');
   text(metadata, 'metadataStandardVersion', '1.0');
   text(metadata, 'dataSetURI', record.doi ? doiUrl(record.doi) : record.url[record.language]);
@@ -267,7 +263,11 @@ export function iso19139Xml(record: CitableRecord): string {
       box.ele('gmd:northBoundLatitude').ele('gco:Decimal').txt(decimal(part.north));
     }
     if (record.temporal.start || record.temporal.end) {
-      const period = extent.ele('gmd:temporalElement').ele('gmd:EX_TemporalExtent').ele('gmd:extent').ele('gml:TimePeriod', { 'gml:id': temporalExtentId(record) });
+      const period = extent
+        .ele('gmd:temporalElement')
+        .ele('gmd:EX_TemporalExtent')
+        .ele('gmd:extent')
+        .ele('gml:TimePeriod', { 'gml:id': temporalExtentId(record) });
       if (record.temporal.start) period.ele('gml:beginPosition').txt(record.temporal.start);
       else period.ele('gml:beginPosition', { indeterminatePosition: 'unknown' });
       if (record.temporal.end) period.ele('gml:endPosition').txt(record.temporal.end);
@@ -284,7 +284,11 @@ export function iso19139Xml(record: CitableRecord): string {
   }
   distributorParty(distribution.ele('gmd:distributor').ele('gmd:MD_Distributor'), record, 'distributorContact', 'distributor');
   const transfer = distribution.ele('gmd:transferOptions').ele('gmd:MD_DigitalTransferOptions');
-  if (record.files.count) transfer.ele('gmd:transferSize').ele('gco:Real').txt(String(Math.round((record.files.bytes / 1e6) * 1000) / 1000));
+  if (record.files.count)
+    transfer
+      .ele('gmd:transferSize')
+      .ele('gco:Real')
+      .txt(String(Math.round((record.files.bytes / 1e6) * 1000) / 1000));
   for (const language of [record.language, other]) onlineResource(transfer.ele('gmd:onLine'), record.url[language], 'WWW:LINK', textIn(record.title, language));
   if (record.doi) onlineResource(transfer.ele('gmd:onLine'), doiUrl(record.doi), 'DOI');
   // Text stored before input refused the characters XML cannot carry must not make the document ill-formed.

@@ -140,7 +140,12 @@ export function schemaOrgDataset(record: CitableRecord, language: Language, file
   const box = record.box;
   const geo = box
     ? needsPolygon(box)
-      ? { '@type': 'GeoShape', polygon: boxOutline(box).map(([lat, lon]) => `${lat} ${lon}`).join(' ') }
+      ? {
+          '@type': 'GeoShape',
+          polygon: boxOutline(box)
+            .map(([lat, lon]) => `${lat} ${lon}`)
+            .join(' '),
+        }
       : // Google reads a box as "south west north east".
         { '@type': 'GeoShape', box: `${box.south} ${box.west} ${box.north} ${box.east}` }
     : null;
@@ -153,7 +158,12 @@ export function schemaOrgDataset(record: CitableRecord, language: Language, file
     name: textIn(record.title, language),
     ...(otherTitle && otherTitle !== record.title[language] ? { alternateName: otherTitle } : {}),
     description: datasetDescription(record, language),
-    ...(record.doi ? { identifier: { '@type': 'PropertyValue', propertyID: 'https://registry.identifiers.org/registry/doi', value: `doi:${record.doi}`, url: doiUrl(record.doi) }, sameAs: doiUrl(record.doi) } : { identifier: url }),
+    ...(record.doi
+      ? {
+          identifier: { '@type': 'PropertyValue', propertyID: 'https://registry.identifiers.org/registry/doi', value: `doi:${record.doi}`, url: doiUrl(record.doi) },
+          sameAs: doiUrl(record.doi),
+        }
+      : { identifier: url }),
     inLanguage: LANGUAGE_TAGS[language],
     // The creators (shared rules/creators.ts), else the data centre; the other people are contributors.
     creator: record.creators.length ? record.creators.map((p) => schemaPerson(p, language)) : [{ '@type': 'Organization', name: record.publisher[language] }],
@@ -226,7 +236,16 @@ function tagged(texts: Texts) {
 
 /** WKT (CRS84, longitude latitude) of the box: a polygon, or two across the 180th meridian. */
 function wkt(box: Box): string {
-  const ring = (b: Box) => `((${[[b.west, b.south], [b.east, b.south], [b.east, b.north], [b.west, b.north], [b.west, b.south]].map((p) => p.join(' ')).join(', ')}))`;
+  const ring = (b: Box) =>
+    `((${[
+      [b.west, b.south],
+      [b.east, b.south],
+      [b.east, b.north],
+      [b.west, b.north],
+      [b.west, b.south],
+    ]
+      .map((p) => p.join(' '))
+      .join(', ')}))`;
   const parts = splitAtAntimeridian(box);
   return parts.length === 1 ? `POLYGON${ring(parts[0]!)}` : `MULTIPOLYGON(${parts.map(ring).join(', ')})`;
 }

@@ -2,7 +2,33 @@ import type { Language } from '@portal/shared';
 import { hasHan, textIn, type CitablePerson } from './citable-record.js';
 
 /** Two-character Chinese surnames: the rest of such a name is the given name. */
-const COMPOUND_SURNAMES = new Set(['欧阳', '司马', '上官', '诸葛', '东方', '皇甫', '尉迟', '公孙', '慕容', '长孙', '宇文', '司徒', '夏侯', '令狐', '端木', '澹台', '申屠', '太史', '独孤', '南宫', '万俟', '闻人', '轩辕', '呼延', '钟离']);
+const COMPOUND_SURNAMES = new Set([
+  '欧阳',
+  '司马',
+  '上官',
+  '诸葛',
+  '东方',
+  '皇甫',
+  '尉迟',
+  '公孙',
+  '慕容',
+  '长孙',
+  '宇文',
+  '司徒',
+  '夏侯',
+  '令狐',
+  '端木',
+  '澹台',
+  '申屠',
+  '太史',
+  '独孤',
+  '南宫',
+  '万俟',
+  '闻人',
+  '轩辕',
+  '呼延',
+  '钟离',
+]);
 
 export type NameParts = { family: string; given: string } | { literal: string };
 

@@ -106,7 +106,11 @@ const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&
 const xmlText = (text: string) => stripIllegalText(text).replace(/[&<>\r]/g, (c) => XML_ESCAPES[c]!);
 const xmlAttribute = (text: string) => stripIllegalText(text).replace(/[&<>"\r\n\t]/g, (c) => XML_ESCAPES[c]!);
 /** A blank node's label as an rdf:nodeID (an XML name). */
-const nodeId = (label: string) => label.replace(/^_:/, '').replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^(?![A-Za-z_])/, 'n');
+const nodeId = (label: string) =>
+  label
+    .replace(/^_:/, '')
+    .replace(/[^A-Za-z0-9_.-]/g, '_')
+    .replace(/^(?![A-Za-z_])/, 'n');
 
 export function rdfXml(quads: readonly Quad[], prefixes: [string, string][]): string {
   const namespaces = new Map(prefixes.map(([prefix, namespace]) => [namespace, prefix]));

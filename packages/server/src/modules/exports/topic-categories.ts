@@ -44,7 +44,11 @@ export const DEFAULT_TOPIC_CATEGORY: TopicCategory = 'geoscientificInformation';
 
 /** [category, English word starts (or whole words, ending in `$`), Chinese words]. */
 export const TOPIC_CATEGORY_TABLE: readonly (readonly [TopicCategory, readonly string[], readonly string[]])[] = [
-  ['inlandWaters', ['glaci', 'snow', 'lake', 'river', 'hydrolog', 'runoff', 'stream', 'water', 'groundwater', 'wetland', 'flood', 'ice sheet', 'ice cap'], ['冰川', '积雪', '雪', '湖泊', '河流', '水文', '径流', '水资源', '湿地', '洪水', '冰盖', '冰湖']],
+  [
+    'inlandWaters',
+    ['glaci', 'snow', 'lake', 'river', 'hydrolog', 'runoff', 'stream', 'water', 'groundwater', 'wetland', 'flood', 'ice sheet', 'ice cap'],
+    ['冰川', '积雪', '雪', '湖泊', '河流', '水文', '径流', '水资源', '湿地', '洪水', '冰盖', '冰湖'],
+  ],
   ['oceans', ['ocean', 'sea ice', 'marine', 'sea level', 'sea surface', 'coast', 'tide'], ['海洋', '海冰', '海平面', '海岸', '海表', '潮汐']],
   [
     'climatologyMeteorologyAtmosphere',
@@ -53,13 +57,36 @@ export const TOPIC_CATEGORY_TABLE: readonly (readonly [TopicCategory, readonly s
   ],
   [
     'geoscientificInformation',
-    ['geolog', 'geophysic', 'geomorpholog', 'geochem', 'permafrost', 'frozen ground', 'soil', 'earthquake', 'seism', 'landslide', 'erosion', 'glacial geology', 'sediment', 'tecton'],
+    [
+      'geolog',
+      'geophysic',
+      'geomorpholog',
+      'geochem',
+      'permafrost',
+      'frozen ground',
+      'soil',
+      'earthquake',
+      'seism',
+      'landslide',
+      'erosion',
+      'glacial geology',
+      'sediment',
+      'tecton',
+    ],
     ['地质', '地球物理', '地貌', '地球化学', '冻土', '土壤', '地震', '滑坡', '侵蚀', '沉积', '构造'],
   ],
-  ['biota', ['ecolog', 'vegetation', 'biolog', 'species', 'wildlife', 'biodiversity', 'forest', 'grassland', 'plant', 'animal', 'phenolog'], ['生态', '植被', '生物', '物种', '野生动物', '森林', '草地', '草原', '植物', '动物', '物候']],
+  [
+    'biota',
+    ['ecolog', 'vegetation', 'biolog', 'species', 'wildlife', 'biodiversity', 'forest', 'grassland', 'plant', 'animal', 'phenolog'],
+    ['生态', '植被', '生物', '物种', '野生动物', '森林', '草地', '草原', '植物', '动物', '物候'],
+  ],
   ['environment', ['environment', 'pollution', 'pollutant', 'nature reserve', 'conservation', 'landscape'], ['环境', '污染', '自然保护区', '保护区', '景观']],
   ['elevation', ['elevation', 'dem$', 'digital elevation', 'topograph', 'altitude', 'bathymetr'], ['高程', '地形', '海拔', '数字高程']],
-  ['imageryBaseMapsEarthCover', ['remote sensing', 'land cover', 'land use', 'imagery', 'satellite', 'landsat', 'modis', 'sentinel', 'aerial photo'], ['遥感', '土地覆盖', '土地覆被', '土地利用', '影像', '卫星']],
+  [
+    'imageryBaseMapsEarthCover',
+    ['remote sensing', 'land cover', 'land use', 'imagery', 'satellite', 'landsat', 'modis', 'sentinel', 'aerial photo'],
+    ['遥感', '土地覆盖', '土地覆被', '土地利用', '影像', '卫星'],
+  ],
   ['farming', ['agricultur', 'crop', 'livestock', 'grazing', 'irrigation', 'farm'], ['农业', '作物', '畜牧', '放牧', '灌溉', '农田']],
   ['society', ['population', 'demograph', 'culture', 'archaeolog', 'settlement', 'census', 'education', 'social'], ['人口', '社会', '文化', '考古', '聚落', '教育']],
   ['economy', ['econom', 'tourism', 'mining', 'industry'], ['经济', '旅游', '矿产', '工业']],

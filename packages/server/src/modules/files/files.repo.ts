@@ -62,15 +62,7 @@ export class FilesRepo {
         .select((eb) => [eb.fn.countAll().as('count'), eb.fn.coalesce(eb.fn.sum<number | string>('size'), eb.val(0)).as('bytes')])
         .where('metadata_id', '=', metadataId)
         .executeTakeFirstOrThrow(),
-      this.db
-        .selectFrom(TABLE[kind])
-        .selectAll()
-        .where('metadata_id', '=', metadataId)
-        .orderBy('created_at')
-        .orderBy('id')
-        .offset(slice.offset)
-        .limit(slice.limit)
-        .execute(),
+      this.db.selectFrom(TABLE[kind]).selectAll().where('metadata_id', '=', metadataId).orderBy('created_at').orderBy('id').offset(slice.offset).limit(slice.limit).execute(),
     ]);
     return { count: Number(totals.count), bytes: Number(totals.bytes), rows };
   }
@@ -150,18 +142,10 @@ export class FilesRepo {
   /** Deletes every stored-file row of a record and returns the keys of their blobs. */
   async removeAllOf(metadataId: string): Promise<string[]> {
     return this.db.transaction().execute(async (trx) => {
-      const media = await trx
-        .deleteFrom('meta_media')
-        .where('metadata_id', '=', metadataId)
-        .returning(['storage_key', 'resized_key'])
-        .execute();
+      const media = await trx.deleteFrom('meta_media').where('metadata_id', '=', metadataId).returning(['storage_key', 'resized_key']).execute();
       const attachments = await trx.deleteFrom('meta_attach').where('metadata_id', '=', metadataId).returning('storage_key').execute();
       const files = await trx.deleteFrom('meta_file').where('metadata_id', '=', metadataId).returning('storage_key').execute();
-      return [
-        ...media.flatMap((m) => [m.storage_key, m.resized_key]),
-        ...attachments.map((a) => a.storage_key),
-        ...files.map((f) => f.storage_key),
-      ].filter((key) => key !== '');
+      return [...media.flatMap((m) => [m.storage_key, m.resized_key]), ...attachments.map((a) => a.storage_key), ...files.map((f) => f.storage_key)].filter((key) => key !== '');
     });
   }
 }

@@ -20,10 +20,7 @@ import { FilesService, type IncomingFile } from './files.service.js';
 const LINGER_BYTES = 8 * 1024 * 1024;
 
 const idParams = z.object({ id: z.string().max(100) });
-const metadataFilter = z
-  .string({ error: 'metadata.validation.metadata' })
-  .min(1, 'metadata.validation.metadata')
-  .max(100, 'metadata.validation.metadata');
+const metadataFilter = z.string({ error: 'metadata.validation.metadata' }).min(1, 'metadata.validation.metadata').max(100, 'metadata.validation.metadata');
 const fileListQuery = pagingQuery.extend({ metadata__id: metadataFilter });
 const mediaListQuery = fileListQuery.extend({ type: z.enum(MEDIA_TYPES, { error: 'metadata.validation.option' }).optional() });
 const imageQuery = z.object({ size: z.enum(['resized', 'original'], { error: 'metadata.validation.option' }).default('resized') });
@@ -115,7 +112,6 @@ export async function filesRoutes(
     return payload;
   });
 
-
   const upload = (kind: FileKind, maxBytes: number) => async (request: FastifyRequest, reply: FastifyReply) => {
     const form = await openForm(request, maxBytes);
     const row = await files.upload(request.user, kind, form.fields.metadata, form.file);
@@ -195,11 +191,7 @@ export async function filesRoutes(
     { exposeHeadRoute: false, schema: { params: idParams, querystring: imageQuery }, config: { access: 'public' } },
     async (request, reply) => {
       const { file, stream, size } = await files.image(request.user, request.params.id, request.query.size);
-      return markInert(reply)
-        .header('content-type', file.mime)
-        .header('content-length', size)
-        .header('cache-control', 'private, max-age=3600')
-        .send(stream);
+      return markInert(reply).header('content-type', file.mime).header('content-length', size).header('cache-control', 'private, max-age=3600').send(stream);
     },
   );
 }

@@ -41,5 +41,4 @@ describe('file helpers', () => {
     expect(formatLimit(200 * 1024 * 1024)).toBe('200 MB');
     expect(formatLimit(50 * 1024 * 1024)).toBe('50 MB');
   });
-
 });

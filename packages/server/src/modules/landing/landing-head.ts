@@ -43,7 +43,12 @@ const OG_LOCALES: Record<Language, string> = { 'zh-hans': 'zh_CN', en: 'en_US' }
  * tags link previews read (WeChat, Slack, X); a typed alternate for each export; its JSON-LD. Every
  * value is escaped for an attribute.
  */
-export function landingHeadTags(head: LandingPageHead, description: string, language: Language, { publicUrl, siteVariant }: { publicUrl: string; siteVariant: SiteVariant }): string[] {
+export function landingHeadTags(
+  head: LandingPageHead,
+  description: string,
+  language: Language,
+  { publicUrl, siteVariant }: { publicUrl: string; siteVariant: SiteVariant },
+): string[] {
   const meta = (attribute: 'name' | 'property', key: string, content: string) => `<meta ${attribute}="${escapeMarkup(key)}" content="${escapeMarkup(content)}" />`;
   const other = LANGUAGES.find((l) => l !== language)!;
   return [
@@ -60,9 +65,7 @@ export function landingHeadTags(head: LandingPageHead, description: string, lang
     meta('name', 'twitter:title', head.title),
     ...(description ? [meta('name', 'twitter:description', description)] : []),
     ...(head.image ? [meta('name', 'twitter:image', head.image)] : []),
-    ...(head.exportLinks ?? []).map(
-      ({ href, type, title }) => `<link rel="alternate" type="${escapeMarkup(type)}" href="${escapeMarkup(href)}" title="${escapeMarkup(title)}" />`,
-    ),
+    ...(head.exportLinks ?? []).map(({ href, type, title }) => `<link rel="alternate" type="${escapeMarkup(type)}" href="${escapeMarkup(href)}" title="${escapeMarkup(title)}" />`),
     // In a script element only `</script` (and `<!--`) would end it early: every `<` is written as \u003c.
     ...(head.jsonLd ? [`<script type="application/ld+json">${head.jsonLd.replace(/</g, '\\u003c')}</script>`] : []),
   ];

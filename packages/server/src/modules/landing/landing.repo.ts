@@ -23,9 +23,7 @@ export class LandingRepo {
   find(id: string): Promise<LandingRow | undefined> {
     return this.db
       .selectFrom('metadata')
-      .leftJoin('metadata_i18n', (join) =>
-        join.onRef('metadata_i18n.metadata_id', '=', 'metadata.id').onRef('metadata_i18n.language', '<>', 'metadata.language'),
-      )
+      .leftJoin('metadata_i18n', (join) => join.onRef('metadata_i18n.metadata_id', '=', 'metadata.id').onRef('metadata_i18n.language', '<>', 'metadata.language'))
       .select([
         'metadata.id',
         'metadata.status',
@@ -72,7 +70,10 @@ export class LandingRepo {
 
   /** The feed's newest datestamp: with the catalogue's version, what the sitemap's lastmod values depend on. */
   async lastChange(): Promise<string> {
-    const row = await this.db.selectFrom('oai_items').select((eb) => eb.fn.max('datestamp').as('at')).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('oai_items')
+      .select((eb) => eb.fn.max('datestamp').as('at'))
+      .executeTakeFirst();
     return (row?.at as string | null | undefined) ?? '';
   }
 

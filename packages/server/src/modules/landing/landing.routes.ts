@@ -50,11 +50,10 @@ export async function landingRoutes(parent: FastifyInstance, { landing, exports 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  app.get(
-    '/api/metadata/metadata/:id/tombstone/',
-    { schema: { params: idParams, response: { 200: tombstoneSchema } }, config: { access: 'public' } },
-    async (request) => ({ ...(await landing.tombstone(request.params.id)), citation: await exports.withdrawnCitation(request.params.id, request.language) }),
-  );
+  app.get('/api/metadata/metadata/:id/tombstone/', { schema: { params: idParams, response: { 200: tombstoneSchema } }, config: { access: 'public' } }, async (request) => ({
+    ...(await landing.tombstone(request.params.id)),
+    citation: await exports.withdrawnCitation(request.params.id, request.language),
+  }));
 
   for (const prefix of LANGUAGE_PREFIXES) {
     const language = languageFromPath(`${prefix}/`);

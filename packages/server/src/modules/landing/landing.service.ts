@@ -8,10 +8,7 @@ import type { LandingRepo, LandingRow } from './landing.repo.js';
  * (NotPublished) a tombstone, gone (410); anything else, however it exists, not found (404), the
  * reply to an unknown id, so that drafts do not show through.
  */
-export type LandingHead =
-  | { kind: 'published'; title: string; description: string }
-  | { kind: 'unpublished'; title: string }
-  | { kind: 'missing' };
+export type LandingHead = { kind: 'published'; title: string; description: string } | { kind: 'unpublished'; title: string } | { kind: 'missing' };
 
 /** Ids are random UUIDs; anything longer is never looked up. */
 const MAX_ID_LENGTH = 100;
@@ -59,5 +56,4 @@ export class LandingService {
     const [version, lastChange] = await Promise.all([this.repo.catalogueVersion(), this.repo.lastChange()]);
     return `${version}|${lastChange}`;
   }
-
 }

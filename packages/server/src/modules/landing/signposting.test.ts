@@ -26,7 +26,7 @@ describe('Link header and linkset', () => {
     expect(/^[\x20-\x7e]*$/.test(linkHeader(links))).toBe(true);
   });
 
-  it('gives the same links in the linkset\'s text form, each with its anchor, and in its JSON form by anchor and relation', () => {
+  it("gives the same links in the linkset's text form, each with its anchor, and in its JSON form by anchor and relation", () => {
     const text = LinkHeader.parse(linksetText(links).replace(/\n/g, ' '));
     expect(text.refs.map((ref) => [ref.anchor, ref.rel])).toEqual(links.map((link) => [link.anchor, link.rel]));
     expect(linksetJson(links)).toEqual({
@@ -43,7 +43,7 @@ describe('Link header and linkset', () => {
 });
 
 describe('orcidUrlOf', () => {
-  it('gives an author\'s ORCID iD as its https address, whichever form it was kept in, and nothing without one', () => {
+  it("gives an author's ORCID iD as its https address, whichever form it was kept in, and nothing without one", () => {
     expect(orcidUrlOf({ ...person, orcid: '0000-0002-1825-009x' })).toBe('https://orcid.org/0000-0002-1825-009X');
     expect(orcidUrlOf({ ...person, orcid: 'https://orcid.org/0000-0002-1825-0097' })).toBe('https://orcid.org/0000-0002-1825-0097');
     expect(orcidUrlOf({ ...person, orcid: '' })).toBe('');

@@ -65,11 +65,7 @@ function groupBy<T, K extends keyof T>(rows: T[], key: K): Map<T[K], T[]> {
  * What is attached to each of these records, read in `db` (a transaction, when the caller writes
  * from it). Every id given gets an entry, empty when nothing is attached.
  */
-export async function readAttached(
-  db: Db,
-  ids: readonly string[],
-  extra: { literature?: boolean; files?: boolean } = {},
-): Promise<Map<string, AttachedRows>> {
+export async function readAttached(db: Db, ids: readonly string[], extra: { literature?: boolean; files?: boolean } = {}): Promise<Map<string, AttachedRows>> {
   const attached = new Map<string, AttachedRows>();
   for (const id of ids) attached.set(id, { translations: [], keywords: [], authors: [], funds: [], literature: [], files: { count: 0, bytes: 0, mediaTypes: [] } });
   const unique = [...new Set(ids)];
@@ -144,9 +140,7 @@ export async function readAttached(
             .groupBy('metadata_id')
             .execute()
         : [],
-      extra.files
-        ? db.selectFrom('meta_file').select(['metadata_id', 'mime']).where('metadata_id', 'in', chunk).where('mime', '<>', '').distinct().orderBy('mime').execute()
-        : [],
+      extra.files ? db.selectFrom('meta_file').select(['metadata_id', 'mime']).where('metadata_id', 'in', chunk).where('mime', '<>', '').distinct().orderBy('mime').execute() : [],
     ]);
     const keywordNames = groupBy(keywordTranslations, 'keyword_id');
     const authorNames = groupBy(authorTranslations, 'author_id');

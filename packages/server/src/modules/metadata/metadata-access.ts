@@ -76,10 +76,7 @@ export class MetadataAccess {
   /** Whether a reviewer may read the record now: experts while it is with them, leaders once submitted. */
   async reviewerMaySee(user: AuthenticatedUser, record: MetadataRow): Promise<boolean> {
     const roles = await this.reviewerRoles(user, record);
-    return (
-      (roles.includes('expert') && (EXPERT_VISIBLE_STATUSES as readonly string[]).includes(record.status)) ||
-      (roles.includes('leader') && record.status !== 'draft')
-    );
+    return (roles.includes('expert') && (EXPERT_VISIBLE_STATUSES as readonly string[]).includes(record.status)) || (roles.includes('leader') && record.status !== 'draft');
   }
 
   /** The record, or NOT_FOUND when it does not exist or the caller may not see it (no existence leak). */
@@ -140,7 +137,11 @@ export class MetadataAccess {
   }
 
   /** The publication's facts modules/doi derives (the DOI it minted, the version, the access right), in the publishing transaction. */
-  async setPublicationFacts(trx: Tx, id: string, values: Pick<RecordValues, 'doi' | 'version_number' | 'version_fingerprint' | 'version_published_at' | 'access_right'>): Promise<void> {
+  async setPublicationFacts(
+    trx: Tx,
+    id: string,
+    values: Pick<RecordValues, 'doi' | 'version_number' | 'version_fingerprint' | 'version_published_at' | 'access_right'>,
+  ): Promise<void> {
     if (Object.keys(values).length) await this.writes.update(trx, id, values);
   }
 

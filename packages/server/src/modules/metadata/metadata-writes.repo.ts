@@ -29,7 +29,11 @@ const NUMBER_FIELDS = new Set(['file_size', 'east', 'south', 'west', 'north', 's
  * schema names every field an author writes. Whole rows, for multi-row inserts.
  */
 export const EMPTY_RECORD_FIELDS = {
-  ...(Object.fromEntries(Object.keys(metadataUpdateSchema.shape).filter((f) => !NUMBER_FIELDS.has(f)).map((f) => [f, ''])) as Record<TextColumn, string>),
+  ...(Object.fromEntries(
+    Object.keys(metadataUpdateSchema.shape)
+      .filter((f) => !NUMBER_FIELDS.has(f))
+      .map((f) => [f, '']),
+  ) as Record<TextColumn, string>),
   file_size: null,
   east: null,
   south: null,
@@ -86,7 +90,10 @@ export class MetadataWritesRepo {
       .values({ ...source, ...copy })
       .execute();
     for (const translation of await trx.selectFrom('metadata_i18n').selectAll().where('metadata_id', '=', source.id).execute()) {
-      await trx.insertInto('metadata_i18n').values({ ...translation, id: newId(), metadata_id: copy.id }).execute();
+      await trx
+        .insertInto('metadata_i18n')
+        .values({ ...translation, id: newId(), metadata_id: copy.id })
+        .execute();
     }
     // The link tables through the generic resources' view: one statement a table, whatever its columns.
     const links = new ResourcesRepo(trx);

@@ -6,7 +6,9 @@ import type { MetadataRow } from './metadata-access.js';
  * The title of a record's version in the language it is not written in (null without one), read in the
  * query that reads the record: `.select(translationTitle.as('translation_title'))` where `metadata` is in scope.
  */
-export const translationTitle = sql<string | null>`(select metadata_i18n.title from metadata_i18n where metadata_i18n.metadata_id = metadata.id and metadata_i18n.language <> metadata.language order by metadata_i18n.language limit 1)`;
+export const translationTitle = sql<
+  string | null
+>`(select metadata_i18n.title from metadata_i18n where metadata_i18n.metadata_id = metadata.id and metadata_i18n.language <> metadata.language order by metadata_i18n.language limit 1)`;
 
 /**
  * A condition on `metadata`: its title, or the title of one of its language versions, holds
@@ -91,7 +93,9 @@ export class MetadataRepo {
    * (the list shows it when the page is in that language), read in the same query.
    */
   async list(filter: MetadataListFilter, offset: number, limit: number): Promise<{ count: number; rows: (MetadataRow & { translation_title: string | null })[] }> {
-    const [{ count }] = (await this.filtered(filter).select((eb) => eb.fn.countAll().as('count')).execute()) as [{ count: number | string }];
+    const [{ count }] = (await this.filtered(filter)
+      .select((eb) => eb.fn.countAll().as('count'))
+      .execute()) as [{ count: number | string }];
     const rows = await this.filtered(filter)
       .selectAll('metadata')
       .select(translationTitle.as('translation_title'))
@@ -123,7 +127,11 @@ export class MetadataRepo {
       .where('meta_media.metadata_id', '=', metadataId)
       .where('meta_media.type', '=', 'thumbnail')
       .executeTakeFirst();
-    const dataFiles = await this.db.selectFrom('meta_file').select((eb) => eb.fn.countAll().as('count')).where('meta_file.metadata_id', '=', metadataId).executeTakeFirst();
+    const dataFiles = await this.db
+      .selectFrom('meta_file')
+      .select((eb) => eb.fn.countAll().as('count'))
+      .where('meta_file.metadata_id', '=', metadataId)
+      .executeTakeFirst();
     const keywordRows = await this.db
       .selectFrom('meta_keyword')
       .innerJoin('keywords', 'keywords.id', 'meta_keyword.keyword_id')
@@ -269,8 +277,6 @@ export class MetadataRepo {
       if (row) return false;
     }
     const translations = await this.db.selectFrom('metadata_i18n').selectAll().where('metadata_id', '=', record.id).execute();
-    return translations.every((row) =>
-      Object.entries(row).every(([field, value]) => ['id', 'metadata_id', 'language'].includes(field) || String(value ?? '').trim() === ''),
-    );
+    return translations.every((row) => Object.entries(row).every(([field, value]) => ['id', 'metadata_id', 'language'].includes(field) || String(value ?? '').trim() === ''));
   }
 }

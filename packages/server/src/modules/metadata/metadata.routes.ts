@@ -62,7 +62,12 @@ export async function metadataRoutes(
       // one look-up for the page (the "in review" list shows it in words).
       if (!personal || !request.user || !results.length) return toPage(request, { page, pageSize }, count, results);
       const labels = await review.labels(results.map((row) => String(row.id)));
-      return toPage(request, { page, pageSize }, count, results.map((row) => ({ ...row, review_label: labels.get(String(row.id)) ?? null })));
+      return toPage(
+        request,
+        { page, pageSize },
+        count,
+        results.map((row) => ({ ...row, review_label: labels.get(String(row.id)) ?? null })),
+      );
     },
   );
 
@@ -162,7 +167,10 @@ export async function metadataRoutes(
     deleted: await metadata.dropIfEmpty(request.user!, request.body.id),
   }));
 
-  app.get('/metadata/projections/', { schema: { response: { 200: projectionsSchema } }, config: { access: 'public' } }, async () => ({ count: PROJECTIONS.length, results: [...PROJECTIONS] }));
+  app.get('/metadata/projections/', { schema: { response: { 200: projectionsSchema } }, config: { access: 'public' } }, async () => ({
+    count: PROJECTIONS.length,
+    results: [...PROJECTIONS],
+  }));
 
   app.get(
     '/api/metadata/applications/',
@@ -232,7 +240,9 @@ export async function metadataRoutes(
       const { count, results } = await resources.list(def, request.user, filters, (page - 1) * pageSize, pageSize);
       return toPage(request, { page, pageSize }, count, results);
     });
-    app.get(`${base}:id/`, { schema: { params: idParams, response: { 200: def.reply } }, config: { access: def.read } }, async (request) => resources.get(def, request.user, request.params.id));
+    app.get(`${base}:id/`, { schema: { params: idParams, response: { 200: def.reply } }, config: { access: def.read } }, async (request) =>
+      resources.get(def, request.user, request.params.id),
+    );
     if (def.create) {
       app.post(base, { schema: { body: def.create, response: { 201: def.reply } }, config: { access: 'user' } }, async (request, reply) =>
         reply.status(201).send(await resources.create(def, request.user!, request.body as Record<string, unknown>)),

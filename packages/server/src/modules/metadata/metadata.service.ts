@@ -1,11 +1,4 @@
-import {
-  APPLICATION_USER_TYPES,
-  submissionProblems,
-  type Language,
-  type MetadataTranslation,
-  type MetadataUpdate,
-  type SubmissionReason,
-} from '@portal/shared';
+import { APPLICATION_USER_TYPES, submissionProblems, type Language, type MetadataTranslation, type MetadataUpdate, type SubmissionReason } from '@portal/shared';
 import { lockUserRow, newId, type Db, type Tx } from '../../db/index.js';
 import { AppError, fieldError } from '../../errors.js';
 import type { AuthenticatedUser } from '../account/index.js';

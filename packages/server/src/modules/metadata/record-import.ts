@@ -74,7 +74,12 @@ export class RecordImport {
         .selectFrom('authors')
         .leftJoin('author_i18n', 'author_i18n.author_id', 'authors.id')
         .selectAll('authors')
-        .select(['author_i18n.language as translation_language', 'author_i18n.name as translation_name', 'author_i18n.affiliation as translation_affiliation', 'author_i18n.address as translation_address'])
+        .select([
+          'author_i18n.language as translation_language',
+          'author_i18n.name as translation_name',
+          'author_i18n.affiliation as translation_affiliation',
+          'author_i18n.address as translation_address',
+        ])
         .where('authors.created_by', '=', ownerId)
         .where('authors.name', 'in', part)
         .execute(),

@@ -85,7 +85,7 @@ export const linkedTo = (table: ResourceTable, linkTable: ResourceTable, column:
   );
 
 /** Part of a name, any case; `%` and `_` are searched as themselves (escaped, as in the record search). */
-export const likeName = (table: ResourceTable, column = 'name') => (q: Query, v: string) =>
-  q.where((eb) =>
-    eb(eb.fn('lower', [eb.ref(`${table}.${column}`)]), 'like', sql<string>`${`%${v.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`),
-  );
+export const likeName =
+  (table: ResourceTable, column = 'name') =>
+  (q: Query, v: string) =>
+    q.where((eb) => eb(eb.fn('lower', [eb.ref(`${table}.${column}`)]), 'like', sql<string>`${`%${v.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`));

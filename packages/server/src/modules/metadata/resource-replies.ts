@@ -90,7 +90,10 @@ export class ResourceReplies {
       if (def.table === 'author_i18n') authors.push({ id: String(row.author_id), row, fields: AUTHOR_TRANSLATED_CONTACTS });
     }
     if (!authors.length) return rows;
-    const contactable = await this.contactableAuthors(user, authors.map((author) => author.id));
+    const contactable = await this.contactableAuthors(
+      user,
+      authors.map((author) => author.id),
+    );
     for (const author of authors) {
       if (contactable.has(author.id)) continue;
       if (author.fields === AUTHOR_CONTACTS) withoutAuthorContacts(author.row);

@@ -101,7 +101,9 @@ export class ResourcesRepo {
 
   /** Whether the user may see this shared entry (`visibleOnly`). */
   async isVisibleTo(table: ResourceTable, id: string, userId: string): Promise<boolean> {
-    return !!(await this.visibleOnly(this.select(table).select(`${table}.id`), table, userId).where(`${table}.id`, '=', id).executeTakeFirst());
+    return !!(await this.visibleOnly(this.select(table).select(`${table}.id`), table, userId)
+      .where(`${table}.id`, '=', id)
+      .executeTakeFirst());
   }
 
   async insert(table: ResourceTable, rows: Row | Row[]): Promise<void> {
@@ -246,13 +248,7 @@ export class ResourcesRepo {
    * with a row of each `beside` child (its `column` pointing at it) holding `match`; `without`: with
    * no row of that child at all.
    */
-  async createdAlike(
-    table: ResourceTable,
-    userId: string,
-    since: string,
-    values: Row,
-    beside?: { child: ResourceTable; column: string; match?: Row },
-  ): Promise<boolean> {
+  async createdAlike(table: ResourceTable, userId: string, since: string, values: Row, beside?: { child: ResourceTable; column: string; match?: Row }): Promise<boolean> {
     let query = this.db.selectFrom(table).select(`${table}.id`).where(`${table}.created_by`, '=', userId).where(`${table}.created_at`, '>=', since);
     for (const [column, value] of Object.entries(values)) {
       query = value === null ? query.where(`${table}.${column}`, 'is', null) : query.where(`${table}.${column}`, '=', value);

@@ -268,9 +268,7 @@ export class ResourceService {
       const value = input[reference.field];
       if (reference.field === 'metadata' || value === undefined || value === null) continue;
       const known =
-        typeof value === 'string' &&
-        value.length <= 100 &&
-        (reference.table === 'users' ? await this.accounts.exists(value) : await this.repo.exists(reference.table, value));
+        typeof value === 'string' && value.length <= 100 && (reference.table === 'users' ? await this.accounts.exists(value) : await this.repo.exists(reference.table, value));
       if (!known || !(await this.entries.isVisible(reference.table, String(value), user))) {
         throw invalid(reference.field, reference.messageKey);
       }

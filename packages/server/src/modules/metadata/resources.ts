@@ -1,6 +1,20 @@
 import type { ResourceDef } from './resource-def.js';
 import { citation, metaAuthor, metadataI18n, metaDiscipline, metaFund, metaKeyword, metaKeywordStandard, metaSpecial, onlineResource } from './resources-record.js';
-import { affiliation, author, authorI18n, fund, keyword, keywordI18n, keywordStandard, literature, literatureI18n, program, project, special, specialManage } from './resources-shared.js';
+import {
+  affiliation,
+  author,
+  authorI18n,
+  fund,
+  keyword,
+  keywordI18n,
+  keywordStandard,
+  literature,
+  literatureI18n,
+  program,
+  project,
+  special,
+  specialManage,
+} from './resources-shared.js';
 
 export type { Filter, Owner, Reference, ResourceDef } from './resource-def.js';
 
@@ -35,14 +49,4 @@ export const RESOURCES: ResourceDef[] = [
 ];
 
 /** Tables whose rows carry `created_by` / `created_at`. */
-export const CREATED_TABLES = new Set([
-  'authors',
-  'literature',
-  'keywords',
-  'funds',
-  'projects',
-  'programs',
-  'specials',
-  'affiliations',
-  'online_resources',
-]);
+export const CREATED_TABLES = new Set(['authors', 'literature', 'keywords', 'funds', 'projects', 'programs', 'specials', 'affiliations', 'online_resources']);

@@ -1,18 +1,7 @@
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import { stripIllegalText, type Language } from '@portal/shared';
-import {
-  dayOf,
-  inLanguages,
-  doiUrl,
-  hasHan,
-  LANGUAGE_TAGS,
-  licenseFacts,
-  textIn,
-  type CitablePerson,
-  type CitableRecord,
-  type Texts,
-} from '../exports/index.js';
+import { dayOf, inLanguages, doiUrl, hasHan, LANGUAGE_TAGS, licenseFacts, textIn, type CitablePerson, type CitableRecord, type Texts } from '../exports/index.js';
 
 /**
  * Simple Dublin Core (`oai_dc`, the format every OAI-PMH repository must offer) of a record, from
@@ -33,7 +22,6 @@ import {
 const OAI_DC = 'http://www.openarchives.org/OAI/2.0/oai_dc/';
 const DC = 'http://purl.org/dc/elements/1.1/';
 export const OAI_DC_SCHEMA = 'http://www.openarchives.org/OAI/2.0/oai_dc.xsd';
-
 
 function element(parent: XMLBuilder, name: string, text: string, language?: Language) {
   if (text) parent.ele(`dc:${name}`, language ? { 'xml:lang': LANGUAGE_TAGS[language] } : {}).txt(text);
@@ -72,7 +60,11 @@ export function oaiDcXml(record: CitableRecord): string {
   element(dc, 'language', LANGUAGE_TAGS[record.language]);
   for (const entry of record.literature) element(dc, 'relation', entry.doi ? doiUrl(entry.doi) : entry.link);
   if (record.temporal.start || record.temporal.end) {
-    element(dc, 'coverage', [record.temporal.start && `start=${record.temporal.start}`, record.temporal.end && `end=${record.temporal.end}`, 'scheme=W3C-DTF'].filter(Boolean).join('; '));
+    element(
+      dc,
+      'coverage',
+      [record.temporal.start && `start=${record.temporal.start}`, record.temporal.end && `end=${record.temporal.end}`, 'scheme=W3C-DTF'].filter(Boolean).join('; '),
+    );
   }
   if (record.box) {
     const { north, south, east, west } = record.box;

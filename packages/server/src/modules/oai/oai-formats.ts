@@ -78,4 +78,3 @@ export function escapeXml(text: string): string {
 }
 
 export const tag = (name: string, text: string) => `<${name}>${escapeXml(text)}</${name}>`;
-

@@ -39,9 +39,7 @@ export const datestampOf = (date: Date): string => `${date.toISOString().slice(0
  * other byte is `~XX`. Lower-cased first, as the search facets key keywords.
  */
 export function setSpecPart(text: string): string {
-  return encodeURIComponent(text.trim().toLowerCase().replace(/\s+/g, '-'))
-    .replace(/~/g, '~7E')
-    .replace(/%/g, '~');
+  return encodeURIComponent(text.trim().toLowerCase().replace(/\s+/g, '-')).replace(/~/g, '~7E').replace(/%/g, '~');
 }
 
 interface SetFacts {
@@ -96,9 +94,16 @@ export class OaiIndex implements RecordChangeListener {
         .where('id', 'in', chunk)
         .where('status', '=', 'published')
         .execute();
-      await this.writePublished(trx, published.map((record) => ({ ...record, datestamp })));
+      await this.writePublished(
+        trx,
+        published.map((record) => ({ ...record, datestamp })),
+      );
       const publishedIds = new Set(published.map((r) => r.id));
-      await this.markDeleted(trx, chunk.filter((id) => !publishedIds.has(id)), datestamp);
+      await this.markDeleted(
+        trx,
+        chunk.filter((id) => !publishedIds.has(id)),
+        datestamp,
+      );
     }
   }
 
@@ -136,15 +141,16 @@ export class OaiIndex implements RecordChangeListener {
   }
 
   /** Writes the items and sets of these records, not deleted, with their datestamps. */
-  private async writePublished(
-    trx: Db,
-    records: { id: string; doi: string; subtopic_three_pole: string; subtopic_third_pole: string; datestamp: string }[],
-  ): Promise<void> {
+  private async writePublished(trx: Db, records: { id: string; doi: string; subtopic_three_pole: string; subtopic_third_pole: string; datestamp: string }[]): Promise<void> {
     if (!records.length) return;
     const ids = records.map((r) => r.id);
     const [attached, programs] = await Promise.all([
       readAttached(trx, ids),
-      trx.selectFrom('programs').select(['code', 'name', 'name_en']).where('code', 'in', [...PROGRAM_CODES]).execute(),
+      trx
+        .selectFrom('programs')
+        .select(['code', 'name', 'name_en'])
+        .where('code', 'in', [...PROGRAM_CODES])
+        .execute(),
     ]);
     await trx.deleteFrom('oai_item_sets').where('metadata_id', 'in', ids).execute();
     const names = new Map<string, OaiSet['name']>();
@@ -166,7 +172,11 @@ export class OaiIndex implements RecordChangeListener {
         )
         .execute();
     }
-    for (let at = 0; at < memberships.length; at += WRITE_ROWS) await trx.insertInto('oai_item_sets').values(memberships.slice(at, at + WRITE_ROWS)).execute();
+    for (let at = 0; at < memberships.length; at += WRITE_ROWS)
+      await trx
+        .insertInto('oai_item_sets')
+        .values(memberships.slice(at, at + WRITE_ROWS))
+        .execute();
     for (const [spec, name] of names) {
       await trx
         .insertInto('oai_sets')

@@ -31,10 +31,7 @@ export class OaiRepo {
   private items(query: ItemQuery) {
     // With a set, the set's own (spec, datestamp, id) index carries the order and the range.
     let select = query.set
-      ? this.db
-          .selectFrom('oai_item_sets as s')
-          .innerJoin('oai_items as i', 'i.metadata_id', 's.metadata_id')
-          .where('s.spec', '=', query.set)
+      ? this.db.selectFrom('oai_item_sets as s').innerJoin('oai_items as i', 'i.metadata_id', 's.metadata_id').where('s.spec', '=', query.set)
       : this.db.selectFrom('oai_items as i');
     const datestamp = query.set ? ('s.datestamp' as const) : ('i.datestamp' as const);
     if (query.from) select = select.where(datestamp, '>=', query.from);
@@ -78,7 +75,10 @@ export class OaiRepo {
   }
 
   async earliestDatestamp(): Promise<string | null> {
-    const row = await this.db.selectFrom('oai_items').select((eb) => eb.fn.min('datestamp').as('earliest')).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('oai_items')
+      .select((eb) => eb.fn.min('datestamp').as('earliest'))
+      .executeTakeFirst();
     return (row?.earliest as string | null | undefined) ?? null;
   }
 
@@ -96,7 +96,9 @@ export class OaiRepo {
   }
 
   async setCount(): Promise<number> {
-    const row = await this.liveSets().select((eb) => eb.fn.countAll().as('count')).executeTakeFirstOrThrow();
+    const row = await this.liveSets()
+      .select((eb) => eb.fn.countAll().as('count'))
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 

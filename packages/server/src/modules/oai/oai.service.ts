@@ -32,14 +32,7 @@ const ARGUMENTS: Record<Verb, { required: string[]; optional: string[]; exclusiv
 const VERBS = Object.keys(ARGUMENTS) as Verb[];
 
 export type OaiErrorCode =
-  | 'badArgument'
-  | 'badResumptionToken'
-  | 'badVerb'
-  | 'cannotDisseminateFormat'
-  | 'idDoesNotExist'
-  | 'noRecordsMatch'
-  | 'noMetadataFormats'
-  | 'noSetHierarchy';
+  'badArgument' | 'badResumptionToken' | 'badVerb' | 'cannotDisseminateFormat' | 'idDoesNotExist' | 'noRecordsMatch' | 'noMetadataFormats' | 'noSetHierarchy';
 
 class OaiError extends Error {
   constructor(

@@ -1,4 +1,14 @@
-import { APPLICANT_ACTIONS, effectiveOrderStatus, handlerFor, isEmbargoed, type ApplicationForm, type Language, type Order, type OrderHandler, type PlaceOrderReply } from '@portal/shared';
+import {
+  APPLICANT_ACTIONS,
+  effectiveOrderStatus,
+  handlerFor,
+  isEmbargoed,
+  type ApplicationForm,
+  type Language,
+  type Order,
+  type OrderHandler,
+  type PlaceOrderReply,
+} from '@portal/shared';
 import { lockUserRow, newId, type Db } from '../../db/index.js';
 import { AppError, fieldError } from '../../errors.js';
 import type { AuthenticatedUser } from '../account/index.js';
@@ -41,7 +51,14 @@ export class Applications {
       await this.checkApplyLimit(trx, user, now);
       const lines = await repo.cartLinesById(trx, user.id, wanted);
       if (lines.length !== wanted.length) throw new AppError('CONFLICT', 'orders.linesGone');
-      const result = await this.place(trx, user, form, lines.map((l) => l.metadata_id), context, now);
+      const result = await this.place(
+        trx,
+        user,
+        form,
+        lines.map((l) => l.metadata_id),
+        context,
+        now,
+      );
       // Two submissions of the same lines at once: the second finds them gone and rolls back.
       if ((await repo.deleteCartLines(trx, user.id, wanted)) !== wanted.length) throw new AppError('CONFLICT', 'orders.linesGone');
       return result;
@@ -144,7 +161,16 @@ export class Applications {
     // The handlers' mails are written with the orders, and sent once they are committed.
     const presented = await queries.present(orders, now, trx);
     const mails: OrderMail[] = [];
-    for (const order of orders) if (order.status === 'waiting') mails.push(...(await orderMails.requestMails(trx, application, order, presented.find((p) => p.id === order.id)!)));
+    for (const order of orders)
+      if (order.status === 'waiting')
+        mails.push(
+          ...(await orderMails.requestMails(
+            trx,
+            application,
+            order,
+            presented.find((p) => p.id === order.id)!,
+          )),
+        );
     const reply: PlaceOrderReply = {
       status: orders.every((order) => order.status === 'approved') ? 'Success' : 'Waiting',
       order: { ...applicationView(application), orders: presented },

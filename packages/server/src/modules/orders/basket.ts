@@ -12,7 +12,10 @@ export class Basket {
   async list(user: AuthenticatedUser, slice: Slice): Promise<{ count: number; results: CartLine[] }> {
     const { repo, db } = this.context;
     const { count, rows } = await repo.cartLines(user.id, slice);
-    const facts = await repo.datasets(db, rows.map((row) => row.metadata_id));
+    const facts = await repo.datasets(
+      db,
+      rows.map((row) => row.metadata_id),
+    );
     return {
       count,
       results: rows.flatMap((row) => {

@@ -13,10 +13,7 @@ const idParams = z.object({ id: z.string().min(1).max(100) });
 const zipQuery = z.object({
   files: z.preprocess(
     (v) => (typeof v === 'string' ? v.split(',').filter(Boolean) : v),
-    z
-      .array(z.string().min(1).max(100), { error: 'orders.noFiles' })
-      .min(1, 'orders.noFiles')
-      .max(ORDER_LIMITS.downloadFilesMax, 'orders.tooManyFiles'),
+    z.array(z.string().min(1).max(100), { error: 'orders.noFiles' }).min(1, 'orders.noFiles').max(ORDER_LIMITS.downloadFilesMax, 'orders.tooManyFiles'),
   ),
 });
 const signedParams = z.object({
@@ -67,7 +64,10 @@ export async function downloadRoutes(parent: FastifyInstance, options: DownloadR
       const params = Object.fromEntries(new URLSearchParams(downloadLinkQuery({ orderId: order.id, fileId: file.id, expiresAt }, linkKey)));
       return `${publicUrl}${signedPath(params as { order: string; file: string; expires: string; signature: string }, file.name)}`;
     });
-    return reply.type('text/plain; charset=utf-8').header('content-disposition', 'inline; filename="links.txt"').send(lines.length ? `${lines.join('\n')}\n` : '');
+    return reply
+      .type('text/plain; charset=utf-8')
+      .header('content-disposition', 'inline; filename="links.txt"')
+      .send(lines.length ? `${lines.join('\n')}\n` : '');
   });
 
   // A signed link: no sign-in (a command line has no cookie); the order is checked on every use.
@@ -77,9 +77,11 @@ export async function downloadRoutes(parent: FastifyInstance, options: DownloadR
     if (!check.ok) throw new AppError('FORBIDDEN', check.reason === 'expired' ? 'orders.linkExpired' : 'orders.linkForged');
     const { order, file } = await orders.queries.signedFile(check.link.orderId, check.link.fileId);
     if (startsDownload(request)) {
-      await usage.countDownloadOf(file.metadata_id, file.id, { userId: order.applicant_id, ip: request.ip, userAgent: request.headers['user-agent'] ?? '' }, order.id).catch((error: unknown) => {
-        request.log.error({ err: error }, 'download not counted');
-      });
+      await usage
+        .countDownloadOf(file.metadata_id, file.id, { userId: order.applicant_id, ip: request.ip, userAgent: request.headers['user-agent'] ?? '' }, order.id)
+        .catch((error: unknown) => {
+          request.log.error({ err: error }, 'download not counted');
+        });
     }
     return sendStoredFile(request, reply, { name: file.name, size: Number(file.size), sha256: file.sha256, created_at: file.created_at, storage_key: file.storage_key }, storage);
   };

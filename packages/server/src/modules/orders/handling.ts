@@ -1,4 +1,13 @@
-import { APPLICANT_ACTIONS, COUNTED_ORDER_STATUSES, DECIDABLE_STATUSES, effectiveOrderStatus, ORDER_LIMITS, type Order, type OrderDecision, type OrderStatus } from '@portal/shared';
+import {
+  APPLICANT_ACTIONS,
+  COUNTED_ORDER_STATUSES,
+  DECIDABLE_STATUSES,
+  effectiveOrderStatus,
+  ORDER_LIMITS,
+  type Order,
+  type OrderDecision,
+  type OrderStatus,
+} from '@portal/shared';
 import type { Db } from '../../db/index.js';
 import { AppError, fieldError } from '../../errors.js';
 import type { AuthenticatedUser } from '../account/index.js';
@@ -54,8 +63,15 @@ export class Handling {
    */
   private async uncount(trx: Db, orders: OrderRow[]): Promise<void> {
     if (!orders.length) return;
-    const lines = await this.context.repo.linesOf(trx, orders.map((o) => o.id));
-    await this.context.usage.recountOrders(trx, [...lines.values()].flat(), orders.map((o) => o.created_at.slice(0, 10)));
+    const lines = await this.context.repo.linesOf(
+      trx,
+      orders.map((o) => o.id),
+    );
+    await this.context.usage.recountOrders(
+      trx,
+      [...lines.values()].flat(),
+      orders.map((o) => o.created_at.slice(0, 10)),
+    );
   }
 
   /** `POST /account/order-handle/`: approve, reject or return a set of orders, all or none. */
@@ -82,7 +98,14 @@ export class Handling {
       async (trx, changed) => {
         const presented = await queries.present(changed, now, trx);
         const mails: OrderMail[] = [];
-        for (const order of presented) mails.push(...(await orderMails.decisionMails(trx, changed.find((r) => r.id === order.id)!, order)));
+        for (const order of presented)
+          mails.push(
+            ...(await orderMails.decisionMails(
+              trx,
+              changed.find((r) => r.id === order.id)!,
+              order,
+            )),
+          );
         return mails;
       },
     );

@@ -32,7 +32,10 @@ export class OrderMails {
     } else if (order.handler === 'owner' && order.owner_id) {
       const owner = (await this.repo.userNames(trx, [order.owner_id])).get(order.owner_id);
       if (owner) {
-        const facts = await this.repo.datasets(trx, presented.lines.map((l) => l.metadata_id));
+        const facts = await this.repo.datasets(
+          trx,
+          presented.lines.map((l) => l.metadata_id),
+        );
         const addresses = new Set([owner.email, ...[...facts.values()].map((f) => f.dist_email.trim().toLowerCase()).filter(Boolean)]);
         recipients.push({ email: [...addresses].join(', '), name: owner.name, language: owner.language });
       }

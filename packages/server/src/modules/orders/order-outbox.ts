@@ -49,7 +49,14 @@ export class OrderOutbox {
   /** Sends these mails now, those still due (right after their transaction committed); answers how many went. */
   async deliver(ids: readonly string[], now = new Date()): Promise<number> {
     if (!ids.length) return 0;
-    const rows = await this.db.selectFrom('order_mails').selectAll().where('id', 'in', [...ids]).where('status', '=', 'pending').where('next_attempt_at', '<=', at(now)).orderBy('created_at').execute();
+    const rows = await this.db
+      .selectFrom('order_mails')
+      .selectAll()
+      .where('id', 'in', [...ids])
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<=', at(now))
+      .orderBy('created_at')
+      .execute();
     return this.sendAll(rows, now);
   }
 
@@ -72,13 +79,19 @@ export class OrderOutbox {
     return Number(result.numDeletedRows);
   }
 
-  private async sendAll(rows: { id: string; next_attempt_at: string; attempts: number; recipient: string; subject: string; body: string; kind: string }[], now: Date): Promise<number> {
+  private async sendAll(
+    rows: { id: string; next_attempt_at: string; attempts: number; recipient: string; subject: string; body: string; kind: string }[],
+    now: Date,
+  ): Promise<number> {
     let sent = 0;
     for (const row of rows) if (await this.attempt(row, now)) sent += 1;
     return sent;
   }
 
-  private async attempt(row: { id: string; next_attempt_at: string; attempts: number; recipient: string; subject: string; body: string; kind: string }, now: Date): Promise<boolean> {
+  private async attempt(
+    row: { id: string; next_attempt_at: string; attempts: number; recipient: string; subject: string; body: string; kind: string },
+    now: Date,
+  ): Promise<boolean> {
     const attempts = row.attempts + 1;
     const claimed = await this.db
       .updateTable('order_mails')

@@ -62,10 +62,19 @@ export class OrderQueries {
 
   /** The orders as the contract shows them, with one query per table whatever their number. */
   async present(rows: OrderRow[], now = new Date(), db: Db = this.db): Promise<Order[]> {
-    const lines = await this.repo.linesOf(db, rows.map((r) => r.id));
+    const lines = await this.repo.linesOf(
+      db,
+      rows.map((r) => r.id),
+    );
     const facts = await this.repo.datasets(db, [...lines.values()].flat());
-    const applications = await this.repo.applications(db, rows.map((r) => r.application_id));
-    const people = await this.repo.userNames(db, rows.flatMap((r) => [r.applicant_id, r.owner_id]));
+    const applications = await this.repo.applications(
+      db,
+      rows.map((r) => r.application_id),
+    );
+    const people = await this.repo.userNames(
+      db,
+      rows.flatMap((r) => [r.applicant_id, r.owner_id]),
+    );
     return rows.map((row) => {
       const datasets = (lines.get(row.id) ?? []).flatMap((id) => (facts.has(id) ? [facts.get(id)!] : []));
       const status = effectiveOrderStatus(row, now);

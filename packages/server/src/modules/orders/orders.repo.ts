@@ -109,12 +109,21 @@ export class OrdersRepo {
   }
 
   async cartLineCount(trx: Db, userId: string): Promise<number> {
-    const row = await trx.selectFrom('cart_lines').select((eb) => eb.fn.countAll().as('count')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+    const row = await trx
+      .selectFrom('cart_lines')
+      .select((eb) => eb.fn.countAll().as('count'))
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
   async cartLinesById(trx: Db, userId: string, ids: readonly string[]) {
-    return trx.selectFrom('cart_lines').selectAll().where('user_id', '=', userId).where('id', 'in', [...ids]).execute();
+    return trx
+      .selectFrom('cart_lines')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('id', 'in', [...ids])
+      .execute();
   }
 
   async addCartLine(trx: Db, line: { id: string; user_id: string; metadata_id: string; created_at: string }): Promise<void> {
@@ -123,7 +132,11 @@ export class OrdersRepo {
 
   /** Removes the user's lines among `ids`; answers how many went. */
   async deleteCartLines(trx: Db, userId: string, ids: readonly string[]): Promise<number> {
-    const result = await trx.deleteFrom('cart_lines').where('user_id', '=', userId).where('id', 'in', [...ids]).executeTakeFirst();
+    const result = await trx
+      .deleteFrom('cart_lines')
+      .where('user_id', '=', userId)
+      .where('id', 'in', [...ids])
+      .executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 
@@ -148,26 +161,44 @@ export class OrdersRepo {
 
   async findOrders(trx: Db, ids: readonly string[]): Promise<OrderRow[]> {
     if (!ids.length) return [];
-    return trx.selectFrom('orders').selectAll().where('id', 'in', [...ids]).execute();
+    return trx
+      .selectFrom('orders')
+      .selectAll()
+      .where('id', 'in', [...ids])
+      .execute();
   }
 
   async applications(trx: Db, ids: readonly string[]): Promise<Map<string, ApplicationRow>> {
     if (!ids.length) return new Map();
-    const rows = await trx.selectFrom('applications').selectAll().where('id', 'in', [...new Set(ids)]).execute();
+    const rows = await trx
+      .selectFrom('applications')
+      .selectAll()
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
     return new Map(rows.map((row) => [row.id, row]));
   }
 
   async linesOf(trx: Db, orderIds: readonly string[]): Promise<Map<string, string[]>> {
     const lines = new Map<string, string[]>();
     if (!orderIds.length) return lines;
-    const rows = await trx.selectFrom('order_lines').select(['order_id', 'metadata_id']).where('order_id', 'in', [...orderIds]).orderBy('id').execute();
+    const rows = await trx
+      .selectFrom('order_lines')
+      .select(['order_id', 'metadata_id'])
+      .where('order_id', 'in', [...orderIds])
+      .orderBy('id')
+      .execute();
     for (const row of rows) lines.set(row.order_id, [...(lines.get(row.order_id) ?? []), row.metadata_id]);
     return lines;
   }
 
   /** The records of every order of an application. */
   async datasetsOfApplication(trx: Db, applicationId: string): Promise<string[]> {
-    const rows = await trx.selectFrom('order_lines as l').innerJoin('orders as o', 'o.id', 'l.order_id').select('l.metadata_id').where('o.application_id', '=', applicationId).execute();
+    const rows = await trx
+      .selectFrom('order_lines as l')
+      .innerJoin('orders as o', 'o.id', 'l.order_id')
+      .select('l.metadata_id')
+      .where('o.application_id', '=', applicationId)
+      .execute();
     return rows.map((row) => row.metadata_id);
   }
 
@@ -183,9 +214,7 @@ export class OrdersRepo {
     if (filter.applicantId) query = query.where('applicant_id', '=', filter.applicantId);
     if (filter.handler) {
       const { userId, isStaff } = filter.handler;
-      query = isStaff
-        ? query.where('handler', '<>', 'online')
-        : query.where('handler', '=', 'owner').where('owner_id', '=', userId);
+      query = isStaff ? query.where('handler', '<>', 'online') : query.where('handler', '=', 'owner').where('owner_id', '=', userId);
     }
     if (filter.statuses?.length) {
       // `expired` is an approved order past its expiry; `approved` one that still stands.
@@ -203,7 +232,9 @@ export class OrdersRepo {
   }
 
   async listOrders(filter: OrderFilter, slice: Slice) {
-    const { count } = await this.filtered(filter).select((eb) => eb.fn.countAll().as('count')).executeTakeFirstOrThrow();
+    const { count } = await this.filtered(filter)
+      .select((eb) => eb.fn.countAll().as('count'))
+      .executeTakeFirstOrThrow();
     const rows = await this.filtered(filter).selectAll().orderBy('created_at', 'desc').orderBy('id').offset(slice.offset).limit(slice.limit).execute();
     return { count: Number(count), rows };
   }
@@ -237,19 +268,37 @@ export class OrdersRepo {
 
   /** Applications (and reapplications) the user sent since `since`. */
   async applicationsSince(trx: Db, userId: string, since: string): Promise<number> {
-    const row = await trx.selectFrom('applications').select((eb) => eb.fn.countAll().as('count')).where('applicant_id', '=', userId).where('created_at', '>=', since).executeTakeFirstOrThrow();
+    const row = await trx
+      .selectFrom('applications')
+      .select((eb) => eb.fn.countAll().as('count'))
+      .where('applicant_id', '=', userId)
+      .where('created_at', '>=', since)
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
   /** The country the user named in their latest application that named one ('' when none did). */
   async lastCountry(trx: Db, userId: string): Promise<string> {
-    const row = await trx.selectFrom('applications').select('country').where('applicant_id', '=', userId).where('country', '<>', '').orderBy('created_at', 'desc').limit(1).executeTakeFirst();
+    const row = await trx
+      .selectFrom('applications')
+      .select('country')
+      .where('applicant_id', '=', userId)
+      .where('country', '<>', '')
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
     return row?.country ?? '';
   }
 
   /** Marks an overdue request as told, once: false when another instance did it first. */
   async markReminded(trx: Db, id: string, at: string): Promise<boolean> {
-    const result = await trx.updateTable('orders').set({ reminded_at: at }).where('id', '=', id).where('status', '=', 'waiting').where('reminded_at', 'is', null).executeTakeFirst();
+    const result = await trx
+      .updateTable('orders')
+      .set({ reminded_at: at })
+      .where('id', '=', id)
+      .where('status', '=', 'waiting')
+      .where('reminded_at', 'is', null)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
 

@@ -35,17 +35,19 @@ const orderListQuery = pagingQuery.extend({
   /** `handler`: the requests the caller decides; otherwise the caller's own orders. */
   role: z.enum(['applicant', 'handler'], { error: 'metadata.validation.option' }).default('applicant'),
 });
-const lineIdsQuery = z.object({ line: z.preprocess((v) => (typeof v === 'string' ? v.split(',').filter(Boolean) : v), z.array(z.string().min(1).max(100)).min(1, 'orders.validation.selectData').max(200, 'orders.validation.tooMany')) });
+const lineIdsQuery = z.object({
+  line: z.preprocess(
+    (v) => (typeof v === 'string' ? v.split(',').filter(Boolean) : v),
+    z.array(z.string().min(1).max(100)).min(1, 'orders.validation.selectData').max(200, 'orders.validation.tooMany'),
+  ),
+});
 const metadataQuery = z.object({ id: z.string({ error: 'metadata.validation.metadata' }).min(1, 'metadata.validation.metadata').max(100, 'metadata.validation.metadata') });
 const statisticsQuery = z.object({ by: z.enum(['day', 'month'], { error: 'metadata.validation.option' }).default('day') });
 const slice = (paging: { page: number; pageSize: number }) => ({ offset: (paging.page - 1) * paging.pageSize, limit: paging.pageSize });
 const asList = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 
 /** Order calls of spec section 7 (basket, orders, handling, have-download, vouchers, statistics). Thin: schema, access, one service call. */
-export async function ordersRoutes(
-  parent: FastifyInstance,
-  { orders, usage, access }: { orders: OrdersService; usage: UsageService; access: MetadataAccess },
-) {
+export async function ordersRoutes(parent: FastifyInstance, { orders, usage, access }: { orders: OrdersService; usage: UsageService; access: MetadataAccess }) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -126,15 +128,25 @@ export async function ordersRoutes(
   );
 
   // -- Statistics (the record's creator and staff) --
-  app.get('/api/metadata/statistics/:id/', { schema: { params: idParams, querystring: statisticsQuery, response: { 200: statisticsSchema } }, config: { access: 'user' } }, async (request) => {
-    const record = await access.owned(request.user, request.params.id);
-    const facts = (await orders.datasets([record.id])).get(record.id)!;
-    return { ...(await usage.statistics(record.id, request.query.by)), title: facts.title, title_en: facts.title_en };
-  });
+  app.get(
+    '/api/metadata/statistics/:id/',
+    { schema: { params: idParams, querystring: statisticsQuery, response: { 200: statisticsSchema } }, config: { access: 'user' } },
+    async (request) => {
+      const record = await access.owned(request.user, request.params.id);
+      const facts = (await orders.datasets([record.id])).get(record.id)!;
+      return { ...(await usage.statistics(record.id, request.query.by)), title: facts.title, title_en: facts.title_en };
+    },
+  );
 
   app.get(
     '/api/metadata/apply-statistics/',
-    { schema: { querystring: pagingQuery.extend({ role: z.enum(APPLY_ROLES, { error: 'metadata.validation.option' }).default('provider') }), response: { 200: applyStatisticsSchema } }, config: { access: 'user' } },
+    {
+      schema: {
+        querystring: pagingQuery.extend({ role: z.enum(APPLY_ROLES, { error: 'metadata.validation.option' }).default('provider') }),
+        response: { 200: applyStatisticsSchema },
+      },
+      config: { access: 'user' },
+    },
     async (request) => {
       const { role, ...paging } = request.query;
       const { count, roles, results } = await usage.applyStatistics(request.user!, role, slice(paging), (ids) => orders.datasets(ids));

@@ -18,7 +18,11 @@ export function voucherCode(): string {
 
 /** A voucher's code as typed: any case, with or without dashes or spaces, Crockford's look-alikes read as digits. */
 export function normaliseVoucherCode(typed: string): string {
-  const chars = typed.toUpperCase().replace(/[\s-]+/g, '').replace(/O/g, '0').replace(/[IL]/g, '1');
+  const chars = typed
+    .toUpperCase()
+    .replace(/[\s-]+/g, '')
+    .replace(/O/g, '0')
+    .replace(/[IL]/g, '1');
   return /^[0-9A-Z]{12}$/.test(chars) ? `${chars.slice(0, 4)}-${chars.slice(4, 8)}-${chars.slice(8, 12)}` : chars;
 }
 
@@ -43,7 +47,10 @@ export class Vouchers {
   private async voucherOf(row: OrderRow, language: Language, now: Date): Promise<Voucher> {
     const { db, repo, queries, options } = this.context;
     const [order] = await queries.present([row], now);
-    const facts = await repo.datasets(db, order!.lines.map((l) => l.metadata_id));
+    const facts = await repo.datasets(
+      db,
+      order!.lines.map((l) => l.metadata_id),
+    );
     const decider = row.decided_by ? (await repo.userNames(db, [row.decided_by])).get(row.decided_by)?.name : undefined;
     const datasets = [];
     for (const line of order!.lines) {

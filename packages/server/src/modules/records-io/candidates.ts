@@ -20,7 +20,7 @@ export interface ImportedRecord {
   publishedAt: string;
   embargoUntil: string | null;
   /** Its versions in the other language (metadata-i18n), at most one per language. */
-  translations: (z.output<typeof exportedRecordSchema>['translations'][number])[];
+  translations: z.output<typeof exportedRecordSchema>['translations'][number][];
   keywords: z.output<typeof exportedKeywordSchema>[];
   authors: z.output<typeof exportedAuthorSchema>[];
   funds: z.output<typeof exportedFundSchema>[];

@@ -61,7 +61,8 @@ const textOf = (node: Node | undefined): string => {
   const value = typeof node === 'string' ? node : node ? node['#text'] : '';
   return typeof value === 'string' || typeof value === 'number' ? String(value).replace(/\s+/g, ' ').trim() : '';
 };
-const attr = (node: Node | undefined, name: string): string => (node && typeof node === 'object' && typeof node[`@${name}`] === 'string' ? (node[`@${name}`] as string).trim() : '');
+const attr = (node: Node | undefined, name: string): string =>
+  node && typeof node === 'object' && typeof node[`@${name}`] === 'string' ? (node[`@${name}`] as string).trim() : '';
 const path = (node: Node | undefined, ...names: string[]): Node | undefined => names.reduce<Node | undefined>((n, name) => first(n, name), node);
 
 const HAN = /\p{Script=Han}/u;
@@ -142,7 +143,8 @@ function recordOf(resource: Node): Record<string, unknown> {
   const titles = list(first(resource, 'titles'), 'title').map((node) => ({ node, text: textOf(node), type: attr(node, 'titleType'), language: languageOf(node) }));
   const titleIn = (language: Language) => {
     const own = titles.filter((t) => t.language === language && t.text);
-    const main = own.find((t) => !t.type) ?? own.find((t) => t.type === 'TranslatedTitle') ?? own.find((t) => t.type === 'AlternativeTitle') ?? own.find((t) => t.type !== 'Subtitle');
+    const main =
+      own.find((t) => !t.type) ?? own.find((t) => t.type === 'TranslatedTitle') ?? own.find((t) => t.type === 'AlternativeTitle') ?? own.find((t) => t.type !== 'Subtitle');
     const subtitle = own.find((t) => t.type === 'Subtitle');
     if (!main) return '';
     return subtitle ? `${main.text}${language === 'en' ? ': ' : '：'}${subtitle.text}` : main.text;
@@ -157,7 +159,11 @@ function recordOf(resource: Node): Record<string, unknown> {
   // the descriptions in those languages.
   const inOtherLanguages = !titleIn(language);
 
-  const descriptions = list(first(resource, 'descriptions'), 'description').map((node) => ({ text: textOf(node), type: attr(node, 'descriptionType'), language: languageOf(node) }));
+  const descriptions = list(first(resource, 'descriptions'), 'description').map((node) => ({
+    text: textOf(node),
+    type: attr(node, 'descriptionType'),
+    language: languageOf(node),
+  }));
   const describe = (type: string, lang: Language) =>
     descriptions
       .filter((d) => d.type === type && d.text && (d.language === lang || (lang === language && inOtherLanguages && d.language === null)))
@@ -394,7 +400,10 @@ function licenseOf(resource: Node): string {
     for (const source of sources) {
       const uri = /creativecommons\.org\/licenses\/([a-z-]+)\/(\d\.\d)/.exec(source);
       const spdx = /^cc-([a-z-]+)-(\d\.\d)$/.exec(source);
-      const words = /(?:creative commons|cc)[ -]((?:by|attribution|noncommercial|sharealike|noderivatives|nc|sa|nd)(?:[ -]+(?:by|attribution|noncommercial|sharealike|noderivatives|nc|sa|nd))*)(?:[ -]+international)?[ -]+(\d\.\d)/.exec(source);
+      const words =
+        /(?:creative commons|cc)[ -]((?:by|attribution|noncommercial|sharealike|noderivatives|nc|sa|nd)(?:[ -]+(?:by|attribution|noncommercial|sharealike|noderivatives|nc|sa|nd))*)(?:[ -]+international)?[ -]+(\d\.\d)/.exec(
+          source,
+        );
       const found = uri ?? spdx ?? words;
       if (!found) continue;
       const parts = found[1]!.split(/[ -]+/).map((p) => ({ attribution: 'by', noncommercial: 'nc', sharealike: 'sa', noderivatives: 'nd' })[p] ?? p);
@@ -428,7 +437,8 @@ function fundsOf(resource: Node): { funds: ExportedFund[]; subtopics: Record<str
     if (!name) continue;
     const identifier = first(reference, 'funderIdentifier');
     const identifierType = attr(identifier, 'funderIdentifierType');
-    const funderIdentifier = identifierType === 'Crossref Funder ID' ? normalizeCrossrefFunderId(textOf(identifier)) : identifierType === 'ROR' ? normalizeRor(textOf(identifier)) : null;
+    const funderIdentifier =
+      identifierType === 'Crossref Funder ID' ? normalizeCrossrefFunderId(textOf(identifier)) : identifierType === 'ROR' ? normalizeRor(textOf(identifier)) : null;
     funds.push({ name, name_en: hasHan(name) ? '' : name, serial_number: award.slice(0, 200), ...(funderIdentifier ? { funder_identifier: funderIdentifier } : {}) });
   }
   return { funds, subtopics };

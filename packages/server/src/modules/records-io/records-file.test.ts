@@ -43,14 +43,26 @@ describe('readRecordsFile: which files it refuses as a whole', () => {
 });
 
 describe('DataCite to the portal record', () => {
-  it('takes the record language from <language> when it has a title in it, else from the main title (DataCite\'s language is the resource\'s)', () => {
+  it("takes the record language from <language> when it has a title in it, else from the main title (DataCite's language is the resource's)", () => {
     const both = '<titles><title xml:lang="en">Lake ice phenology</title><title xml:lang="zh" titleType="TranslatedTitle">湖冰物候</title></titles>';
-    expect(readOne(resource(`${both}<language>zh-CN</language>`))).toMatchObject({ language: 'zh-hans', title: '湖冰物候', translations: [{ language: 'en', title: 'Lake ice phenology' }] });
-    expect(readOne(resource(`${both}<language>en</language>`))).toMatchObject({ language: 'en', title: 'Lake ice phenology', translations: [{ language: 'zh-hans', title: '湖冰物候' }] });
+    expect(readOne(resource(`${both}<language>zh-CN</language>`))).toMatchObject({
+      language: 'zh-hans',
+      title: '湖冰物候',
+      translations: [{ language: 'en', title: 'Lake ice phenology' }],
+    });
+    expect(readOne(resource(`${both}<language>en</language>`))).toMatchObject({
+      language: 'en',
+      title: 'Lake ice phenology',
+      translations: [{ language: 'zh-hans', title: '湖冰物候' }],
+    });
     // No xml:lang: the script decides.
     expect(readOne(resource('<titles><title>那曲土壤水分观测网</title></titles>'))).toMatchObject({ language: 'zh-hans', title: '那曲土壤水分观测网' });
     // DataCite's language is the resource's: a French resource described in English is an English record.
-    expect(readOne(resource(`${both}<language>fr</language>`))).toMatchObject({ language: 'en', title: 'Lake ice phenology', translations: [{ language: 'zh-hans', title: '湖冰物候' }] });
+    expect(readOne(resource(`${both}<language>fr</language>`))).toMatchObject({
+      language: 'en',
+      title: 'Lake ice phenology',
+      translations: [{ language: 'zh-hans', title: '湖冰物候' }],
+    });
     // Titles only in other languages: the main one (and the descriptions) stand in the record's own.
     const german = readOne(
       resource(
@@ -58,7 +70,12 @@ describe('DataCite to the portal record', () => {
           '<descriptions><description xml:lang="de" descriptionType="Abstract">Eisbedeckung der Seen.</description></descriptions>',
       ),
     );
-    expect(german).toMatchObject({ language: 'en', title: 'Seeeisphänologie', description: 'Eisbedeckung der Seen.', translations: [{ language: 'zh-hans', title: '', description: '' }] });
+    expect(german).toMatchObject({
+      language: 'en',
+      title: 'Seeeisphänologie',
+      description: 'Eisbedeckung der Seen.',
+      translations: [{ language: 'zh-hans', title: '', description: '' }],
+    });
   });
 
   it('reads Creative Commons 4.0 licences from a URI, an SPDX identifier or their name; others are left empty', () => {
@@ -110,7 +127,11 @@ describe('DataCite to the portal record', () => {
       const r = readOne(titled(`<geoLocations><geoLocation>${location}</geoLocation></geoLocations>`));
       return [r.west, r.south, r.east, r.north];
     };
-    expect(box('<geoLocationBox><westBoundLongitude>170</westBoundLongitude><eastBoundLongitude>-170</eastBoundLongitude><southBoundLatitude>50</southBoundLatitude><northBoundLatitude>60</northBoundLatitude></geoLocationBox>')).toEqual([170, 50, -170, 60]);
+    expect(
+      box(
+        '<geoLocationBox><westBoundLongitude>170</westBoundLongitude><eastBoundLongitude>-170</eastBoundLongitude><southBoundLatitude>50</southBoundLatitude><northBoundLatitude>60</northBoundLatitude></geoLocationBox>',
+      ),
+    ).toEqual([170, 50, -170, 60]);
     expect(box('<geoLocationPoint><pointLongitude>91.1</pointLongitude><pointLatitude>29.6</pointLatitude></geoLocationPoint>')).toEqual([91.1, 29.6, 91.1, 29.6]);
     const polygon = [
       [88, 30],

@@ -25,4 +25,3 @@ export function readRecordsFile(content: string): { format: RecordsFileFormat; c
   }
   throw new ImportRefusal(start === undefined ? 'the file is empty' : 'neither DataCite XML nor the JSON that export-records writes');
 }
-

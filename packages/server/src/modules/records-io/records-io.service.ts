@@ -87,19 +87,18 @@ export class RecordsIoService {
     for (let at = 0; at < records.length; at += batchSize) {
       const batch = records.slice(at, at + batchSize);
       await this.repo.records.transaction(async (trx) => {
-        const existing = await this.repo.records.existing(
-          trx,
-          batch.map((r) => r.fields.doi ?? '').filter(Boolean),
-          batch.map((r) => r.id ?? '').filter(Boolean),
-        );
+        const existing = await this.repo.records.existing(trx, batch.map((r) => r.fields.doi ?? '').filter(Boolean), batch.map((r) => r.id ?? '').filter(Boolean));
         const written: { record: ImportedRecord; id: string }[] = [];
         for (const record of batch) {
           const doi = (record.fields.doi ?? '').toLowerCase();
           const reason =
-            doi && existing.dois.has(doi) ? `DOI ${record.fields.doi} is already in the catalogue`
-            : doi && seen.dois.has(doi) ? `DOI ${record.fields.doi} stands earlier in the file`
-            : record.id && (existing.ids.has(record.id) || seen.ids.has(record.id)) ? `record ${record.id} is already in the catalogue`
-            : null;
+            doi && existing.dois.has(doi)
+              ? `DOI ${record.fields.doi} is already in the catalogue`
+              : doi && seen.dois.has(doi)
+                ? `DOI ${record.fields.doi} stands earlier in the file`
+                : record.id && (existing.ids.has(record.id) || seen.ids.has(record.id))
+                  ? `record ${record.id} is already in the catalogue`
+                  : null;
           if (reason) {
             summary.skipped.push({ position: record.position, reason });
             continue;
@@ -110,9 +109,17 @@ export class RecordsIoService {
           written.push({ record, id });
         }
         if (!written.length) return;
-        await shared.prepare(trx, written.map((w) => w.record));
+        await shared.prepare(
+          trx,
+          written.map((w) => w.record),
+        );
         await this.writeRecords(trx, written, shared, options, now);
-        if (options.index !== false) for (const index of this.indexes) await index.sync(trx, written.map((w) => w.id));
+        if (options.index !== false)
+          for (const index of this.indexes)
+            await index.sync(
+              trx,
+              written.map((w) => w.id),
+            );
         summary.imported += written.length;
       });
       options.onBatch?.(Math.min(at + batchSize, records.length), records.length);
@@ -194,7 +201,13 @@ export class RecordsIoService {
       const lines = records.map((record) => {
         const { translations, keywords, authors, funds } = attached.get(record.id)!;
         // What the portal derives from the record (modules/doi: its version, its access right) the importing portal makes anew.
-        const { version_number: _version, version_fingerprint: _fingerprint, version_published_at: _versionAt, access_right: _access, ...presented } = presentRecord(
+        const {
+          version_number: _version,
+          version_fingerprint: _fingerprint,
+          version_published_at: _versionAt,
+          access_right: _access,
+          ...presented
+        } = presentRecord(
           record,
           funds.map((f) => f.id),
           owners.get(record.owner_id) ?? '',
@@ -271,7 +284,12 @@ class SharedEntries {
       keyOfRows: (rows) =>
         authorKey({
           ...rows[0]!,
-          translations: translated(rows).map((r) => ({ language: r.translation_language!, name: r.translation_name!, affiliation: r.translation_affiliation ?? '', address: r.translation_address ?? '' })),
+          translations: translated(rows).map((r) => ({
+            language: r.translation_language!,
+            name: r.translation_name!,
+            affiliation: r.translation_affiliation ?? '',
+            address: r.translation_address ?? '',
+          })),
         }),
       table: 'authors',
       row: (a) => Object.fromEntries(AUTHOR_FIELDS.map((f) => [f, a[f]])),
@@ -293,20 +311,47 @@ class SharedEntries {
 
   /** Finds or makes, in `trx`, every shared entry these records link. */
   async prepare(trx: Tx, records: ImportedRecord[]): Promise<void> {
-    await this.findOrMake(trx, records.flatMap((r) => r.keywords), this.keywords);
-    await this.findOrMake(trx, records.flatMap((r) => r.authors), this.authors);
+    await this.findOrMake(
+      trx,
+      records.flatMap((r) => r.keywords),
+      this.keywords,
+    );
+    await this.findOrMake(
+      trx,
+      records.flatMap((r) => r.authors),
+      this.authors,
+    );
     const core = records.flatMap((r) => r.funds).filter((f) => f.is_core && f.id);
     for (const id of await this.repo.fundIds(trx, [...new Set(core.map((f) => f.id))])) this.programmeFunds.add(id);
-    await this.findOrMake(trx, records.flatMap((r) => r.funds).filter((f) => !this.isProgrammeFund(f)), this.funds);
+    await this.findOrMake(
+      trx,
+      records.flatMap((r) => r.funds).filter((f) => !this.isProgrammeFund(f)),
+      this.funds,
+    );
   }
 
   private async findOrMake<E extends { name: string }, R extends SharedRow>(trx: Tx, entries: E[], kind: EntryKind<E, R>): Promise<void> {
     const missing = [...new Map(entries.map((e) => [kind.key(e), e]))].filter(([key]) => !kind.known.has(key));
     if (!missing.length) return;
-    for (const [id, rows] of groupById(await kind.find(trx, missing.map(([, e]) => e.name)))) kind.known.set(kind.keyOfRows(rows), id);
+    for (const [id, rows] of groupById(
+      await kind.find(
+        trx,
+        missing.map(([, e]) => e.name),
+      ),
+    ))
+      kind.known.set(kind.keyOfRows(rows), id);
     const made = missing.filter(([key]) => !kind.known.has(key)).map(([key, entry]) => ({ key, id: newId(), entry }));
-    await this.repo.insert(trx, kind.table, made.map((m) => ({ id: m.id, ...kind.row(m.entry), created_by: this.ownerId, created_at: this.now })));
-    if (kind.translations) await this.repo.insert(trx, kind.translations.table, made.flatMap((m) => kind.translations!.rows(m.id, m.entry)));
+    await this.repo.insert(
+      trx,
+      kind.table,
+      made.map((m) => ({ id: m.id, ...kind.row(m.entry), created_by: this.ownerId, created_at: this.now })),
+    );
+    if (kind.translations)
+      await this.repo.insert(
+        trx,
+        kind.translations.table,
+        made.flatMap((m) => kind.translations!.rows(m.id, m.entry)),
+      );
     for (const m of made) kind.known.set(m.key, m.id);
   }
 

@@ -88,11 +88,7 @@ export class ReviewQueries {
    */
   private expertStillSees(row: Pick<ReviewListRow, 'status' | 'round' | 'record_round' | 'record_status'>): boolean {
     if (row.record_status === 'published') return true;
-    return (
-      row.status !== 'declined' &&
-      Number(row.round) === Number(row.record_round) &&
-      (EXPERT_VISIBLE_STATUSES as readonly string[]).includes(row.record_status)
-    );
+    return row.status !== 'declined' && Number(row.round) === Number(row.record_round) && (EXPERT_VISIBLE_STATUSES as readonly string[]).includes(row.record_status);
   }
 
   private present(row: ReviewListRow, user: AuthenticatedUser, blind = false): Review {
@@ -101,10 +97,7 @@ export class ReviewQueries {
     // review and where the record stands (why they cannot answer), not what its creator writes now.
     const recordHidden = !user.is_staff && row.expert_id === user.id && !this.expertStillSees(row);
     const canAnswer =
-      row.expert_id === user.id &&
-      row.status !== 'declined' &&
-      Number(row.round) === Number(row.record_round) &&
-      checkTransition(row.record_status, 'answer', ['expert']).ok;
+      row.expert_id === user.id && row.status !== 'declined' && Number(row.round) === Number(row.record_round) && checkTransition(row.record_status, 'answer', ['expert']).ok;
     return {
       id: row.id,
       metadata: row.metadata_id,

@@ -42,7 +42,6 @@ function eventTime(): string {
   return new Date(lastEventMs).toISOString();
 }
 
-
 /** The review workflow's SQL: expert reviews, the audit trail, the desks' lists. */
 export class ReviewRepo {
   constructor(readonly db: Db) {}

@@ -138,14 +138,10 @@ export async function reviewRoutes(parent: FastifyInstance, { review }: { review
     review.state(request.user!, request.params.id),
   );
 
-  app.get(
-    '/api/metadata/review-status/:id/history/',
-    { schema: { params: idParams, response: { 200: reviewHistorySchema } }, config: { access: 'user' } },
-    async (request) => {
-      const { events } = await review.state(request.user!, request.params.id);
-      return { count: events.length, results: events };
-    },
-  );
+  app.get('/api/metadata/review-status/:id/history/', { schema: { params: idParams, response: { 200: reviewHistorySchema } }, config: { access: 'user' } }, async (request) => {
+    const { events } = await review.state(request.user!, request.params.id);
+    return { count: events.length, results: events };
+  });
 
   // The data centre's desk (ours): submissions by status, age (oldest first) and programme fund.
   app.get(
@@ -174,18 +170,24 @@ export async function reviewRoutes(parent: FastifyInstance, { review }: { review
       schema: { params: idParams, querystring: z.object({ review_status: z.enum(['1']).optional() }), response: { 200: z.union([preReviewSchema, recordReviewsSchema]) } },
       config: { access: 'user' },
     },
-    async (request) =>
-      request.query.review_status === '1' ? review.preReview(request.user!, request.params.id) : review.recordReviews(request.user!, request.params.id),
+    async (request) => (request.query.review_status === '1' ? review.preReview(request.user!, request.params.id) : review.recordReviews(request.user!, request.params.id)),
   );
 
   app.get(
     '/api/metadata/reviews-feedback/',
-    { schema: { querystring: z.object({ metadata__id: z.string({ error: 'review.validation.id' }).min(1).max(100) }), response: { 200: feedbackListSchema } }, config: { access: 'user' } },
+    {
+      schema: { querystring: z.object({ metadata__id: z.string({ error: 'review.validation.id' }).min(1).max(100) }), response: { 200: feedbackListSchema } },
+      config: { access: 'user' },
+    },
     async (request) => review.feedback(request.user!, request.query.metadata__id),
   );
 
-  app.post('/metadata/reviews-feedbackemail', { schema: { body: feedbackMailSchema, response: { 200: feedbackMailReplySchema } }, config: { access: 'staff' } }, async (request) => {
-    await review.mailFeedback(request.user!, request.body.metadata);
-    return { status: 'true' as const, msg: request.t('review.feedbackSent') };
-  });
+  app.post(
+    '/metadata/reviews-feedbackemail',
+    { schema: { body: feedbackMailSchema, response: { 200: feedbackMailReplySchema } }, config: { access: 'staff' } },
+    async (request) => {
+      await review.mailFeedback(request.user!, request.body.metadata);
+      return { status: 'true' as const, msg: request.t('review.feedbackSent') };
+    },
+  );
 }

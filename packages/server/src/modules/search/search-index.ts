@@ -145,7 +145,11 @@ export class SearchIndex {
       ]);
       const standardsOf = new Map<string, typeof standards>();
       for (const standard of standards) standardsOf.set(standard.metadata_id, [...(standardsOf.get(standard.metadata_id) ?? []), standard]);
-      const programs = await trx.selectFrom('programs').select(['code', 'name', 'name_en']).where('code', 'in', [...PROGRAM_CODES]).execute();
+      const programs = await trx
+        .selectFrom('programs')
+        .select(['code', 'name', 'name_en'])
+        .where('code', 'in', [...PROGRAM_CODES])
+        .execute();
       for (const record of records) {
         documents.set(
           record.id,
@@ -227,7 +231,10 @@ export class SearchIndex {
         // SQLite: one prepared insert per entry (cheap in process) gives each its rowid.
         docs = [];
         for (const [i, d] of chunk.entries()) {
-          const result = await trx.insertInto('search_entries').values({ ...d.entry, version }).executeTakeFirstOrThrow();
+          const result = await trx
+            .insertInto('search_entries')
+            .values({ ...d.entry, version })
+            .executeTakeFirstOrThrow();
           const doc = Number(result.insertId);
           docs.push(doc);
           const t = tokens[i]!;
@@ -235,7 +242,11 @@ export class SearchIndex {
         }
       }
       const facets = chunk.flatMap((d, i) => d.facets.map((f) => ({ ...f, doc: docs[i]! })));
-      for (let f = 0; f < facets.length; f += FACET_CHUNK) await trx.insertInto('search_facets').values(facets.slice(f, f + FACET_CHUNK)).execute();
+      for (let f = 0; f < facets.length; f += FACET_CHUNK)
+        await trx
+          .insertInto('search_facets')
+          .values(facets.slice(f, f + FACET_CHUNK))
+          .execute();
     }
   }
 
@@ -246,14 +257,21 @@ export class SearchIndex {
   /** Removes the entries of these records, leaving a note of each (search_removed) for the facet caches. */
   async removeMany(trx: Db, ids: readonly string[], version: number): Promise<void> {
     for (let at = 0; at < ids.length; at += READ_CHUNK) {
-      const entries = await trx.selectFrom('search_entries').select('doc').where('metadata_id', 'in', ids.slice(at, at + READ_CHUNK)).execute();
+      const entries = await trx
+        .selectFrom('search_entries')
+        .select('doc')
+        .where('metadata_id', 'in', ids.slice(at, at + READ_CHUNK))
+        .execute();
       if (!entries.length) continue;
       const docs = entries.map((e) => e.doc);
       await trx.deleteFrom('search_facets').where('doc', 'in', docs).execute();
       if (this.dialect === 'sqlite') for (const doc of docs) await sql`delete from search_fts where rowid = ${doc}`.execute(trx);
       else await trx.deleteFrom('search_words').where('doc', 'in', docs).execute();
       await trx.deleteFrom('search_entries').where('doc', 'in', docs).execute();
-      await trx.insertInto('search_removed').values(docs.map((doc) => ({ doc, version }))).execute();
+      await trx
+        .insertInto('search_removed')
+        .values(docs.map((doc) => ({ doc, version })))
+        .execute();
     }
   }
 
@@ -272,7 +290,9 @@ export class SearchIndex {
     let indexed = 0;
     let after = '';
     for (;;) {
-      const ids = (await this.db.selectFrom('metadata').select('id').where('status', '=', 'published').where('id', '>', after).orderBy('id').limit(batch).execute()).map((r) => r.id);
+      const ids = (await this.db.selectFrom('metadata').select('id').where('status', '=', 'published').where('id', '>', after).orderBy('id').limit(batch).execute()).map(
+        (r) => r.id,
+      );
       if (!ids.length) break;
       await this.db.transaction().execute(async (trx) => {
         const documents = await this.documents(trx, ids);

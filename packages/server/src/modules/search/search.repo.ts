@@ -54,7 +54,12 @@ function docList(text: string | null): number[] {
 
 /** The longitude intervals of a box: two when it crosses the 180th meridian. */
 function longitudeIntervals(box: BBox): [number, number][] {
-  return box.west <= box.east ? [[box.west, box.east]] : [[box.west, 180], [-180, box.east]];
+  return box.west <= box.east
+    ? [[box.west, box.east]]
+    : [
+        [box.west, 180],
+        [-180, box.east],
+      ];
 }
 
 /** The last day a partial date (YYYY or YYYY-MM) can mean, for the end of a range. */
@@ -104,9 +109,15 @@ export class SearchRepo {
     if (query.bbox) {
       const box = query.bbox;
       const intervals = longitudeIntervals(box);
-      const plain = sql.join(intervals.map(([a, b]) => sql`(e.west <= ${b} and e.east >= ${a})`), sql` or `);
+      const plain = sql.join(
+        intervals.map(([a, b]) => sql`(e.west <= ${b} and e.east >= ${a})`),
+        sql` or `,
+      );
       // A record's own box may cross the 180th meridian too: it is then [west, 180] and [-180, east].
-      const crossing = sql.join(intervals.map(([a, b]) => sql`(e.west <= ${b} or e.east >= ${a})`), sql` or `);
+      const crossing = sql.join(
+        intervals.map(([a, b]) => sql`(e.west <= ${b} or e.east >= ${a})`),
+        sql` or `,
+      );
       conditions.push(
         sql`e.south is not null and e.north is not null and e.west is not null and e.east is not null and e.south <= ${box.north} and e.north >= ${box.south} and ((e.west <= e.east and (${plain})) or (e.west > e.east and (${crossing})))`,
       );
@@ -176,7 +187,11 @@ export class SearchRepo {
           ? sql<{ docs: string | null; version: number; epoch: string }>`select group_concat(rowid) as docs, ${state} from search_fts where search_fts match ${ftsMatch(terms)}`
           : sql<{ docs: string | null; version: number; epoch: string }>`select group_concat(e.doc) as docs, ${state} from ${scope.from} ${scope.where}`
         : scope.textOnly
-          ? sql<{ docs: string | null; version: number; epoch: string }>`select string_agg(doc::text, ',') as docs, ${state} from search_words where tokens @@ ${tsQuery(terms)}::tsquery`
+          ? sql<{
+              docs: string | null;
+              version: number;
+              epoch: string;
+            }>`select string_agg(doc::text, ',') as docs, ${state} from search_words where tokens @@ ${tsQuery(terms)}::tsquery`
           : sql<{ docs: string | null; version: number; epoch: string }>`select string_agg(e.doc::text, ',') as docs, ${state} from ${scope.from} ${scope.where}`;
     const row = (await query.execute(this.db)).rows[0]!;
     return { docs: docList(row.docs), version: Number(row.version), epoch: row.epoch };
@@ -282,7 +297,13 @@ export class SearchRepo {
   }
 
   async newest(limit: number) {
-    return this.db.selectFrom('search_entries').select(['metadata_id', 'title_zh', 'title_en', 'published_at']).orderBy('published_at', 'desc').orderBy('doc', 'desc').limit(limit).execute();
+    return this.db
+      .selectFrom('search_entries')
+      .select(['metadata_id', 'title_zh', 'title_en', 'published_at'])
+      .orderBy('published_at', 'desc')
+      .orderBy('doc', 'desc')
+      .limit(limit)
+      .execute();
   }
 
   async mostViewed(limit: number) {
@@ -299,7 +320,10 @@ export class SearchRepo {
   /** Published datasets, their data files and the files' bytes. */
   async totals(): Promise<{ datasets: number; files: number; bytes: number }> {
     const [datasets, files] = await Promise.all([
-      this.db.selectFrom('search_entries').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst(),
+      this.db
+        .selectFrom('search_entries')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirst(),
       this.db
         .selectFrom('meta_file')
         .innerJoin('search_entries', 'search_entries.metadata_id', 'meta_file.metadata_id')

@@ -83,7 +83,8 @@ export class SearchService {
     const details = await this.repo.details(rows.map((r) => r.metadata_id));
     const results = rows.map((row): SearchHit => {
       const record = details.records.find((r) => r.id === row.metadata_id);
-      const abstractIn = (l: string) => (record?.language === l ? record.description : (details.translations.find((t) => t.metadata_id === row.metadata_id && t.language === l)?.description ?? ''));
+      const abstractIn = (l: string) =>
+        record?.language === l ? record.description : (details.translations.find((t) => t.metadata_id === row.metadata_id && t.language === l)?.description ?? '');
       const other: Language = language === 'en' ? 'zh-hans' : 'en';
       const abstract = abstractIn(language) || abstractIn(other);
       const title = titleIn(language, row);
@@ -129,10 +130,7 @@ export class SearchService {
   async suggest(q: string, language: Language): Promise<SuggestReply> {
     const text = fold(q).trim();
     if (!text) return { results: [] };
-    const [keywords, titles] = await Promise.all([
-      this.repo.keywordLabels(text, 5),
-      this.search({ ...emptyQuery(), q, pageSize: 5 }, language),
-    ]);
+    const [keywords, titles] = await Promise.all([this.repo.keywordLabels(text, 5), this.search({ ...emptyQuery(), q, pageSize: 5 }, language)]);
     const seen = new Set<string>();
     const results: SuggestReply['results'] = [];
     for (const k of keywords.rows) {
@@ -163,7 +161,14 @@ export class SearchService {
   async hot(language: Language, limit = 10): Promise<HotItem[]> {
     const rows = await this.repo.hot(limit);
     // The portal has no comments: comment_set is counted from nothing and is always 0.
-    return rows.map((r) => ({ id: r.metadata_id, title: titleIn(language, r), lineitem_set: Number(r.download_count), hit_count: Number(r.hit_count), comment_set: 0, published_at: r.published_at }));
+    return rows.map((r) => ({
+      id: r.metadata_id,
+      title: titleIn(language, r),
+      lineitem_set: Number(r.download_count),
+      hit_count: Number(r.hit_count),
+      comment_set: 0,
+      published_at: r.published_at,
+    }));
   }
 
   async stats(language: Language): Promise<CatalogueStats> {

@@ -81,7 +81,12 @@ describe('parseQuery', () => {
   });
 
   it('a text is found by its own words, typed in any case, one word or a whole sentence', () => {
-    const texts = ['青藏高原冰川物质平衡数据集（2000-2020）', '本数据集包含祁连山冰川融水对河流径流贡献的长期观测。', 'Glacier boundaries of the Tibetan Plateau', '北极海冰 Arctic sea ice'];
+    const texts = [
+      '青藏高原冰川物质平衡数据集（2000-2020）',
+      '本数据集包含祁连山冰川融水对河流径流贡献的长期观测。',
+      'Glacier boundaries of the Tibetan Plateau',
+      '北极海冰 Arctic sea ice',
+    ];
     for (const text of texts) {
       expect(finds(text, text)).toBe(true);
       expect(finds(text.toUpperCase(), text)).toBe(true);
@@ -182,7 +187,8 @@ describe('snippetOf', () => {
     const cut = snippetOf(text, parseQuery('冰川').highlight).snippet;
     expect(cut).toMatch(/^…(提供了|本数据集)/);
     expect(pieces(cut, snippetOf(text, parseQuery('冰川').highlight).ranges)).toEqual(['冰川']);
-    const early = '本数据集基于Landsat影像和探地雷达，提供了青藏高原2000—2004年的冰川模拟数据。数据经过质量控制和交叉验证，与地面观测相比的均方根误差小于4.4%。时间分辨率为逐月，空间分辨率为0.25度。';
+    const early =
+      '本数据集基于Landsat影像和探地雷达，提供了青藏高原2000—2004年的冰川模拟数据。数据经过质量控制和交叉验证，与地面观测相比的均方根误差小于4.4%。时间分辨率为逐月，空间分辨率为0.25度。';
     expect(snippetOf(early, parseQuery('冰川').highlight).snippet.startsWith('本数据集基于Landsat')).toBe(true);
     // A few Chinese words in an English abstract leave it English.
     const english = snippetOf('The glacier (冰川) thickness of the Tibetan Plateau, measured by radar. '.repeat(10), parseQuery('glacier').highlight).snippet;

@@ -32,7 +32,11 @@ function jieba(): Jieba {
 
 /** Lower case, compatibility forms folded (full-width letters), accents removed. */
 export function fold(text: string): string {
-  return text.normalize('NFKD').replace(/\p{Mn}/gu, '').normalize('NFC').toLowerCase();
+  return text
+    .normalize('NFKD')
+    .replace(/\p{Mn}/gu, '')
+    .normalize('NFC')
+    .toLowerCase();
 }
 
 /** The singular of a regular English plural; other words unchanged. */
@@ -187,8 +191,6 @@ export function snippetOf(text: string, highlight: ParsedQuery['highlight'], wid
   }
   const snippet = `${start > 0 ? '…' : ''}${clean.slice(start, end)}${end < clean.length ? '…' : ''}`;
   const shift = start > 0 ? 1 - start : 0;
-  const ranges = all
-    .filter(([a, b]) => a >= start && b <= end)
-    .map(([a, b]) => [a + shift, b + shift] as [number, number]);
+  const ranges = all.filter(([a, b]) => a >= start && b <= end).map(([a, b]) => [a + shift, b + shift] as [number, number]);
   return { snippet, ranges };
 }

@@ -10,7 +10,8 @@ type Slice = { offset: number; limit: number };
 /** Rows a multi-row statement carries at most (SQLite and PostgreSQL parameter limits are far above). */
 const ROWS_PER_STATEMENT = 200;
 
-export const slices = <T>(rows: readonly T[]) => Array.from({ length: Math.ceil(rows.length / ROWS_PER_STATEMENT) }, (_, i) => rows.slice(i * ROWS_PER_STATEMENT, (i + 1) * ROWS_PER_STATEMENT));
+export const slices = <T>(rows: readonly T[]) =>
+  Array.from({ length: Math.ceil(rows.length / ROWS_PER_STATEMENT) }, (_, i) => rows.slice(i * ROWS_PER_STATEMENT, (i + 1) * ROWS_PER_STATEMENT));
 
 /**
  * The only SQL of usage: it alone writes `record_views`, `recent_downloads`, `usage_days` and the
@@ -106,7 +107,11 @@ export class UsageRepo {
       )} else 0 end`;
     // The record's own counter is the metadata module's to write.
     await this.records.addCounts(trx, column, perRecord, ids);
-    await trx.updateTable('search_entries').set((eb) => ({ [column]: eb(column, '+', added('metadata_id')) })).where('metadata_id', 'in', [...ids]).execute();
+    await trx
+      .updateTable('search_entries')
+      .set((eb) => ({ [column]: eb(column, '+', added('metadata_id')) }))
+      .where('metadata_id', 'in', [...ids])
+      .execute();
   }
 
   /** Adds daily counts (an upsert each: concurrent batches add up). */
@@ -130,7 +135,10 @@ export class UsageRepo {
 
   /** The country of the application behind an order ('' when unknown). */
   async orderCountry(orderId: string): Promise<string> {
-    return (await this.db.selectFrom('orders as o').innerJoin('applications as a', 'a.id', 'o.application_id').select('a.country').where('o.id', '=', orderId).executeTakeFirst())?.country ?? '';
+    return (
+      (await this.db.selectFrom('orders as o').innerJoin('applications as a', 'a.id', 'o.application_id').select('a.country').where('o.id', '=', orderId).executeTakeFirst())
+        ?.country ?? ''
+    );
   }
 
   /** A record's downloads as its index entry holds them; 0 when it has none. */
@@ -233,9 +241,19 @@ export class UsageRepo {
       .executeTakeFirstOrThrow();
     const orders = await this.db
       .selectFrom(this.ordersOf(this.idsAs(user, role)).as('per'))
-      .select([(eb) => eb.fn.coalesce(eb.fn.sum<number | string>('per.orders'), sql<number>`0`).as('orders'), (eb) => eb.fn.coalesce(eb.fn.sum<number | string>('per.waiting'), sql<number>`0`).as('waiting')])
+      .select([
+        (eb) => eb.fn.coalesce(eb.fn.sum<number | string>('per.orders'), sql<number>`0`).as('orders'),
+        (eb) => eb.fn.coalesce(eb.fn.sum<number | string>('per.waiting'), sql<number>`0`).as('waiting'),
+      ])
       .executeTakeFirstOrThrow();
-    return { role, datasets: Number(totals.datasets), views: Number(totals.views), downloads: Number(totals.downloads), orders: Number(orders.orders), waiting: Number(orders.waiting) };
+    return {
+      role,
+      datasets: Number(totals.datasets),
+      views: Number(totals.views),
+      downloads: Number(totals.downloads),
+      orders: Number(orders.orders),
+      waiting: Number(orders.waiting),
+    };
   }
 
   /** One role's datasets with their counts, most downloaded first. */

@@ -89,7 +89,14 @@ export class UsageService {
     return this.count('download', metadataId, fileId, who, who.country, now);
   }
 
-  private count(kind: PendingCount['kind'], metadataId: string, target: string, who: { userId?: string; ip: string; userAgent: string }, country: string, at: Date): Promise<boolean> {
+  private count(
+    kind: PendingCount['kind'],
+    metadataId: string,
+    target: string,
+    who: { userId?: string; ip: string; userAgent: string },
+    country: string,
+    at: Date,
+  ): Promise<boolean> {
     if (isRobot(who.userAgent)) return Promise.resolve(false);
     // The key of the memory: the account, else the address and browser themselves (hashed only for the database).
     const memo = `${kind}\u0000${target}\u0000${who.userId ? `u:${who.userId}` : `a:${who.ip}\u0000${who.userAgent}`}`;

@@ -33,7 +33,13 @@ function UserList() {
   });
 
   return (
-    <Card title={<Typography.Title level={1} style={{ fontSize: 20, margin: 0 }}>{t('admin.title')}</Typography.Title>}>
+    <Card
+      title={
+        <Typography.Title level={1} style={{ fontSize: 20, margin: 0 }}>
+          {t('admin.title')}
+        </Typography.Title>
+      }
+    >
       <AdminTabs active="/admin" />
       <Input.Search
         placeholder={t('admin.search')}

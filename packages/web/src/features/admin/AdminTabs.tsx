@@ -13,12 +13,7 @@ export function AdminTabs({ active }: { active: (typeof SECTIONS)[number]['key']
   const navigate = useNavigate();
   return (
     <nav aria-label={t('admin.title')}>
-      <Tabs
-        activeKey={active}
-        onChange={(key) => navigate(key)}
-        items={SECTIONS.map(({ key, labelKey }) => ({ key, label: t(labelKey) }))}
-        style={{ marginBottom: 8 }}
-      />
+      <Tabs activeKey={active} onChange={(key) => navigate(key)} items={SECTIONS.map(({ key, labelKey }) => ({ key, label: t(labelKey) }))} style={{ marginBottom: 8 }} />
     </nav>
   );
 }

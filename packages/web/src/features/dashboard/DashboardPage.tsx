@@ -31,9 +31,7 @@ export default function DashboardPage({ user }: { user: User }) {
             ))}
           </Descriptions.Item>
           <Descriptions.Item label={t('dashboard.joined')}>{formatDate(user.date_joined)}</Descriptions.Item>
-          <Descriptions.Item label={t('dashboard.lastLogin')}>
-            {user.last_login ? formatDateTime(user.last_login) : t('common.none')}
-          </Descriptions.Item>
+          <Descriptions.Item label={t('dashboard.lastLogin')}>{user.last_login ? formatDateTime(user.last_login) : t('common.none')}</Descriptions.Item>
         </Descriptions>
         <Space>
           <Link to="/personal/information">

@@ -137,7 +137,15 @@ function Registrations() {
     { title: t('doi.ui.columns.actions'), key: 'actions', width: 100, render: (_, row) => action(row) },
   ];
   const { current, pageSize, total, onChange, showSizeChanger } = tablePagination(list.data?.count, query, setQuery);
-  const pagination = { current, pageSize, total, onChange, showSizeChanger, showTotal: (count: number) => t('doi.ui.total', { count }), size: isPhone ? ('small' as const) : undefined };
+  const pagination = {
+    current,
+    pageSize,
+    total,
+    onChange,
+    showSizeChanger,
+    showTotal: (count: number) => t('doi.ui.total', { count }),
+    size: isPhone ? ('small' as const) : undefined,
+  };
   const emptyText = query.failing ? t('doi.ui.empty.failing') : t('doi.ui.empty.all');
 
   return (

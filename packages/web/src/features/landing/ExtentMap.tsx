@@ -67,7 +67,14 @@ export default function ExtentMap({ box }: { box: BBox }) {
 
   return (
     <figure className="lp-map">
-      <div ref={target} className="lp-map-canvas" role="group" aria-label={t('landing.coverage.map', { view: t(`search.ui.map.${view}`) })} data-testid="landing-map" data-view={view} />
+      <div
+        ref={target}
+        className="lp-map-canvas"
+        role="group"
+        aria-label={t('landing.coverage.map', { view: t(`search.ui.map.${view}`) })}
+        data-testid="landing-map"
+        data-view={view}
+      />
       <figcaption className="lp-muted">
         {t(`search.ui.map.${view}`)} · {t('search.ui.map.attribution')}
         {landFailed && ` ${t('search.ui.map.landFailed')}`}

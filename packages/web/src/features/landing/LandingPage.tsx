@@ -103,9 +103,7 @@ function Landing({ record, attached }: { record: MetadataRecord; attached: Retur
         </Section>
 
         <aside className="lp-aside">
-          {attached.thumbnail.data && (
-            <img className="lp-thumbnail" src={attached.thumbnail.data.image} alt={t('landing.thumbnail')} width={320} height={240} decoding="async" />
-          )}
+          {attached.thumbnail.data && <img className="lp-thumbnail" src={attached.thumbnail.data.image} alt={t('landing.thumbnail')} width={320} height={240} decoding="async" />}
           <Facts record={record} />
           <Access record={record} />
           <Contact record={record} />

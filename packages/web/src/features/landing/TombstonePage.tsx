@@ -17,8 +17,14 @@ export function TombstonePage({ tombstone }: { tombstone: Tombstone }) {
   // The title in the page's language first.
   const [first, second] =
     tombstone.language === pageLanguage || !tombstone.translation_title
-      ? [{ language: tombstone.language, title: tombstone.title }, { language: other, title: tombstone.translation_title }]
-      : [{ language: other, title: tombstone.translation_title }, { language: tombstone.language, title: tombstone.title }];
+      ? [
+          { language: tombstone.language, title: tombstone.title },
+          { language: other, title: tombstone.translation_title },
+        ]
+      : [
+          { language: other, title: tombstone.translation_title },
+          { language: tombstone.language, title: tombstone.title },
+        ];
 
   useEffect(() => {
     document.title = `${first.title} - ${t(`site.${siteVariant()}.title`)}`;

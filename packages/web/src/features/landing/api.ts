@@ -1,6 +1,17 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { MAX_PAGE_SIZE, type Citation, type Language, type Media, type MetadataRecord, type MetaAuthor, type MetaFund, type Page, type StoredFile, type Tombstone } from '@portal/shared';
+import {
+  MAX_PAGE_SIZE,
+  type Citation,
+  type Language,
+  type Media,
+  type MetadataRecord,
+  type MetaAuthor,
+  type MetaFund,
+  type Page,
+  type StoredFile,
+  type Tombstone,
+} from '@portal/shared';
 import type { metaKeywordSchema } from '@portal/shared/contracts/metadata-replies';
 import { api, ApiError, ok } from '../../api/client';
 import { path } from '../../api/routes';
@@ -21,14 +32,16 @@ const byRecord = (id: string, extra: Record<string, string | number> = {}) => ({
 const list = async <T>(url: string, params: Record<string, string | number>) => ok<Page<T>>(await api.get(url, params)).results;
 
 /** Not found is an answer here (the page then says so), not an error to retry. */
-const notFoundIsNull = <T>(load: () => Promise<T>) => async (): Promise<T | null> => {
-  try {
-    return await load();
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return null;
-    throw error;
-  }
-};
+const notFoundIsNull =
+  <T>(load: () => Promise<T>) =>
+  async (): Promise<T | null> => {
+    try {
+      return await load();
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return null;
+      throw error;
+    }
+  };
 
 export function useRecord(id: string) {
   return useQuery({
@@ -93,5 +106,4 @@ export function useCitationText(id: string, style: 'apa' | 'gbt7714', language: 
 }
 
 /** The address of one of a published record's exports (a download). */
-export const exportUrl = (id: string, format: string, language: Language) =>
-  `${path('recordExport', { id })}?format=${format}&lang=${language}`;
+export const exportUrl = (id: string, format: string, language: Language) => `${path('recordExport', { id })}?format=${format}&lang=${language}`;

@@ -24,16 +24,7 @@ import './landing.css';
 const ExtentMap = lazy(() => loadChunk(() => import('./ExtentMap')));
 
 type TranslatedField =
-  | 'data_source'
-  | 'use_term'
-  | 'usage_method'
-  | 'citation'
-  | 'time_description'
-  | 'dist_unit'
-  | 'dist_address'
-  | 'dist_city'
-  | 'dist_province'
-  | 'dist_country';
+  'data_source' | 'use_term' | 'usage_method' | 'citation' | 'time_description' | 'dist_unit' | 'dist_address' | 'dist_city' | 'dist_province' | 'dist_country';
 
 /**
  * A text of the record in the page's language: the record's own in its language, the translation
@@ -117,13 +108,15 @@ export function Facts({ record }: { record: MetadataRecord }) {
 export function Access({ record }: { record: MetadataRecord }) {
   const { t } = useTranslation();
   const deed = licenseUrl(record.license);
-  const license = record.license && (deed ? (
-    <a href={deed} rel="license">
-      {t(`landing.options.license.${record.license.replace(/^CC /, '').replace(/ 4\.0$/, '')}`)}
-    </a>
-  ) : (
-    record.license
-  ));
+  const license =
+    record.license &&
+    (deed ? (
+      <a href={deed} rel="license">
+        {t(`landing.options.license.${record.license.replace(/^CC /, '').replace(/ 4\.0$/, '')}`)}
+      </a>
+    ) : (
+      record.license
+    ));
   const protection = record.protection_period ? t(`landing.options.protectionPeriod.${record.protection_period}`) : t('landing.facts.noProtection');
   const available =
     record.embargo_until && record.embargo_until > (record.published_at ?? '')
@@ -173,7 +166,13 @@ export function Contact({ record }: { record: MetadataRecord }) {
  */
 export function People({ links }: { links: MetaAuthor[] | undefined }) {
   const { t } = useTranslation();
-  const credits = links && creditsOf(links.filter((link) => link.author_detail), (link) => link.author_id, (link) => link.role);
+  const credits =
+    links &&
+    creditsOf(
+      links.filter((link) => link.author_detail),
+      (link) => link.author_id,
+      (link) => link.role,
+    );
   return (
     <>
       <Section id="lp-authors" title={t('landing.sections.authors')}>

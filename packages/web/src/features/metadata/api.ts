@@ -69,8 +69,7 @@ export const metadataApi = {
 
 /** The generic attached resources: /api/metadata/<name>/ and <name>/<id>/. */
 export const resource = {
-  list: async <T>(name: string, params: Record<string, string | number> = {}) =>
-    ok<Page<T>>(await api.get(base(name), { pageSize: 100, ...params })),
+  list: async <T>(name: string, params: Record<string, string | number> = {}) => ok<Page<T>>(await api.get(base(name), { pageSize: 100, ...params })),
   create: async <T>(name: string, body: Record<string, unknown>) => ok<T>(await api.postJson(base(name), body)),
   update: async <T>(name: string, id: string, body: Record<string, unknown>) => ok<T>(await request('PATCH', path('resourceItem', { name, id }), { json: body })),
   remove: async (name: string, id: string) => ok<undefined>(await api.delete(path('resourceItem', { name, id }))),

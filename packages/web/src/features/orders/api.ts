@@ -53,16 +53,14 @@ export const ordersApi = {
   addLine: async (metadataId: string) => ok<unknown>(await api.postJson(path('basket'), { metadata_id: metadataId })),
   removeLine: async (id: string) => ok<unknown>(await api.delete(path('basketLine', { id }))),
   place: async (body: PlaceOrder) => ok<PlaceOrderReply>(await api.postJson(path('orders'), body)),
-  list: async ({ status, role, ...paging }: OrderQuery) =>
-    ok<OrderPage>(await api.get(path('orders'), { ...paging, ...(status ? { status } : {}), ...(role ? { role } : {}) })),
+  list: async ({ status, role, ...paging }: OrderQuery) => ok<OrderPage>(await api.get(path('orders'), { ...paging, ...(status ? { status } : {}), ...(role ? { role } : {}) })),
   one: async (id: string) => ok<Order>(await api.get(path('order', { id }))),
   update: async (id: string, body: ApplicationForm) => ok<Order>(await api.put(path('order', { id }), body)),
   remove: async (ids: string[]) => ok<OrdersChanged>(await api.postJson(path('deleteOrders'), { orders: ids })),
   reapply: async (id: string) => ok<PlaceOrderReply>(await api.postJson(path('reapply'), { order: id })),
   handle: async (body: OrderHandle) => ok<OrdersChanged>(await api.postJson(path('handleOrders'), body)),
   downloadable: async (paging: Paging) => ok<DownloadablePage>(await api.get(path('downloadable'), { ...paging })),
-  files: async (metadataId: string, page: number) =>
-    ok<FilePage>(await api.get(path('recordFiles'), { metadata__id: metadataId, page, pageSize: FILE_PAGE_SIZE })),
+  files: async (metadataId: string, page: number) => ok<FilePage>(await api.get(path('recordFiles'), { metadata__id: metadataId, page, pageSize: FILE_PAGE_SIZE })),
   voucher: async (orderId: string) => ok<Voucher>(await api.get(path('voucher', { id: orderId }))),
   statistics: async (metadataId: string, by: 'day' | 'month') => ok<Statistics>(await api.get(path('statistics', { id: metadataId }), { by })),
   /**

@@ -49,19 +49,15 @@ export const reviewApi = {
   answer: async (id: string, body: ReviewAnswer) => ok<Review>(await api.put(path('review', { id }), body)),
   decline: async (id: string, content: string) => ok<Review>(await api.postJson(path('declineReview', { id }), { content })),
   /** A project leader's queue (`reviewed`: the records they have reviewed). */
-  topicQueue: async (q: ListQuery & { reviewed?: boolean }) =>
-    ok<DeskPage>(await api.get(path('topicReviews'), { ...query(q), ...(q.reviewed ? { reviewed: 'true' } : {}) })),
+  topicQueue: async (q: ListQuery & { reviewed?: boolean }) => ok<DeskPage>(await api.get(path('topicReviews'), { ...query(q), ...(q.reviewed ? { reviewed: 'true' } : {}) })),
   topicReview: async (metadata: string, body: TopicAnswer) => ok<ReviewState>(await api.put(path('topicReview', { id: metadata }), body)),
   /** The data centre's desk, by status. */
   desk: async ({ status, preReview, ...q }: ListQuery & { status?: string; preReview?: boolean }) =>
-    ok<DeskPage>(
-      await api.get(path('reviewStates'), { ...query(q), ...(status ? { status } : {}), ...(preReview === undefined ? {} : { is_pre_review: String(preReview) }) }),
-    ),
+    ok<DeskPage>(await api.get(path('reviewStates'), { ...query(q), ...(status ? { status } : {}), ...(preReview === undefined ? {} : { is_pre_review: String(preReview) }) })),
   /** A record's review state for the caller: label, roles, allowed actions. */
   state: async (metadata: string) => ok<ReviewState>(await api.get(path('reviewState', { id: metadata }))),
   trail: async (metadata: string) => ok<History>(await api.get(path('reviewTrail', { id: metadata }))),
-  setStatus: async (metadata: string, body: SetReviewStatus) =>
-    ok<ReviewState>(await request('PATCH', path('setReviewStatus', { id: metadata }), { json: body })),
+  setStatus: async (metadata: string, body: SetReviewStatus) => ok<ReviewState>(await request('PATCH', path('setReviewStatus', { id: metadata }), { json: body })),
   /** The comments the record's creator may read (experts unnamed unless they signed). */
   feedback: async (metadata: string) => ok<FeedbackList>(await api.get(path('reviewFeedback'), { metadata__id: metadata })),
 };

@@ -66,7 +66,7 @@ describe('snapshotChanges', () => {
     ]);
   });
 
-  it('lists what came and went in the record\'s lists: people with their roles, keywords, files', () => {
+  it("lists what came and went in the record's lists: people with their roles, keywords, files", () => {
     const after = buildSnapshot((s) => {
       s.authors[0]!.role = 'principalInvestigator';
       s.keywords.pop();

@@ -7,8 +7,7 @@ import type { Language, RecordSnapshot } from '@portal/shared';
  * which names the fields the creator changed.
  */
 export type SnapshotChange =
-  | { kind: 'text'; labelKey: string; language?: Language; before: string; after: string }
-  | { kind: 'list'; labelKey: string; added: string[]; removed: string[] };
+  { kind: 'text'; labelKey: string; language?: Language; before: string; after: string } | { kind: 'list'; labelKey: string; added: string[]; removed: string[] };
 
 type RecordFields = RecordSnapshot['record'];
 

@@ -5,7 +5,15 @@ import { describeBox } from './boxText';
 import { countFilters, toggleFilter, withoutFilters, type SearchState } from './searchUrl';
 
 /** The filters in force, each with a button that takes it off, and one that takes them all off. */
-export function ActiveFilters({ state, facets, onChange }: { state: SearchState; facets: Partial<Record<SearchFacet, FacetValue[]>> | undefined; onChange: (next: SearchState) => void }) {
+export function ActiveFilters({
+  state,
+  facets,
+  onChange,
+}: {
+  state: SearchState;
+  facets: Partial<Record<SearchFacet, FacetValue[]>> | undefined;
+  onChange: (next: SearchState) => void;
+}) {
   const { t } = useTranslation();
   if (!countFilters(state)) return null;
   const chips: { key: string; label: string; next: SearchState }[] = [];

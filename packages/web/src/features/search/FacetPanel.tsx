@@ -84,11 +84,27 @@ function TimeFilter({ state, onChange }: { state: SearchState; onChange: (next: 
       <div className="sp-fields">
         <label>
           <span>{t('search.ui.time.from')}</span>
-          <input inputMode="numeric" maxLength={10} placeholder="YYYY" value={start} onChange={(e) => setStart(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} />
+          <input
+            inputMode="numeric"
+            maxLength={10}
+            placeholder="YYYY"
+            value={start}
+            onChange={(e) => setStart(e.target.value)}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? `${id}-error` : undefined}
+          />
         </label>
         <label>
           <span>{t('search.ui.time.to')}</span>
-          <input inputMode="numeric" maxLength={10} placeholder="YYYY" value={end} onChange={(e) => setEnd(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} />
+          <input
+            inputMode="numeric"
+            maxLength={10}
+            placeholder="YYYY"
+            value={end}
+            onChange={(e) => setEnd(e.target.value)}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? `${id}-error` : undefined}
+          />
         </label>
         <button type="submit" className="sp-button">
           {t('search.ui.time.apply')}

@@ -8,11 +8,7 @@ import { highlightParts } from './highlight';
 
 /** Matched words marked with <mark>, from the reply's character ranges (never as HTML). */
 export function Highlighted({ text, ranges }: { text: string; ranges: [number, number][] }) {
-  return (
-    <>
-      {highlightParts(text, ranges).map((part, index) => (part.marked ? <mark key={index}>{part.text}</mark> : <span key={index}>{part.text}</span>))}
-    </>
-  );
+  return <>{highlightParts(text, ranges).map((part, index) => (part.marked ? <mark key={index}>{part.text}</mark> : <span key={index}>{part.text}</span>))}</>;
 }
 
 /** "1990–2020" from the record's time range (either end may be missing). */

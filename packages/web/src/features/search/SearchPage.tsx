@@ -118,7 +118,13 @@ export default function SearchPage() {
           )}
           {state.map && (
             <div id="sp-map">
-              <MapBoundary fallback={<p className="sp-message sp-message-error" role="alert">{t('search.ui.map.failed')}</p>}>
+              <MapBoundary
+                fallback={
+                  <p className="sp-message sp-message-error" role="alert">
+                    {t('search.ui.map.failed')}
+                  </p>
+                }
+              >
                 <Suspense fallback={<p className="sp-message sp-map-loading">{t('search.ui.map.loading')}</p>}>
                   <MapPanel view={state.map} onView={setMap} bbox={state.bbox} onBox={(bbox) => go({ ...state, bbox, page: 1 })} hits={reply?.results ?? []} />
                 </Suspense>

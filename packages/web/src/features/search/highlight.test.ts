@@ -3,7 +3,12 @@ import { highlightParts } from './highlight';
 
 describe('highlightParts', () => {
   it('marks the ranges and keeps the text between them', () => {
-    expect(highlightParts('Glacier mass of glaciers', [[0, 7], [16, 24]])).toEqual([
+    expect(
+      highlightParts('Glacier mass of glaciers', [
+        [0, 7],
+        [16, 24],
+      ]),
+    ).toEqual([
       { text: 'Glacier', marked: true },
       { text: ' mass of ', marked: false },
       { text: 'glaciers', marked: true },
@@ -24,7 +29,14 @@ describe('highlightParts', () => {
   });
 
   it('survives unsorted, overlapping and out-of-range ranges', () => {
-    expect(highlightParts('abcdef', [[4, 9], [1, 3], [2, 4], [5, 5]])).toEqual([
+    expect(
+      highlightParts('abcdef', [
+        [4, 9],
+        [1, 3],
+        [2, 4],
+        [5, 5],
+      ]),
+    ).toEqual([
       { text: 'a', marked: false },
       { text: 'bc', marked: true },
       { text: 'd', marked: true },

@@ -3,13 +3,13 @@ import { apiParams, countFilters, emptySearch, pageWindow, parseSearch, serializ
 
 const parse = (query: string) => parseSearch(new URLSearchParams(query));
 
-describe('the search page\'s address', () => {
+describe("the search page's address", () => {
   it('is empty for an empty search', () => {
     expect(serializeSearch(emptySearch()).toString()).toBe('');
     expect(parse('')).toEqual(emptySearch());
   });
 
-  it('reads every parameter of the API\'s query, and the map view', () => {
+  it("reads every parameter of the API's query, and the map view", () => {
     const state = parse('q=glacier&theme=ice&theme=snow&place=antarctica&year=2024&start=1990&end=2020-12&bbox=170,-80,-170,-70&sort=newest&page=3&map=antarctic');
     expect(state).toMatchObject({
       q: 'glacier',
@@ -35,7 +35,7 @@ describe('the search page\'s address', () => {
     expect(state.filters.year).toEqual([]);
   });
 
-  it('writes back what it read, map view last and outside the API\'s parameters', () => {
+  it("writes back what it read, map view last and outside the API's parameters", () => {
     const query = 'q=%E5%86%B0%E5%B7%9D&place=antarctica&bbox=-180%2C-90%2C180%2C-60&sort=views&page=2&map=antarctic';
     expect(serializeSearch(parse(query)).toString()).toBe(query);
     expect(apiParams(parse(query))).toEqual([

@@ -1,13 +1,4 @@
-import {
-  parseBBox,
-  SEARCH_FACETS,
-  SEARCH_QUERY_MAX,
-  SEARCH_SORTS,
-  SEARCH_VALUES_MAX,
-  type BBox,
-  type SearchFacet,
-  type SearchSort,
-} from '@portal/shared/domain/search';
+import { parseBBox, SEARCH_FACETS, SEARCH_QUERY_MAX, SEARCH_SORTS, SEARCH_VALUES_MAX, type BBox, type SearchFacet, type SearchSort } from '@portal/shared/domain/search';
 
 /**
  * The search page's address holds the whole search, with the parameter names of the API's query
@@ -55,7 +46,7 @@ function listOf(params: URLSearchParams, name: string): string[] {
   return [...new Set(values)].slice(0, SEARCH_VALUES_MAX);
 }
 
-const oneOf = <T extends string>(values: readonly T[], value: string | null): T | null => (values as readonly string[]).includes(value ?? '') ? (value as T) : null;
+const oneOf = <T extends string>(values: readonly T[], value: string | null): T | null => ((values as readonly string[]).includes(value ?? '') ? (value as T) : null);
 
 export function parseSearch(params: URLSearchParams): SearchState {
   const filters = emptyFilters();

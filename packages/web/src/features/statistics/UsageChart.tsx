@@ -58,7 +58,12 @@ export default function UsageChart({ series, names, label, isPhone }: UsageChart
         grid: { left: 8, right: 16, top: 40, bottom: isLong ? 56 : 8 },
         xAxis: { type: 'category', data: series.map((point) => point.period) },
         yAxis: { type: 'value', minInterval: 1 },
-        dataZoom: isLong ? [{ type: 'inside', start, end: 100 }, { type: 'slider', start, end: 100, height: 24, bottom: 8 }] : [],
+        dataZoom: isLong
+          ? [
+              { type: 'inside', start, end: 100 },
+              { type: 'slider', start, end: 100, height: 24, bottom: 8 },
+            ]
+          : [],
         series: [
           { name: names.views, type: 'line', data: series.map((point) => point.views), itemStyle: { color: COLORS.views }, showSymbol: series.length <= ZOOM_ABOVE },
           bar('downloads'),

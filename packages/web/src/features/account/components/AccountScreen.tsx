@@ -10,7 +10,17 @@ export function AccountScreen({ title, children, width = 440 }: { title: string;
   return (
     <Layout style={{ minHeight: '100vh', background: 'linear-gradient(160deg, #eaf2fb, #f7f9fc)' }}>
       <Layout.Header
-        style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 8, background: 'transparent', paddingInline: isPhone ? 12 : 24, height: 'auto', minHeight: 64, lineHeight: 1.3 }}
+        style={{
+          display: 'flex',
+          alignItems: 'center',
+          justifyContent: 'space-between',
+          gap: 8,
+          background: 'transparent',
+          paddingInline: isPhone ? 12 : 24,
+          height: 'auto',
+          minHeight: 64,
+          lineHeight: 1.3,
+        }}
       >
         {/* On a phone a long site title takes two lines rather than being cut. */}
         <SiteBrand wrap={isPhone} />

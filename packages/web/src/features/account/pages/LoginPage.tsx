@@ -63,9 +63,7 @@ export default function LoginPage() {
       {next && <Alert type="info" showIcon message={t('account.loginToContinue')} />}
       {params.get('activated') === '1' && <Alert type="success" showIcon message={t('account.activated')} />}
       {params.get('activation') === 'invalid' && <Alert type="warning" showIcon message={t('account.activationInvalid')} />}
-      {notActive && (
-        <Alert type="info" showIcon message={t('account.notActive')} action={<Link to="/send">{t('account.sendButton')}</Link>} />
-      )}
+      {notActive && <Alert type="info" showIcon message={t('account.notActive')} action={<Link to="/send">{t('account.sendButton')}</Link>} />}
       <Form<LoginForm> layout="vertical" onFinish={handleFinish} requiredMark={false}>
         <Form.Item name="username" label={t('fields.login')} rules={[{ required: true, whitespace: true, message: t('validation.login.required') }]}>
           <Input autoComplete="username" />

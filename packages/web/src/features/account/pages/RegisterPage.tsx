@@ -45,11 +45,7 @@ export default function RegisterPage() {
     setSubmitting(true);
     try {
       // The server's field errors are shown at their fields (a wrong code under the code, not in a toast).
-      const done = await postForm<RegisterReply>(
-        path('register'),
-        { ...values, agreement: values.agreement ? 'true' : 'false' },
-        { message, t, form, inline: true },
-      );
+      const done = await postForm<RegisterReply>(path('register'), { ...values, agreement: values.agreement ? 'true' : 'false' }, { message, t, form, inline: true });
       if (!done) {
         // A captcha is tried once: a refused form needs a new one.
         refreshCaptcha(true);
@@ -92,11 +88,22 @@ export default function RegisterPage() {
         <Form.Item
           name="agreement"
           valuePropName="checked"
-          rules={[{ validator: async (_r, checked: boolean) => { if (!checked) throw new Error(t('validation.agreement.required')); } }]}
+          rules={[
+            {
+              validator: async (_r, checked: boolean) => {
+                if (!checked) throw new Error(t('validation.agreement.required'));
+              },
+            },
+          ]}
         >
           <Checkbox>
             {t('account.agreementText')}{' '}
-            <Typography.Link onClick={(event) => { event.preventDefault(); setShowAgreement(true); }}>
+            <Typography.Link
+              onClick={(event) => {
+                event.preventDefault();
+                setShowAgreement(true);
+              }}
+            >
               {t('account.agreementTitle')}
             </Typography.Link>
           </Checkbox>

@@ -31,14 +31,7 @@ export default function SendPage() {
 
   return (
     <AccountScreen title={t('account.sendTitle')}>
-      {registeredEmail && (
-        <Alert
-          type="success"
-          showIcon
-          message={t('account.registerSuccess')}
-          description={t('account.registerMailSent', { email: registeredEmail })}
-        />
-      )}
+      {registeredEmail && <Alert type="success" showIcon message={t('account.registerSuccess')} description={t('account.registerMailSent', { email: registeredEmail })} />}
       {sent && <Alert type="success" showIcon message={t('account.sendDone')} />}
       <p>{t('account.sendHint')}</p>
       <Form form={form} layout="vertical" onFinish={handleFinish} initialValues={{ username: registeredEmail ?? '' }}>

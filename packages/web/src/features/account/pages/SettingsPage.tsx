@@ -25,7 +25,6 @@ interface MailLanguageForm {
   mail_language: Language;
 }
 
-
 /**
  * /personal/settings: change the password (then log in again), the e-mail address, or the language of
  * the portal's mails (the last sign-in's until chosen here).

@@ -94,7 +94,14 @@ export function AuthorsTab({ record, readOnly, providers, session }: EditorTabPr
 
   const pick = async (values: { author: string; role: string; event_date: string }) => {
     const done = await run(
-      () => resource.create('meta-author', { metadata: record.id, author: values.author, role: providers ? PROVIDER_ROLE : values.role, event_date: values.event_date, sort: nextSort() }),
+      () =>
+        resource.create('meta-author', {
+          metadata: record.id,
+          author: values.author,
+          role: providers ? PROVIDER_ROLE : values.role,
+          event_date: values.event_date,
+          sort: nextSort(),
+        }),
       pickForm,
     );
     if (!done) return;
@@ -248,10 +255,20 @@ export function AuthorsTab({ record, readOnly, providers, session }: EditorTabPr
               setFound([]);
               setMode('existing');
             }}
-          >{t('editor.author.pickExisting', { what })}</Button>
+          >
+            {t('editor.author.pickExisting', { what })}
+          </Button>
         </Space>
       )}
-      <Table<MetaAuthor> rowKey="id" scroll={{ x: 'max-content' }} loading={isLoading} columns={columns} dataSource={rows} pagination={false} locale={{ emptyText: t('editor.none') }} />
+      <Table<MetaAuthor>
+        rowKey="id"
+        scroll={{ x: 'max-content' }}
+        loading={isLoading}
+        columns={columns}
+        dataSource={rows}
+        pagination={false}
+        locale={{ emptyText: t('editor.none') }}
+      />
 
       <Modal
         open={mode === 'new'}
@@ -264,7 +281,13 @@ export function AuthorsTab({ record, readOnly, providers, session }: EditorTabPr
         cancelText={t('editor.cancel')}
         destroyOnHidden
       >
-        <Form<AuthorForm> form={newForm} name={providers ? 'provider' : 'author'} layout="vertical" onFinish={(values) => void adding.run(() => create(values))} initialValues={{ event_date: today() }}>
+        <Form<AuthorForm>
+          form={newForm}
+          name={providers ? 'provider' : 'author'}
+          layout="vertical"
+          onFinish={(values) => void adding.run(() => create(values))}
+          initialValues={{ event_date: today() }}
+        >
           <Row gutter={16}>
             <Col {...half}>
               <Form.Item name="name" label={t('editor.author.name')} rules={[zodRule(authorCreateSchema.shape.name, t)]}>
@@ -313,7 +336,13 @@ export function AuthorsTab({ record, readOnly, providers, session }: EditorTabPr
         cancelText={t('editor.cancel')}
         destroyOnHidden
       >
-        <Form form={pickForm} name={providers ? 'pickProvider' : 'pickAuthor'} layout="vertical" onFinish={(values) => void adding.run(() => pick(values))} initialValues={{ event_date: today() }}>
+        <Form
+          form={pickForm}
+          name={providers ? 'pickProvider' : 'pickAuthor'}
+          layout="vertical"
+          onFinish={(values) => void adding.run(() => pick(values))}
+          initialValues={{ event_date: today() }}
+        >
           <Form.Item name="author" label={t('editor.author.search')} rules={[{ required: true, message: t('metadata.validation.author') }]}>
             <Select
               showSearch

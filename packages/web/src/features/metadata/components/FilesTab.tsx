@@ -156,7 +156,15 @@ export function FilesTab({ record, readOnly, kind }: EditorTabProps & { kind: ke
         />
       )}
       {kind === 'data' && !readOnly && <Typography.Text type="secondary">{t('editor.files.compress')}</Typography.Text>}
-      <Table<StoredFile> rowKey="id" scroll={{ x: 'max-content' }} loading={isLoading || uploading > 0} columns={columns} dataSource={files} pagination={false} locale={{ emptyText: t('editor.none') }} />
+      <Table<StoredFile>
+        rowKey="id"
+        scroll={{ x: 'max-content' }}
+        loading={isLoading || uploading > 0}
+        columns={columns}
+        dataSource={files}
+        pagination={false}
+        locale={{ emptyText: t('editor.none') }}
+      />
     </Space>
   );
 }

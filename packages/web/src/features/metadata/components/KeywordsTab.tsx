@@ -49,10 +49,7 @@ export function KeywordsTab({ record, readOnly, session }: EditorTabProps & { se
   useTypedInput({ session, form, active: !readOnly, title: t('editor.keyword.add'), fields: ['name', 'translation'] });
 
   const add = async (values: KeywordForm) => {
-    const done = await run(
-      () => resource.create('keyword', { ...values, name: values.name.trim(), language: record.language, metadata: record.id }),
-      form,
-    );
+    const done = await run(() => resource.create('keyword', { ...values, name: values.name.trim(), language: record.language, metadata: record.id }), form);
     if (!done) return;
     message.success(t('editor.keyword.added'));
     form.setFieldsValue({ name: '', translation: '' });
@@ -70,7 +67,14 @@ export function KeywordsTab({ record, readOnly, session }: EditorTabProps & { se
     <>
       <Typography.Paragraph type="secondary">{t('editor.keyword.intro', { min: METADATA_LIMITS.keywordsMin })}</Typography.Paragraph>
       {!readOnly && (
-        <Form<KeywordForm> form={form} name="keyword" layout="vertical" onFinish={(values) => void adding.run(() => add(values))} initialValues={{ type: KEYWORD_TYPES[0] }} requiredMark={requiredMark}>
+        <Form<KeywordForm>
+          form={form}
+          name="keyword"
+          layout="vertical"
+          onFinish={(values) => void adding.run(() => add(values))}
+          initialValues={{ type: KEYWORD_TYPES[0] }}
+          requiredMark={requiredMark}
+        >
           <Form.Item name="type" label={t('editor.keyword.type')} rules={[zodRule(keywordCreateSchema.shape.type, t)]}>
             <Radio.Group options={KEYWORD_TYPES.map((value) => ({ value, label: t(`metadata.options.keywordType.${value}`) }))} />
           </Form.Item>
@@ -109,12 +113,7 @@ export function KeywordsTab({ record, readOnly, session }: EditorTabProps & { se
           const ofType = keywords.filter((keyword) => keyword.type === type);
           return (
             <Col xs={24} md={12} key={type}>
-              <Card
-                size="small"
-                title={`${t(`metadata.options.keywordType.${type}`)} (${ofType.length})`}
-                role="region"
-                aria-label={t(`metadata.options.keywordType.${type}`)}
-              >
+              <Card size="small" title={`${t(`metadata.options.keywordType.${type}`)} (${ofType.length})`} role="region" aria-label={t(`metadata.options.keywordType.${type}`)}>
                 {ofType.length === 0 && <Typography.Text type="secondary">{t('editor.none')}</Typography.Text>}
                 <Space wrap>
                   {ofType.map((keyword) => {

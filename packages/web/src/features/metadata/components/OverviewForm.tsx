@@ -214,7 +214,6 @@ export function OverviewForm({ record, readOnly, session, english }: OverviewFor
       <FundsField record={record} readOnly={readOnly} session={session} />
       {record.fund.includes(FUND_THREE_POLE) && text('subtopic_three_pole', 'editor.fields.subtopicThreePole')}
       {record.fund.includes(FUND_THIRD_POLE) && text('subtopic_third_pole', 'editor.fields.subtopicThirdPole')}
-
     </Form>
   );
 }

@@ -17,7 +17,19 @@ const OPTION_LABELS: Partial<Record<RecordField, string>> = {
 };
 
 /** Fields shown across the whole width of the document view. */
-const LONG_FIELDS = new Set<string>(['title', 'en_title', 'description', 'en_description', 'data_source', 'use_term', 'usage_method', 'citation', 'time_description', 'protection_description', 'dist_address']);
+const LONG_FIELDS = new Set<string>([
+  'title',
+  'en_title',
+  'description',
+  'en_description',
+  'data_source',
+  'use_term',
+  'usage_method',
+  'citation',
+  'time_description',
+  'protection_description',
+  'dist_address',
+]);
 
 /** A record that cannot be changed (in review, published), read as a document: labels and values. */
 export function RecordDocument({ record, english }: { record: MetadataRecord; english: Translation | undefined }) {

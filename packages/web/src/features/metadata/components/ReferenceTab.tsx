@@ -112,7 +112,15 @@ export function ReferenceTab({ record, readOnly, session }: EditorTabProps & { s
           {t('editor.reference.add')}
         </Button>
       )}
-      <Table<Citation> rowKey="id" scroll={{ x: 'max-content' }} loading={isLoading} columns={columns} dataSource={rows} pagination={false} locale={{ emptyText: t('editor.none') }} />
+      <Table<Citation>
+        rowKey="id"
+        scroll={{ x: 'max-content' }}
+        loading={isLoading}
+        columns={columns}
+        dataSource={rows}
+        pagination={false}
+        locale={{ emptyText: t('editor.none') }}
+      />
       <Modal
         open={editing !== null}
         title={editTitle}
@@ -176,7 +184,13 @@ export function ReferenceTab({ record, readOnly, session }: EditorTabProps & { s
         cancelText={t('editor.cancel')}
         destroyOnHidden
       >
-        <Form<TranslationForm> form={translationForm} name="literatureTranslation" layout="vertical" onFinish={(values) => void saving.run(() => translate(values))} initialValues={existing ?? {}}>
+        <Form<TranslationForm>
+          form={translationForm}
+          name="literatureTranslation"
+          layout="vertical"
+          onFinish={(values) => void saving.run(() => translate(values))}
+          initialValues={existing ?? {}}
+        >
           <Form.Item name="title" label={t('editor.reference.title')} rules={[zodRule(literatureI18nCreateSchema.shape.title, t)]}>
             <Input count={lengthCount(literatureI18nCreateSchema.shape.title)} />
           </Form.Item>

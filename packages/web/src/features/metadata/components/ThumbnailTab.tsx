@@ -52,12 +52,7 @@ export function ThumbnailTab({ record, readOnly }: EditorTabProps) {
     <Space orientation="vertical" size="large" style={{ width: '100%' }}>
       <Typography.Paragraph type="secondary">{t('editor.thumbnail.hint')}</Typography.Paragraph>
       {!readOnly && (
-        <Upload
-          accept="image/*"
-          showUploadList={false}
-          beforeUpload={(file) => (check(file) ? true : Upload.LIST_IGNORE)}
-          customRequest={({ file }) => void upload(file as File)}
-        >
+        <Upload accept="image/*" showUploadList={false} beforeUpload={(file) => (check(file) ? true : Upload.LIST_IGNORE)} customRequest={({ file }) => void upload(file as File)}>
           <Button icon={<UploadOutlined />} loading={uploading}>
             {t('editor.thumbnail.upload')}
           </Button>

@@ -11,7 +11,20 @@ import { AUTOSAVE_DELAY_MS, patchValid, readUnsaved, SaveBar, same, writeUnsaved
 import { useFreshTranslations, type EditorSession } from './editorSession';
 import { useFeedback } from './useFeedback';
 
-const FIELDS = ['title', 'description', 'data_source', 'use_term', 'usage_method', 'citation', 'time_description', 'dist_unit', 'dist_address', 'dist_city', 'dist_province', 'dist_country'] as const;
+const FIELDS = [
+  'title',
+  'description',
+  'data_source',
+  'use_term',
+  'usage_method',
+  'citation',
+  'time_description',
+  'dist_unit',
+  'dist_address',
+  'dist_city',
+  'dist_province',
+  'dist_country',
+] as const;
 type Field = (typeof FIELDS)[number];
 /** The short fields, on one line (their count inside); the others are text areas. */
 const ONE_LINE = new Set<Field>(['title', 'dist_unit', 'dist_city', 'dist_province', 'dist_country']);
@@ -124,7 +137,8 @@ function TranslationForm({ record, readOnly, version, session }: EditorTabProps 
         if (!auto && !refused.size) message.success(t('metadata.saved'));
       } catch (error) {
         failed.current = true;
-        const reason = error instanceof ApiError ? formErrorText({ ...error.reply, request_error: { status: error.status } }, t) : (error as Error).message || t('errors.formGeneric');
+        const reason =
+          error instanceof ApiError ? formErrorText({ ...error.reply, request_error: { status: error.status } }, t) : (error as Error).message || t('errors.formGeneric');
         setState({ kind: 'failed', reason });
       } finally {
         inFlight.current -= 1;
@@ -212,7 +226,15 @@ function TranslationForm({ record, readOnly, version, session }: EditorTabProps 
   const own = t(`metadata.options.language.${record.language}`);
   const untranslated = (key: Field) => !readOnly && !(watched?.[key] ?? initialValues[key] ?? '').trim() && Boolean(String(record[key] ?? '').trim());
   return (
-    <Form<TranslationValues> form={form} name="translation" layout="vertical" disabled={readOnly} initialValues={initialValues} onValuesChange={handleValuesChange} onFinish={handleSave}>
+    <Form<TranslationValues>
+      form={form}
+      name="translation"
+      layout="vertical"
+      disabled={readOnly}
+      initialValues={initialValues}
+      onValuesChange={handleValuesChange}
+      onFinish={handleSave}
+    >
       <Alert type="info" showIcon title={t('editor.translation.intro', { language })} style={{ marginBottom: 16 }} />
       {!readOnly && <Typography.Paragraph type="secondary">{t('editor.translation.autosaveHint')}</Typography.Paragraph>}
       {!readOnly && <SaveBar state={state} onSave={handleSave} label={label} />}

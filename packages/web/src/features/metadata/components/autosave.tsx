@@ -11,10 +11,7 @@ import { useFeedback } from './useFeedback';
 
 /** What the status line says about a form's changes. */
 export type SaveState =
-  | { kind: 'none' | 'pending' | 'saving' }
-  | { kind: 'saved'; at: Date }
-  | { kind: 'partial'; at: Date | null; fields: string[] }
-  | { kind: 'failed'; reason: string };
+  { kind: 'none' | 'pending' | 'saving' } | { kind: 'saved'; at: Date } | { kind: 'partial'; at: Date | null; fields: string[] } | { kind: 'failed'; reason: string };
 
 /** How long typing rests before it is saved. */
 export const AUTOSAVE_DELAY_MS = 1500;

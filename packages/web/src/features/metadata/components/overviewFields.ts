@@ -116,8 +116,7 @@ export const sendable = (key: string, value: unknown) => {
 /** The fields the form shows for this record (the sub-topic numbers only with their fund). */
 export const fieldsOf = (record: MetadataRecord): RecordField[] =>
   RECORD_FIELDS.filter(
-    (key) =>
-      (key !== 'subtopic_three_pole' || record.fund.includes(FUND_THREE_POLE)) && (key !== 'subtopic_third_pole' || record.fund.includes(FUND_THIRD_POLE)),
+    (key) => (key !== 'subtopic_three_pole' || record.fund.includes(FUND_THREE_POLE)) && (key !== 'subtopic_third_pole' || record.fund.includes(FUND_THIRD_POLE)),
   );
 
 /** The catalogue key of a field's first problem by the server's own schema, or undefined when it is valid. */

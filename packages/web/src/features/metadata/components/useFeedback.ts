@@ -24,7 +24,7 @@ export function refusalText(error: ApiError): string | undefined {
 export function useFeedback() {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
-  const run = async <T,>(work: () => Promise<T>, form?: FormInstance, labels?: Record<string, string>): Promise<T | undefined> => {
+  const run = async <T>(work: () => Promise<T>, form?: FormInstance, labels?: Record<string, string>): Promise<T | undefined> => {
     try {
       return await work();
     } catch (error) {

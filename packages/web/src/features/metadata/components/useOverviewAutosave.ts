@@ -220,6 +220,5 @@ export function useOverviewAutosave({ form, record, english, readOnly, session }
     await save(false);
   };
 
-
   return { state, label, handleValuesChange, handleFinish };
 }

@@ -65,7 +65,10 @@ export function DecisionModal({ pending, onClose }: { pending: PendingDecision |
     >
       {pending && (
         <Typography.Paragraph type="secondary">
-          {pending.orders.map((order) => order.application.realName).filter((name, index, names) => names.indexOf(name) === index).join(', ')}
+          {pending.orders
+            .map((order) => order.application.realName)
+            .filter((name, index, names) => names.indexOf(name) === index)
+            .join(', ')}
         </Typography.Paragraph>
       )}
       <Form form={form} layout="vertical" onFinish={(values) => void submit(values)} preserve>

@@ -78,7 +78,15 @@ export function ApplicationDetails({ order, extra = [] }: { order: Order; extra?
         { key: 'realName', label: t('ordersUi.form.realName'), children: form.realName },
         { key: 'affiliation', label: t('ordersUi.form.affiliation'), children: form.affiliation },
         { key: 'country', label: t('ordersUi.form.country'), children: form.country ? countryName(form.country, pageLanguage) : '' },
-        { key: 'email', label: t('ordersUi.form.email'), children: <a href={`mailto:${form.email}`} style={{ overflowWrap: 'anywhere' }}>{form.email}</a> },
+        {
+          key: 'email',
+          label: t('ordersUi.form.email'),
+          children: (
+            <a href={`mailto:${form.email}`} style={{ overflowWrap: 'anywhere' }}>
+              {form.email}
+            </a>
+          ),
+        },
         { key: 'phone', label: t('ordersUi.form.phone'), children: form.phone },
         { key: 'address', label: t('ordersUi.form.address'), children: form.address },
         { key: 'zipcode', label: t('ordersUi.form.zipcode'), children: form.zipcode },

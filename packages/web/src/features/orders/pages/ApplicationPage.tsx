@@ -32,10 +32,7 @@ export default function ApplicationPage() {
           </Typography.Title>
           <DatasetLinks lines={order.lines} showDoi />
         </section>
-        <ApplicationDetails
-          order={order}
-          extra={order.decision_reason ? [{ key: 'decision', label: t('ordersUi.orders.decisionReason'), children: order.decision_reason }] : []}
-        />
+        <ApplicationDetails order={order} extra={order.decision_reason ? [{ key: 'decision', label: t('ordersUi.orders.decisionReason'), children: order.decision_reason }] : []} />
         <OrderDates order={order} />
         <Space wrap>
           {isDecidable(order) && <DecisionButtons orders={[order]} onDecide={setPending} />}

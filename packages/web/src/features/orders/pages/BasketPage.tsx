@@ -13,7 +13,6 @@ import { isEmbargoed } from '../selection';
 /** The whole basket in one read: it holds at most ORDER_LIMITS.basketMax lines. */
 export const BASKET_QUERY = { page: 1, pageSize: ORDER_LIMITS.basketMax };
 
-
 /**
  * /data/basket: the datasets collected for an application (spec sections 2, 3, 5). `?add=<id>` puts
  * a dataset in first: where a public page's "Add to data cart" sends a visitor through the login.
@@ -69,9 +68,7 @@ export default function BasketPage() {
       render: (_, line) => (
         <Space orientation="vertical" size={2}>
           <a href={landingPath(line.metadata_id)}>{datasetTitle(line)}</a>
-          {isEmbargoed(line) && (
-            <Typography.Text type="warning">{t('ordersUi.basket.embargoed', { date: formatDate(line.embargo_until) })}</Typography.Text>
-          )}
+          {isEmbargoed(line) && <Typography.Text type="warning">{t('ordersUi.basket.embargoed', { date: formatDate(line.embargo_until) })}</Typography.Text>}
           {isPhone && (
             <Typography.Text type="secondary">
               {t(`metadata.options.sharingPolicy.${line.sharing_policy}`, { defaultValue: line.sharing_policy })} · {formatDateTime(line.created_at)}

@@ -101,9 +101,7 @@ export default function DownloadPage() {
           dataSource={data?.results ?? []}
           locale={{ emptyText: t('ordersUi.download.empty') }}
           expandable={{
-            expandedRowRender: (row) => (
-              <FileTable metadataId={row.metadata_id} selected={selected} onSelect={select} />
-            ),
+            expandedRowRender: (row) => <FileTable metadataId={row.metadata_id} selected={selected} onSelect={select} />,
           }}
           pagination={tablePagination(data?.count, paging, setPaging)}
         />
@@ -114,15 +112,7 @@ export default function DownloadPage() {
 }
 
 /** One dataset's files, a page of 20 at a time, each selectable. */
-function FileTable({
-  metadataId,
-  selected,
-  onSelect,
-}: {
-  metadataId: string;
-  selected: Map<string, StoredFile>;
-  onSelect: (pageFiles: StoredFile[], keys: string[]) => void;
-}) {
+function FileTable({ metadataId, selected, onSelect }: { metadataId: string; selected: Map<string, StoredFile>; onSelect: (pageFiles: StoredFile[], keys: string[]) => void }) {
   const { t } = useFeedback();
   const [page, setPage] = useState(1);
   const { data, isLoading, isError, refetch } = useQuery({ queryKey: ordersKeys.files(metadataId, page), queryFn: () => ordersApi.files(metadataId, page) });

@@ -28,10 +28,7 @@ export default function OrderDetailPage() {
         <OverdueNotice order={order} />
         <DatasetLinks lines={order.lines} showDoi />
         <OrderDates order={order} />
-        <ApplicationDetails
-          order={order}
-          extra={order.decision_reason ? [{ key: 'decision', label: t('ordersUi.orders.decisionReason'), children: order.decision_reason }] : []}
-        />
+        <ApplicationDetails order={order} extra={order.decision_reason ? [{ key: 'decision', label: t('ordersUi.orders.decisionReason'), children: order.decision_reason }] : []} />
         <Space wrap>
           <OrderActions order={order} onDeleted={() => navigate('/data/order')} />
           {order.handler !== 'online' && <Link to={`/offline/Application/${order.id}`}>{t('ordersUi.offline.open')}</Link>}

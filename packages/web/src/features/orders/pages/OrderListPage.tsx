@@ -20,8 +20,7 @@ export function OverdueNotice({ order }: { order: Order }) {
       showIcon
       title={
         <span>
-          {t('ordersUi.orders.overdue')}{' '}
-          {order.contact_email && <a href={`mailto:${order.contact_email}`}>{order.contact_email}</a>}
+          {t('ordersUi.orders.overdue')} {order.contact_email && <a href={`mailto:${order.contact_email}`}>{order.contact_email}</a>}
         </span>
       }
     />

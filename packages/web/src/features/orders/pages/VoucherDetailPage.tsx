@@ -65,10 +65,10 @@ export default function VoucherDetailPage() {
                   items={[
                     ...(dataset.doi ? [{ key: 'doi', label: 'DOI', children: <a href={`https://doi.org/${dataset.doi}`}>{dataset.doi}</a> }] : []),
                     ...(dataset.citation ? [{ key: 'citation', label: t('ordersUi.voucher.citation'), children: dataset.citation }] : []),
-                    ...(dataset.use_term ? [{ key: 'use', label: t('ordersUi.voucher.useTerm'), children: <span style={{ whiteSpace: 'pre-wrap' }}>{dataset.use_term}</span> }] : []),
-                    ...(dataset.license
-                      ? [{ key: 'license', label: t('ordersUi.voucher.license'), children: deed ? <a href={deed}>{dataset.license}</a> : dataset.license }]
+                    ...(dataset.use_term
+                      ? [{ key: 'use', label: t('ordersUi.voucher.useTerm'), children: <span style={{ whiteSpace: 'pre-wrap' }}>{dataset.use_term}</span> }]
                       : []),
+                    ...(dataset.license ? [{ key: 'license', label: t('ordersUi.voucher.license'), children: deed ? <a href={deed}>{dataset.license}</a> : dataset.license }] : []),
                   ]}
                 />
               </li>
@@ -85,7 +85,15 @@ export default function VoucherDetailPage() {
             { key: 'approvedBy', label: t('ordersUi.voucher.approvedBy'), children: voucher.approved_by },
             { key: 'approvedAt', label: t('ordersUi.voucher.approvedAt'), children: formatDateTime(voucher.approved_at) },
             { key: 'validity', label: t('ordersUi.voucher.validUntil'), children: voucher.expires_at ? formatDate(voucher.expires_at) : t('ordersUi.voucher.noExpiry') },
-            { key: 'code', label: t('ordersUi.voucher.code'), children: <Typography.Text code copyable>{voucher.code}</Typography.Text> },
+            {
+              key: 'code',
+              label: t('ordersUi.voucher.code'),
+              children: (
+                <Typography.Text code copyable>
+                  {voucher.code}
+                </Typography.Text>
+              ),
+            },
             { key: 'check', label: t('ordersUi.voucher.checkAt'), children: <a href={checkUrl}>{checkUrl}</a> },
           ]}
         />

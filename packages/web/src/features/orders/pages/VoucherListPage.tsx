@@ -15,7 +15,13 @@ export default function VoucherListPage() {
   const columns: TableColumnsType<Order> = [
     { title: t('ordersUi.common.datasets'), key: 'lines', render: (_, order) => <DatasetLinks lines={order.lines} /> },
     { title: t('ordersUi.common.decidedAt'), dataIndex: 'decided_at', width: 190, responsive: ['md'], render: (value: string | null) => formatDateTime(value) },
-    { title: t('ordersUi.common.expiresAt'), dataIndex: 'expires_at', width: 140, responsive: ['md'], render: (value: string | null) => formatDate(value) || t('ordersUi.voucher.noExpiry') },
+    {
+      title: t('ordersUi.common.expiresAt'),
+      dataIndex: 'expires_at',
+      width: 140,
+      responsive: ['md'],
+      render: (value: string | null) => formatDate(value) || t('ordersUi.voucher.noExpiry'),
+    },
     {
       title: t('ordersUi.voucher.code'),
       key: 'code',

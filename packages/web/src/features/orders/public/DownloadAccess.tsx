@@ -21,9 +21,7 @@ export function DownloadAccess({ metadataId }: { metadataId: string }) {
           {state.reason === 'login' && <a href={loginPath(`/data/basket?add=${metadataId}`)}>{t('nav.login')}</a>}
         </p>
       )}
-      {state?.reason !== 'notPublished' && state?.reason !== 'waiting' && state?.reason !== 'embargo' && (
-        <AddToCartButton metadataId={metadataId} />
-      )}
+      {state?.reason !== 'notPublished' && state?.reason !== 'waiting' && state?.reason !== 'embargo' && <AddToCartButton metadataId={metadataId} />}
     </div>
   );
 }

@@ -46,9 +46,7 @@ export function DeskList({
             description={
               <Space wrap size={[8, 4]}>
                 <Typography.Text type="secondary">{t('review.ui.ownerIs', { name: item.owner_name || '—' })}</Typography.Text>
-                {item.submitted_at && (
-                  <Typography.Text type="secondary">{t('review.ui.submittedOn', { date: formatDateTime(item.submitted_at) })}</Typography.Text>
-                )}
+                {item.submitted_at && <Typography.Text type="secondary">{t('review.ui.submittedOn', { date: formatDateTime(item.submitted_at) })}</Typography.Text>}
                 <Tag>{t(`metadata.status.${item.status}`)}</Tag>
                 {item.topic_review_status && item.topic_review_status !== 'waiting' && <Tag>{t(`review.ui.project.topicStatus.${item.topic_review_status}`)}</Tag>}
                 <LabelTag label={item.label} />

@@ -77,7 +77,11 @@ export function ReviewPanel({ record, feedback }: { record: MetadataRecord; feed
                           {item.source === 'expert' ? item.author_name || t('review.ui.panel.anonymous') : item.author_name || t(`review.source.${item.source}`)}
                         </Typography.Text>
                         <Tag>{t(`review.source.${item.source}`)}</Tag>
-                        {outcomeText(item.review_status) ? <Tag>{outcomeText(item.review_status)}</Tag> : <Tag>{t(`review.actions.${item.action}`, { defaultValue: item.action })}</Tag>}
+                        {outcomeText(item.review_status) ? (
+                          <Tag>{outcomeText(item.review_status)}</Tag>
+                        ) : (
+                          <Tag>{t(`review.actions.${item.action}`, { defaultValue: item.action })}</Tag>
+                        )}
                         <Typography.Text type="secondary">{t('review.ui.panel.round', { round: item.round })}</Typography.Text>
                         <Typography.Text type="secondary">{formatDateTime(item.created_at)}</Typography.Text>
                       </Space>

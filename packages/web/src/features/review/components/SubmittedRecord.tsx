@@ -9,7 +9,6 @@ import { textVersions } from '../../landing/landingData';
 import { snapshotChanges, type SnapshotChange } from '../snapshotChanges';
 import '../../landing/landing.css';
 
-
 /**
  * The record as its creator submitted it for the review's round, drawn with the landing page's
  * own sections (people, keywords, coverage, details, references, funding, documents, thumbnail),
@@ -20,11 +19,7 @@ export function SubmittedRecord({ current, previous }: { current: RoundSnapshot;
   return (
     <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
       {previous && <Changes previous={previous} current={current} />}
-      <Card
-        size="small"
-        title={<span style={{ whiteSpace: 'normal' }}>{t('review.ui.advice.submitted', { round: current.round })}</span>}
-        data-testid="submitted-record"
-      >
+      <Card size="small" title={<span style={{ whiteSpace: 'normal' }}>{t('review.ui.advice.submitted', { round: current.round })}</span>} data-testid="submitted-record">
         <Typography.Paragraph type="secondary">{t('review.ui.advice.submittedAt', { date: formatDateTime(current.taken_at) })}</Typography.Paragraph>
         <RecordAsLanding snapshot={current.snapshot} />
       </Card>

@@ -31,9 +31,7 @@ export function DeadlineText({ deadline }: { deadline: string }) {
   const overdue = isOverdue(deadline);
   return (
     <Space size={4} wrap>
-      <Typography.Text type={overdue ? 'danger' : undefined}>
-        {t('review.ui.invited.deadlineOn', { date: formatDate(`${deadline}T00:00:00`) })}
-      </Typography.Text>
+      <Typography.Text type={overdue ? 'danger' : undefined}>{t('review.ui.invited.deadlineOn', { date: formatDate(`${deadline}T00:00:00`) })}</Typography.Text>
       {overdue && <Tag color="red">{t('review.ui.invited.overdue')}</Tag>}
     </Space>
   );
@@ -49,8 +47,7 @@ export function RecordReader({ id, document }: { id: string; document?: ReactNod
   const [session] = useState(createEditorSession);
   const { data: record, error, isLoading } = useQuery({ queryKey: recordKey(id), queryFn: () => metadataApi.get(id) });
   if (isLoading) return <PageSpinner />;
-  if (error || !record)
-    return <Alert type="warning" showIcon title={error instanceof ApiError && error.message ? error.message : t('review.ui.advice.recordHidden')} />;
+  if (error || !record) return <Alert type="warning" showIcon title={error instanceof ApiError && error.message ? error.message : t('review.ui.advice.recordHidden')} />;
   return (
     <Space orientation="vertical" size="middle" style={{ width: '100%' }} data-testid="review-record">
       {document ?? (
@@ -78,7 +75,14 @@ export const PageTitle = ({ children }: { children: string }) => <h1 style={{ ma
 export function ReviewLayout({ title, recordId, answer, document }: { title: ReactNode; recordId: string; answer: ReactNode; document?: ReactNode }) {
   const isPhone = useIsPhone();
   return (
-    <Card size={isPhone ? 'small' : 'default'} title={<Space wrap style={{ paddingBlock: 8 }}>{title}</Space>}>
+    <Card
+      size={isPhone ? 'small' : 'default'}
+      title={
+        <Space wrap style={{ paddingBlock: 8 }}>
+          {title}
+        </Space>
+      }
+    >
       <Row gutter={[24, 16]}>
         <Col xs={{ span: 24, order: 2 }} lg={{ span: 14, order: 1 }}>
           <RecordReader id={recordId} document={document} />

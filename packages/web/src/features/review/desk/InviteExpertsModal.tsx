@@ -76,12 +76,13 @@ export function InviteExpertsModal({ review, title, onClose, onDone }: { review:
       onCancel={onClose}
       destroyOnHidden
     >
-      <Form<InviteForm>
-        form={form}
-        layout="vertical"
-        initialValues={{ experts: [], deadline: dayjs().add(DEFAULT_DEADLINE_DAYS, 'day'), message: '', reason: '' }}
-      >
-        <Form.Item name="experts" label={labels.experts} extra={t('reviewDesk.invite.expertsHelp')} rules={[{ required: true, type: 'array', min: 1, message: t('reviewDesk.invite.expertsRequired') }]}>
+      <Form<InviteForm> form={form} layout="vertical" initialValues={{ experts: [], deadline: dayjs().add(DEFAULT_DEADLINE_DAYS, 'day'), message: '', reason: '' }}>
+        <Form.Item
+          name="experts"
+          label={labels.experts}
+          extra={t('reviewDesk.invite.expertsHelp')}
+          rules={[{ required: true, type: 'array', min: 1, message: t('reviewDesk.invite.expertsRequired') }]}
+        >
           <Select<string[]>
             mode="multiple"
             showSearch={{ filterOption: false, onSearch: setTyped, searchValue: typed }}

@@ -60,13 +60,20 @@ function ReviewDesk() {
     return entry ? (pageLanguage === 'en' ? entry.name_en || entry.name : entry.name) : id;
   };
 
-  const change = <T,>(set: (value: T) => void) => (value: T) => {
-    set(value);
-    setPage(1);
-  };
+  const change =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      set(value);
+      setPage(1);
+    };
 
   const openButton = (item: ReviewDeskItem) => (
-    <Button type="link" onClick={() => setSelected(item)} style={{ padding: 0, height: 'auto', whiteSpace: 'normal', textAlign: 'start' }} aria-label={t('reviewDesk.open', { title: titleOf(item) || t('reviewDesk.untitled') })}>
+    <Button
+      type="link"
+      onClick={() => setSelected(item)}
+      style={{ padding: 0, height: 'auto', whiteSpace: 'normal', textAlign: 'start' }}
+      aria-label={t('reviewDesk.open', { title: titleOf(item) || t('reviewDesk.untitled') })}
+    >
       {titleOf(item) || t('reviewDesk.untitled')}
     </Button>
   );
@@ -101,7 +108,11 @@ function ReviewDesk() {
 
   return (
     <Card
-      title={<Typography.Title level={1} style={{ fontSize: 20, margin: 0 }}>{t('reviewDesk.title')}</Typography.Title>}
+      title={
+        <Typography.Title level={1} style={{ fontSize: 20, margin: 0 }}>
+          {t('reviewDesk.title')}
+        </Typography.Title>
+      }
       styles={isPhone ? { body: { padding: 12 } } : undefined}
     >
       <AdminTabs active="/admin/review" />

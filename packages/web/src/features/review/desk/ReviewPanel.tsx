@@ -190,7 +190,19 @@ function ExpertCard({ review }: { review: Review }) {
 }
 
 /** Confirms one decision, with the comment it needs; a 409 (someone decided first) says so and reloads the panel. */
-function DecisionModal({ action, review, title, onClose, onDone }: { action: Exclude<DeskAction, 'invite'>; review: ReviewState; title: string; onClose: () => void; onDone: () => void }) {
+function DecisionModal({
+  action,
+  review,
+  title,
+  onClose,
+  onDone,
+}: {
+  action: Exclude<DeskAction, 'invite'>;
+  review: ReviewState;
+  title: string;
+  onClose: () => void;
+  onDone: () => void;
+}) {
   const { t } = useTranslation();
   const [form] = Form.useForm<{ content: string }>();
   const { busy, send } = useDeskStep();

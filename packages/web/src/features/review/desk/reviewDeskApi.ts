@@ -49,11 +49,9 @@ export const reviewDeskApi = {
   experts: (search: string, fallback: string) => ok(api.get<ExpertCandidatePage>(path('users'), { role: 'expert', search, pageSize: 20 }), fallback),
   // The calls that change something answer the raw reply: the caller shows refusals by field label.
   decide: (id: string, body: Record<string, unknown>) => api.patch<ReviewState>(path('setReviewStatus', { id }), body),
-  invite: (body: { metadata: string; experts: string[]; deadline: string; message: string; reason: string }) =>
-    api.postJson<ReviewState>(path('inviteExperts'), body),
+  invite: (body: { metadata: string; experts: string[]; deadline: string; message: string; reason: string }) => api.postJson<ReviewState>(path('inviteExperts'), body),
   mailFeedback: (metadata: string) => api.postJson<{ status: 'true'; msg: string }>(path('mailFeedback'), { metadata }),
 };
 
 /** A record's title in the page's language: its other version's when the page is in that language. */
-export const titleOf = (item: { title: string; translation_title: string; language: string }) =>
-  (item.language !== pageLanguage && item.translation_title) || item.title;
+export const titleOf = (item: { title: string; translation_title: string; language: string }) => (item.language !== pageLanguage && item.translation_title) || item.title;

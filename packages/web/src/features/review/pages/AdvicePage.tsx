@@ -18,7 +18,11 @@ import { SubmittedRecord } from '../components/SubmittedRecord';
 export default function AdvicePage() {
   const { id = '' } = useParams();
   const { t } = useFeedback();
-  const { data: review, error, isLoading } = useQuery({
+  const {
+    data: review,
+    error,
+    isLoading,
+  } = useQuery({
     queryKey: reviewKeys.review(id),
     queryFn: () => reviewApi.open(id),
     refetchOnWindowFocus: false,
@@ -55,7 +59,11 @@ function AnswerPanel({ review }: { review: Review }) {
     <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
       <Card size="small" title={t('review.ui.advice.message')}>
         <Space orientation="vertical" style={{ width: '100%' }}>
-          {review.message ? <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', margin: 0 }}>{review.message}</Typography.Paragraph> : <Typography.Text type="secondary">—</Typography.Text>}
+          {review.message ? (
+            <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', margin: 0 }}>{review.message}</Typography.Paragraph>
+          ) : (
+            <Typography.Text type="secondary">—</Typography.Text>
+          )}
           {!answered && review.can_answer ? (
             <Typography.Text strong>{t('review.ui.advice.deadline', { date: formatDate(`${review.deadline}T00:00:00`) })}</Typography.Text>
           ) : (

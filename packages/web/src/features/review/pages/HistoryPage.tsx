@@ -53,9 +53,7 @@ function ExpertHistory() {
                 <Space wrap size={[8, 4]}>
                   {review.review_status === 'declined' ? <Tag>{t('review.ui.advice.declined')}</Tag> : <LabelTag label={review.label} />}
                   {review.after_modification && <Tag color="orange">{t('review.ui.invited.afterModification')}</Tag>}
-                  {review.answered_at && (
-                    <Typography.Text type="secondary">{t('review.ui.history.answeredOn', { date: formatDateTime(review.answered_at) })}</Typography.Text>
-                  )}
+                  {review.answered_at && <Typography.Text type="secondary">{t('review.ui.history.answeredOn', { date: formatDateTime(review.answered_at) })}</Typography.Text>}
                 </Space>
               }
             />

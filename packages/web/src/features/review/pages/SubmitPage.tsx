@@ -21,7 +21,7 @@ export default function SubmitPage() {
     return <Result status={error instanceof ApiError && error.status === 403 ? '403' : 'warning'} title={text} />;
   }
   const waiting = state.topic_review_status === 'waiting' && state.actions.includes('topic_pass');
-  const title = record ? (record.title || t('review.ui.untitled')) : '';
+  const title = record ? record.title || t('review.ui.untitled') : '';
 
   return (
     <ReviewLayout

@@ -106,7 +106,10 @@ export default function MapPanel({ view, onView, bbox, onBox, hits }: MapPanelPr
   // Drawing: a drag makes a rectangle (panning is off meanwhile), read back as a geographic box.
   useEffect(() => {
     if (!map || !drawing) return;
-    const pans = map.getInteractions().getArray().filter((interaction) => interaction instanceof DragPan);
+    const pans = map
+      .getInteractions()
+      .getArray()
+      .filter((interaction) => interaction instanceof DragPan);
     for (const pan of pans) pan.setActive(false);
     const dragBox = new DragBox({ condition: primaryAction, className: 'sp-map-dragbox' });
     dragBox.on('boxend', () => {
@@ -155,7 +158,13 @@ export default function MapPanel({ view, onView, bbox, onBox, hits }: MapPanelPr
       <p className="sp-map-status" id={`${id}-hint`} aria-live="polite">
         {drawing ? t('search.ui.map.drawHint') : bbox ? t('search.ui.map.box', { box: describeBox(t, bbox) }) : t('search.ui.map.noBox')}
       </p>
-      <div ref={target} className={`sp-map-canvas${drawing ? ' is-drawing' : ''}`} role="group" aria-label={t('search.ui.map.canvas', { view: t(`search.ui.map.${view}`) })} data-testid="search-map" />
+      <div
+        ref={target}
+        className={`sp-map-canvas${drawing ? ' is-drawing' : ''}`}
+        role="group"
+        aria-label={t('search.ui.map.canvas', { view: t(`search.ui.map.${view}`) })}
+        data-testid="search-map"
+      />
       {landFailed && <p className="sp-map-note">{t('search.ui.map.landFailed')}</p>}
       <div className="sp-map-foot">
         <ul className="sp-map-legend">

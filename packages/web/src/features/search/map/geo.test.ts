@@ -101,29 +101,54 @@ describe('rectangleToBBox', () => {
     const options = polar(antarctic, false);
 
     it('a rectangle around the South Pole takes every longitude from the pole up to its highest latitude', () => {
-      const rect = around(antarctic, [[0, -75], [90, -75], [180, -75], [-90, -75]]);
+      const rect = around(antarctic, [
+        [0, -75],
+        [90, -75],
+        [180, -75],
+        [-90, -75],
+      ]);
       const box = rectangleToBBox(rect, options);
       expect(box).toMatchObject({ west: -180, south: -90, east: 180 });
       // Its highest latitude is at its corners, beyond the -75 circle it was drawn around.
       expect(box.north).toBeCloseTo(antarctic.inverse([rect.maxX, rect.maxY])[1]!, 6);
       expect(box.north).toBeGreaterThan(-75);
-      for (const point of [[0, -89], [179, -80], [-120, -76]] as Coordinate[]) expect(holds(box, point)).toBe(true);
+      for (const point of [
+        [0, -89],
+        [179, -80],
+        [-120, -76],
+      ] as Coordinate[])
+        expect(holds(box, point)).toBe(true);
       expect(holds(box, [90, -30])).toBe(false);
     });
 
     it('a rectangle over the Ross Sea crosses the 180th meridian (west > east) and holds its points only', () => {
-      const rect = around(antarctic, [[170, -78], [-170, -78], [170, -72], [-170, -72]]);
+      const rect = around(antarctic, [
+        [170, -78],
+        [-170, -78],
+        [170, -72],
+        [-170, -72],
+      ]);
       const box = rectangleToBBox(rect, options);
       expect(box.west).toBeGreaterThan(box.east);
       expect(box.west).toBeGreaterThan(160);
       expect(box.west).toBeLessThanOrEqual(170);
       expect(box.east).toBeGreaterThanOrEqual(-170);
       expect(box.east).toBeLessThan(-160);
-      for (const point of [[175, -75], [-175, -75], [180, -77]] as Coordinate[]) expect(holds(box, point)).toBe(true);
-      for (const point of [[0, -75], [90, -75], [175, -60]] as Coordinate[]) expect(holds(box, point)).toBe(false);
+      for (const point of [
+        [175, -75],
+        [-175, -75],
+        [180, -77],
+      ] as Coordinate[])
+        expect(holds(box, point)).toBe(true);
+      for (const point of [
+        [0, -75],
+        [90, -75],
+        [175, -60],
+      ] as Coordinate[])
+        expect(holds(box, point)).toBe(false);
     });
 
-    it('a rectangle beside the pole takes its sides\' nearest point to the pole as its southern edge', () => {
+    it("a rectangle beside the pole takes its sides' nearest point to the pole as its southern edge", () => {
       // A rectangle whose side passes 2 degrees from the pole between two corners further away.
       const [, y] = antarctic.forward([0, -88]);
       const [x] = antarctic.forward([90, -80]);
@@ -137,7 +162,12 @@ describe('rectangleToBBox', () => {
     const options = polar(arctic, true);
 
     it('a rectangle around the North Pole takes every longitude from its lowest latitude to the pole', () => {
-      const rect = around(arctic, [[-45, 70], [45, 70], [135, 70], [-135, 70]]);
+      const rect = around(arctic, [
+        [-45, 70],
+        [45, 70],
+        [135, 70],
+        [-135, 70],
+      ]);
       const box = rectangleToBBox(rect, options);
       expect(box).toMatchObject({ west: -180, east: 180, north: 90 });
       expect(box.south).toBeLessThan(70);
@@ -145,7 +175,12 @@ describe('rectangleToBBox', () => {
     });
 
     it('a rectangle over the Bering Strait crosses the 180th meridian', () => {
-      const rect = around(arctic, [[175, 64], [-168, 64], [175, 70], [-168, 70]]);
+      const rect = around(arctic, [
+        [175, 64],
+        [-168, 64],
+        [175, 70],
+        [-168, 70],
+      ]);
       const box = rectangleToBBox(rect, options);
       expect(box.west).toBeGreaterThan(box.east);
       expect(holds(box, [180, 66])).toBe(true);
@@ -154,7 +189,12 @@ describe('rectangleToBBox', () => {
     });
 
     it('a rectangle over Svalbard is a plain box around it', () => {
-      const rect = around(arctic, [[10, 76], [30, 76], [10, 81], [30, 81]]);
+      const rect = around(arctic, [
+        [10, 76],
+        [30, 76],
+        [10, 81],
+        [30, 81],
+      ]);
       const box = rectangleToBBox(rect, options);
       expect(box.west).toBeLessThan(box.east);
       expect(box.west).toBeLessThanOrEqual(10);

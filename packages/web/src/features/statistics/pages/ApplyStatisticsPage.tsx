@@ -31,8 +31,7 @@ export default function ApplyStatisticsPage() {
   });
 
   // The statistics call answers the record's creator (and staff) only: a link where it would open.
-  const statisticsLink = (row: ApplyDataset) =>
-    query.role === 'provider' && <Link to={`/metadata/statistics/${row.metadata_id}`}>{t('statistics.link')}</Link>;
+  const statisticsLink = (row: ApplyDataset) => query.role === 'provider' && <Link to={`/metadata/statistics/${row.metadata_id}`}>{t('statistics.link')}</Link>;
   const columns: TableColumnsType<ApplyDataset> = [
     {
       title: t('statistics.apply.dataset'),
@@ -41,11 +40,7 @@ export default function ApplyStatisticsPage() {
         <Flex vertical gap={4}>
           <a href={landingPath(row.metadata_id)}>{datasetTitle(row)}</a>
           {/* On a phone the count columns are hidden: the counts and the link stand under the title. */}
-          {isPhone && (
-            <Typography.Text type="secondary">
-              {DATASET_COUNTS.map((key) => `${t(`statistics.${key}`)} ${row[key]}`).join(' · ')}
-            </Typography.Text>
-          )}
+          {isPhone && <Typography.Text type="secondary">{DATASET_COUNTS.map((key) => `${t(`statistics.${key}`)} ${row[key]}`).join(' · ')}</Typography.Text>}
           {isPhone && statisticsLink(row)}
         </Flex>
       ),
@@ -105,11 +100,7 @@ function RoleCard({ counts }: { counts: RoleCounts }) {
   const { t } = useTranslation();
   return (
     <Card size="small" title={t(`statistics.apply.roles.${counts.role}`)} data-testid={`role-${counts.role}`}>
-      <Descriptions
-        size="small"
-        column={{ xs: 2, sm: 3, md: 1 }}
-        items={ROLE_COUNTS.map((key) => ({ key, label: t(`statistics.${key}`), children: counts[key] }))}
-      />
+      <Descriptions size="small" column={{ xs: 2, sm: 3, md: 1 }} items={ROLE_COUNTS.map((key) => ({ key, label: t(`statistics.${key}`), children: counts[key] }))} />
     </Card>
   );
 }
