@@ -34,16 +34,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     },
   },
   webServer: {
@@ -54,7 +45,11 @@ export default defineConfig({
     reuseExistingServer: false,
     // A build on two cores takes one to two minutes.
     timeout: 300_000,
-    env: { PORT: String(E2E_PORT), DATA_DIR: E2E_DATA_DIR, PUBLIC_URL: `http://localhost:${E2E_PORT}`, LOG_LEVEL: 'warn',
+    env: {
+      PORT: String(E2E_PORT),
+      DATA_DIR: E2E_DATA_DIR,
+      PUBLIC_URL: `http://localhost:${E2E_PORT}`,
+      LOG_LEVEL: 'warn',
       // Every test logs in afresh from one address: the production limits would refuse the later ones.
       RATE_LIMIT_LOGIN: '1000',
       RATE_LIMIT_REGISTER: '1000',
