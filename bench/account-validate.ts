@@ -50,7 +50,11 @@ async function waitForServer(): Promise<void> {
 }
 
 const tsx = path.join(root, 'node_modules/.bin/tsx');
-execFileSync(tsx, ['packages/server/src/cli.ts', 'create-user', '--username', 'bench', '--email', 'bench@example.org', '--password', 'bench-password-1'], { cwd: root, env, stdio: 'inherit' });
+execFileSync(tsx, ['packages/server/src/cli.ts', 'create-user', '--username', 'bench', '--email', 'bench@example.org', '--password', 'bench-password-1'], {
+  cwd: root,
+  env,
+  stdio: 'inherit',
+});
 const server = spawn(tsx, ['packages/server/src/main.ts'], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
 try {
   await waitForServer();

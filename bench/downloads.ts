@@ -225,7 +225,13 @@ async function bench(): Promise<void> {
     for (const fileMib of ZIP_FILE_MIBS) {
       const zipOut = path.join(work, `selection-${fileMib}.zip`);
       const zip64Out = fileMib === ZIP_FILE_MIBS[0] ? path.join(work, 'many.zip') : '';
-      const zipper = spawnChild(['--zip'], { ...env, BENCH_ZIP_DIR: path.join(work, `zip-${fileMib}`), BENCH_ZIP_FILE_MIB: String(fileMib), BENCH_ZIP_OUT: zipOut, BENCH_ZIP64_OUT: zip64Out });
+      const zipper = spawnChild(['--zip'], {
+        ...env,
+        BENCH_ZIP_DIR: path.join(work, `zip-${fileMib}`),
+        BENCH_ZIP_FILE_MIB: String(fileMib),
+        BENCH_ZIP_OUT: zipOut,
+        BENCH_ZIP64_OUT: zip64Out,
+      });
       children.push(zipper);
       const { rss: baseline } = await nextMessage<{ rss: number }>(zipper, 'zip setup');
       let peak = baseline;
@@ -247,7 +253,10 @@ async function bench(): Promise<void> {
       if (!tested.stdout.includes('No errors detected')) throw new Error(`unzip -t: ${tested.stdout}`);
       await run('unzip', ['-q', zipOut, '-d', unpacked]);
       const checked = await run('sha256sum', ['-c', '--strict', 'MANIFEST-SHA256.txt'], { cwd: unpacked });
-      const verified = checked.stdout.trim().split('\n').filter((line) => line.endsWith(': OK')).length;
+      const verified = checked.stdout
+        .trim()
+        .split('\n')
+        .filter((line) => line.endsWith(': OK')).length;
       if (verified !== ZIP_FILES) throw new Error(`sha256sum -c confirmed ${verified} of ${ZIP_FILES} files`);
       fs.rmSync(unpacked, { recursive: true });
       fs.rmSync(zipOut);
@@ -292,7 +301,9 @@ async function bench(): Promise<void> {
     const file = appendResult('downloads', entry);
     console.log(`single file of ${FILE_MIB} MiB: portal / static = ${entry.single.throughputRatio}`, entry.single.rounds);
     for (const zip of zips) {
-      console.log(`zip of ${zip.files} x ${zip.fileBytes / MIB} MiB: ${zip.MBps} MB/s, RSS +${(zip.rssGrowthBytes / MIB).toFixed(1)} MiB (baseline ${(zip.rssBaselineBytes / MIB).toFixed(0)} MiB)`);
+      console.log(
+        `zip of ${zip.files} x ${zip.fileBytes / MIB} MiB: ${zip.MBps} MB/s, RSS +${(zip.rssGrowthBytes / MIB).toFixed(1)} MiB (baseline ${(zip.rssBaselineBytes / MIB).toFixed(0)} MiB)`,
+      );
     }
     console.log(`ZIP64 zip of ${ZIP64_ENTRIES} empty files: ${entry.zip64.seconds} s, unzip -t passed`);
     console.log(`recorded in ${file}`);

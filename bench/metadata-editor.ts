@@ -118,9 +118,7 @@ async function bench(): Promise<void> {
       });
     });
     const types = ['discipline', 'place', 'temporal', 'theme'] as const;
-    await inParallel(100, (i) =>
-      call('POST', '/api/metadata/keyword/', { name: `keyword ${types[i % 4]} ${i}`, type: types[i % 4], language: 'en', metadata: id }),
-    );
+    await inParallel(100, (i) => call('POST', '/api/metadata/keyword/', { name: `keyword ${types[i % 4]} ${i}`, type: types[i % 4], language: 'en', metadata: id }));
     await inParallel(200, (i) =>
       call('POST', '/api/metadata/literature/', {
         title: `Observations of glacier change on the Tibetan Plateau, part ${i}`,
@@ -260,7 +258,9 @@ async function bench(): Promise<void> {
     console.log(line(rows[0]!));
     console.log(widths.map((w) => '-'.repeat(w)).join('  '));
     for (const row of rows.slice(1)) console.log(line(row));
-    console.log(`healthz before ${before.requestsPerSecond.toFixed(0)} / after ${after.requestsPerSecond.toFixed(0)} req/s; ${entry.totalSeconds} s in all; recorded in ${path.relative(root, file)}`);
+    console.log(
+      `healthz before ${before.requestsPerSecond.toFixed(0)} / after ${after.requestsPerSecond.toFixed(0)} req/s; ${entry.totalSeconds} s in all; recorded in ${path.relative(root, file)}`,
+    );
   } finally {
     server.kill('SIGTERM');
     await new Promise((resolve) => (server.exitCode === null ? server.once('exit', resolve) : resolve(null)));

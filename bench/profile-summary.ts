@@ -35,7 +35,10 @@ for (const [i, id] of profile.samples.entries()) self.set(id, (self.get(id) ?? 0
 const total = [...self.values()].reduce((a, b) => a + b, 0);
 
 const where = (n: Node) => {
-  const url = n.callFrame.url.replace(/^file:\/\//, '').replace(/^.*node_modules\//, 'nm:').replace(/^.*\/work\/main\//, '');
+  const url = n.callFrame.url
+    .replace(/^file:\/\//, '')
+    .replace(/^.*node_modules\//, 'nm:')
+    .replace(/^.*\/work\/main\//, '');
   return `${n.callFrame.functionName || '(anonymous)'} ${url}:${n.callFrame.lineNumber + 1}`;
 };
 const groupOf = (n: Node) => {

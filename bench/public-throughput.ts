@@ -162,7 +162,8 @@ async function bench(): Promise<void> {
     };
     const file = appendResult('public-throughput', entry);
     console.log(`bare Fastify hello world: ${entry.baseline.requestsPerSecond} req/s`);
-    for (const s of entry.subjects) console.log(`${s.route.padEnd(48)} ${String(s.requestsPerSecond).padStart(7)} req/s  ratio ${s.throughputRatio}  (${s.bytesPerRequest} B a reply)`);
+    for (const s of entry.subjects)
+      console.log(`${s.route.padEnd(48)} ${String(s.requestsPerSecond).padStart(7)} req/s  ratio ${s.throughputRatio}  (${s.bytesPerRequest} B a reply)`);
     console.log(`recorded in ${file}`);
   } finally {
     for (const server of Object.values(servers)) server.child.kill('SIGTERM');

@@ -176,14 +176,56 @@ const INSTITUTES: Pair[] = [
   ['清华大学', 'Tsinghua University'],
 ];
 const SURNAMES: Pair[] = [
-  ['王', 'Wang'], ['李', 'Li'], ['张', 'Zhang'], ['刘', 'Liu'], ['陈', 'Chen'], ['杨', 'Yang'], ['赵', 'Zhao'], ['黄', 'Huang'],
-  ['周', 'Zhou'], ['吴', 'Wu'], ['徐', 'Xu'], ['孙', 'Sun'], ['马', 'Ma'], ['朱', 'Zhu'], ['胡', 'Hu'], ['郭', 'Guo'], ['何', 'He'], ['丁', 'Ding'],
+  ['王', 'Wang'],
+  ['李', 'Li'],
+  ['张', 'Zhang'],
+  ['刘', 'Liu'],
+  ['陈', 'Chen'],
+  ['杨', 'Yang'],
+  ['赵', 'Zhao'],
+  ['黄', 'Huang'],
+  ['周', 'Zhou'],
+  ['吴', 'Wu'],
+  ['徐', 'Xu'],
+  ['孙', 'Sun'],
+  ['马', 'Ma'],
+  ['朱', 'Zhu'],
+  ['胡', 'Hu'],
+  ['郭', 'Guo'],
+  ['何', 'He'],
+  ['丁', 'Ding'],
 ];
 const GIVEN: Pair[] = [
-  ['新', 'Xin'], ['磊', 'Lei'], ['伟', 'Wei'], ['芳', 'Fang'], ['敏', 'Min'], ['静', 'Jing'], ['强', 'Qiang'], ['军', 'Jun'], ['洋', 'Yang'],
-  ['明虎', 'Minghu'], ['青柏', 'Qingbai'], ['檀栋', 'Tandong'], ['世英', 'Shiying'], ['晓明', 'Xiaoming'], ['建平', 'Jianping'], ['海鹏', 'Haipeng'],
+  ['新', 'Xin'],
+  ['磊', 'Lei'],
+  ['伟', 'Wei'],
+  ['芳', 'Fang'],
+  ['敏', 'Min'],
+  ['静', 'Jing'],
+  ['强', 'Qiang'],
+  ['军', 'Jun'],
+  ['洋', 'Yang'],
+  ['明虎', 'Minghu'],
+  ['青柏', 'Qingbai'],
+  ['檀栋', 'Tandong'],
+  ['世英', 'Shiying'],
+  ['晓明', 'Xiaoming'],
+  ['建平', 'Jianping'],
+  ['海鹏', 'Haipeng'],
 ];
-const LICENSES = ['CC BY 4.0', 'CC BY 4.0', 'CC BY 4.0', 'CC BY 4.0', 'CC BY 4.0', 'CC BY-NC 4.0', 'CC BY-NC 4.0', 'CC BY-SA 4.0', 'CC BY-NC-SA 4.0', 'CC BY-ND 4.0', 'CC BY-NC-ND 4.0'];
+const LICENSES = [
+  'CC BY 4.0',
+  'CC BY 4.0',
+  'CC BY 4.0',
+  'CC BY 4.0',
+  'CC BY 4.0',
+  'CC BY-NC 4.0',
+  'CC BY-NC 4.0',
+  'CC BY-SA 4.0',
+  'CC BY-NC-SA 4.0',
+  'CC BY-ND 4.0',
+  'CC BY-NC-ND 4.0',
+];
 const SHARING = ['online', 'online', 'online', 'online', 'offlineCenter', 'offlineEmail'];
 const RESOLUTIONS = ['hourly', 'daily', 'daily', 'monthly', 'monthly', 'yearly', '1-10years', '10-100years'];
 const SUBTOPICS = {
@@ -298,7 +340,9 @@ export function catalogueRecord(n: number, seed = 20261123): Record<string, unkn
   });
 
   const keyword = ([zh, en]: Pair, type: string) =>
-    language === 'en' ? { name: en, type, language, translations: [{ language: 'zh-hans', name: zh }] } : { name: zh, type, language, translations: [{ language: 'en', name: en }] };
+    language === 'en'
+      ? { name: en, type, language, translations: [{ language: 'zh-hans', name: zh }] }
+      : { name: zh, type, language, translations: [{ language: 'en', name: en }] };
   const own = language === 'en' ? { title: enTitle, description: enAbstract } : { title: zhTitle, description: zhAbstract };
   const translation = language === 'en' ? { language: 'zh-hans', title: zhTitle, description: zhAbstract } : { language: 'en', title: enTitle, description: enAbstract };
   return {

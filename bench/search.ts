@@ -63,7 +63,14 @@ async function serve(): Promise<void> {
   // The catalogue, through the import's service, in pieces so that it is never all in memory.
   // BENCH_DATA_DIR (SQLite) and BENCH_PG_DATABASE keep a catalogue loaded by an earlier run: it is then only measured.
   const io = new RecordsIoService(new RecordsIoRepo(db, dialect), [searchIndex]);
-  const present = Number((await db.selectFrom('search_entries').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const present = Number(
+    (
+      await db
+        .selectFrom('search_entries')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
   const reuse = present === RECORDS;
   let started = Date.now();
   const piece = 5000;
@@ -87,14 +94,20 @@ async function serve(): Promise<void> {
 
   async function indexSize(): Promise<{ total: number; detail: Record<string, number>; database: number }> {
     if (dialect === 'postgres') {
-      const rows = await sql<{ name: string; bytes: string }>`select name, pg_total_relation_size(name::regclass) as bytes from (values ('search_entries'), ('search_facets')) t(name)`.execute(db);
+      const rows = await sql<{
+        name: string;
+        bytes: string;
+      }>`select name, pg_total_relation_size(name::regclass) as bytes from (values ('search_entries'), ('search_facets')) t(name)`.execute(db);
       const database = await sql<{ bytes: string }>`select pg_database_size(current_database()) as bytes`.execute(db);
       const detail = Object.fromEntries(rows.rows.map((r) => [r.name, Number(r.bytes)]));
       return { total: Object.values(detail).reduce((a, b) => a + b, 0), detail, database: Number(database.rows[0]!.bytes) };
     }
     await sql`pragma wal_checkpoint(truncate)`.execute(db);
     // dbstat: pages of every table and index; the index is search_* (entries, facets, the FTS5 shadow tables) and their indexes.
-    const rows = await sql<{ name: string; bytes: number }>`select coalesce(m.tbl_name, s.name) as name, sum(s.pgsize) as bytes from dbstat s left join sqlite_master m on m.name = s.name group by 1`.execute(db);
+    const rows = await sql<{
+      name: string;
+      bytes: number;
+    }>`select coalesce(m.tbl_name, s.name) as name, sum(s.pgsize) as bytes from dbstat s left join sqlite_master m on m.name = s.name group by 1`.execute(db);
     const detail: Record<string, number> = {};
     for (const row of rows.rows) if (row.name.startsWith('search_')) detail[row.name] = Number(row.bytes);
     return { total: Object.values(detail).reduce((a, b) => a + b, 0), detail, database: fs.statSync(path.join(config.dataDir, 'portal.sqlite3')).size };
@@ -212,7 +225,9 @@ function queryKinds(): Record<string, string[]> {
   return {
     zh: CHINESE_QUERIES.map(q),
     en: ENGLISH_QUERIES.map(q),
-    facets3: THEME_VALUES.map((theme, i) => `theme=${encodeURIComponent(theme)}&place=${encodeURIComponent(PLACE_VALUES[i % PLACE_VALUES.length]!)}&license=${encodeURIComponent(licenses[i % 2]!)}`),
+    facets3: THEME_VALUES.map(
+      (theme, i) => `theme=${encodeURIComponent(theme)}&place=${encodeURIComponent(PLACE_VALUES[i % PLACE_VALUES.length]!)}&license=${encodeURIComponent(licenses[i % 2]!)}`,
+    ),
     box180: across.map((box) => `bbox=${box}`),
     all: ['', 'sort=title', 'sort=newest', 'sort=relevance'],
   };
@@ -223,7 +238,14 @@ function queryKinds(): Record<string, string[]> {
  * in turn, on page 1, 2, 3 ...), so none is answered from the kept replies; `repeated`: the same
  * few again, as a popular search is.
  */
-async function measureLatency(base: string, kind: string, queries: string[], count: number, mode: 'fresh' | 'repeated', cpu: () => Promise<{ node: number[]; databaseMs: number }>): Promise<Latency> {
+async function measureLatency(
+  base: string,
+  kind: string,
+  queries: string[],
+  count: number,
+  mode: 'fresh' | 'repeated',
+  cpu: () => Promise<{ node: number[]; databaseMs: number }>,
+): Promise<Latency> {
   const ask = async (query: string) => {
     const started = performance.now();
     const response = await fetch(`${base}/api/metadata/search/?${query}`, { headers: { 'accept-language': kind === 'en' ? 'en' : 'zh-hans' } });
@@ -332,7 +354,11 @@ async function bench(): Promise<void> {
       // Every request on a page of its own, so that none is a kept reply.
       const pageAfterPage = (paths: string[]) => (i: number) => `${paths[i % paths.length]}&page=${1 + (Math.floor(i / paths.length) % 10_000)}`;
       /** Requests/s by the lean client (http-load.ts), or by autocannon for comparison, and the server's CPU time per request. */
-      async function load(url: string, paths: string[], { unique = false, headers = {}, client = 'lean' }: { unique?: boolean; headers?: Record<string, string>; client?: 'lean' | 'autocannon' } = {}) {
+      async function load(
+        url: string,
+        paths: string[],
+        { unique = false, headers = {}, client = 'lean' }: { unique?: boolean; headers?: Record<string, string>; client?: 'lean' | 'autocannon' } = {},
+      ) {
         const cpuBefore = await processCpu();
         let measured: { requestsPerSecond: number; requests: number; meanLatencyMs: number };
         if (client === 'lean') {
@@ -343,7 +369,12 @@ async function bench(): Promise<void> {
           measured = { requestsPerSecond: result.requests.average, requests: result.requests.total, meanLatencyMs: result.latency.mean };
         }
         const cpuMs = (await processCpu()) - cpuBefore;
-        return { client, requestsPerSecond: measured.requestsPerSecond, meanLatencyMs: measured.meanLatencyMs, serverCpuUsPerRequest: round((cpuMs * 1000) / Math.max(1, measured.requests), 1) };
+        return {
+          client,
+          requestsPerSecond: measured.requestsPerSecond,
+          meanLatencyMs: measured.meanLatencyMs,
+          serverCpuUsPerRequest: round((cpuMs * 1000) / Math.max(1, measured.requests), 1),
+        };
       }
       const hello = `http://127.0.0.1:${loaded.helloPort}`;
       await load(hello, ['/']); // warm-up
@@ -376,7 +407,10 @@ async function bench(): Promise<void> {
         { name: 'hello world, autocannon', route: 'GET /', ...against(helloAutocannon, byAutocannon) },
         { name: 'search, repeated, autocannon', route: 'the 10 words, as autocannon asks', ...against(searchAutocannon, byAutocannon) },
       ];
-      for (const t of throughput) process.stderr.write(`  ${database} ${t.name}: ${t.requestsPerSecond.toFixed(0)} req/s (ratio ${t.throughputRatio}), server ${t.serverCpuUsPerRequest} µs CPU a request (ratio ${t.serverCpuRatio})\n`);
+      for (const t of throughput)
+        process.stderr.write(
+          `  ${database} ${t.name}: ${t.requestsPerSecond.toFixed(0)} req/s (ratio ${t.throughputRatio}), server ${t.serverCpuUsPerRequest} µs CPU a request (ratio ${t.serverCpuRatio})\n`,
+        );
 
       runs.push({
         database,
@@ -428,7 +462,9 @@ async function bench(): Promise<void> {
   history.push(entry);
   fs.writeFileSync(file, `${JSON.stringify(history, null, 2)}\n`);
 
-  console.log(`\nsearch on ${RECORDS} records, ${entry.cpus} cores (load ${entry.loadAverage.join(' ')}), ${process.version}; p95 targets: SQLite ${targets.sqliteP95Ms} ms, PostgreSQL ${targets.postgresP95Ms} ms`);
+  console.log(
+    `\nsearch on ${RECORDS} records, ${entry.cpus} cores (load ${entry.loadAverage.join(' ')}), ${process.version}; p95 targets: SQLite ${targets.sqliteP95Ms} ms, PostgreSQL ${targets.postgresP95Ms} ms`,
+  );
   for (const run of runs) {
     console.log(`\n${run.database}: import ${run.load.importSeconds} s, index ${run.load.indexSeconds} s, index ${run.load.indexMegabytes} MB`);
     for (const l of run.latency) {
@@ -436,7 +472,10 @@ async function bench(): Promise<void> {
         `  ${l.kind.padEnd(19)} p50 ${String(l.p50Ms).padStart(8)} ms  p95 ${String(l.p95Ms).padStart(8)} ms   CPU p50 ${String(l.cpuP50Ms).padStart(7)} ms  p95 ${String(l.cpuP95Ms).padStart(7)} ms  db ${l.databaseCpuMeanMs} ms  (${l.meanResultCount} results)`,
       );
     }
-    for (const t of run.throughput.calls) console.log(`  ${t.name.padEnd(38)} ${t.requestsPerSecond.toFixed(0).padStart(7)} req/s  ratio ${t.throughputRatio}  server ${String(t.serverCpuUsPerRequest).padStart(6)} µs CPU/request  ratio ${t.serverCpuRatio}`);
+    for (const t of run.throughput.calls)
+      console.log(
+        `  ${t.name.padEnd(38)} ${t.requestsPerSecond.toFixed(0).padStart(7)} req/s  ratio ${t.throughputRatio}  server ${String(t.serverCpuUsPerRequest).padStart(6)} µs CPU/request  ratio ${t.serverCpuRatio}`,
+      );
   }
   console.log(`\n${entry.totalSeconds} s in all; recorded in ${path.relative(root, file)}`);
 }

@@ -12,7 +12,7 @@ for (const language of LANGUAGES) {
   const home = language === 'en' ? '/en/' : '/';
 
   test.describe(`accessibility (${language})`, () => {
-    test('the language switch\'s accessible name holds its visible text, in both headers', async ({ page }) => {
+    test("the language switch's accessible name holds its visible text, in both headers", async ({ page }) => {
       const check = async () => {
         // Found by what it shows; its name must say the same (WCAG 2.5.3, label in name).
         const button = page.getByRole('button').filter({ hasText: texts.nav.switchTo });
@@ -61,7 +61,10 @@ function contrastOfLinksAndEmptyTexts() {
   const parse = (css: string): Rgba => {
     const m = /rgba?\(([^)]+)\)/.exec(css);
     if (!m) return [0, 0, 0, 0];
-    const [r, g, b, a] = m[1]!.split(/[ ,/]+/).filter(Boolean).map(Number);
+    const [r, g, b, a] = m[1]!
+      .split(/[ ,/]+/)
+      .filter(Boolean)
+      .map(Number);
     return [r!, g!, b!, a ?? 1];
   };
   const over = (top: Rgba, bottom: Rgba): Rgba => {
@@ -136,7 +139,10 @@ test.describe('Lighthouse', () => {
           ['editor', `${prefix}/personal/#/metadata/edit/${id}`],
         ] as const) {
           const started = Date.now();
-          const { scores: { accessibility: score = 0 }, failed } = await audit(address, ['accessibility']);
+          const {
+            scores: { accessibility: score = 0 },
+            failed,
+          } = await audit(address, ['accessibility']);
           scores.push(`${name} ${language}: ${score} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
           if (score < MIN_LIGHTHOUSE_SCORE) failures.push(`${name} ${language} (${address}) scored ${score}: ${failed.join(', ')}`);
         }

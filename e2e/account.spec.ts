@@ -128,7 +128,10 @@ for (const language of LANGUAGES) {
       await expect(page.getByRole('radiogroup', { name: texts.fields.mail_language }).getByRole('radio', { name: texts.settings.mailLanguages[language] })).toBeChecked();
     });
 
-    for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+    for (const viewport of [
+      { width: 1280, height: 900 },
+      { width: 390, height: 844 },
+    ]) {
       test(`registering at ${viewport.width} px: the captcha is shown whole, a wrong code is said at its field`, async ({ page }) => {
         await page.setViewportSize(viewport);
         await page.goto(`${prefix}/personal/#/register`);

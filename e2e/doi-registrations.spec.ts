@@ -80,7 +80,8 @@ const test = base.extend<{ portal: DoiPortal }, { doiPortal: DoiPortal }>({
         await waitForHealth(url, child);
         // A portal started while the web app was being rebuilt serves the API only: say so, not a missing login screen.
         const personal = await fetch(`${url}/zh-hans/personal/`);
-        if (!personal.ok || !personal.headers.get('content-type')?.includes('text/html')) throw new Error('the DOI portal serves no web app (was packages/web/dist being rebuilt?)');
+        if (!personal.ok || !personal.headers.get('content-type')?.includes('text/html'))
+          throw new Error('the DOI portal serves no web app (was packages/web/dist being rebuilt?)');
         await use({ url, dataDir, standin });
       } finally {
         const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -117,9 +118,12 @@ async function publishWithDoi(owner: APIRequestContext, staff: APIRequestContext
 /** Waits until the portal's first send has come back from DataCite with `status`. */
 async function lastStatusBecomes(staff: APIRequestContext, id: string, status: number) {
   await expect
-    .poll(async () => (await expectJson<{ registrations: { last_status: number }[] }>(await staff.get(`/api/metadata/metadata/${id}/doi-registration/`))).registrations[0]?.last_status, {
-      message: `DataCite's answer ${status}`,
-    })
+    .poll(
+      async () => (await expectJson<{ registrations: { last_status: number }[] }>(await staff.get(`/api/metadata/metadata/${id}/doi-registration/`))).registrations[0]?.last_status,
+      {
+        message: `DataCite's answer ${status}`,
+      },
+    )
     .toBe(status);
 }
 

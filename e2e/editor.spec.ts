@@ -222,7 +222,10 @@ for (const language of LANGUAGES) {
         await expect(dialog.getByText(ids.orcidInvalid)).toHaveCount(0);
         await dialog.getByRole('button', { name: e.add }).click();
         await expect(dialog).toBeHidden();
-        await expect(page.getByRole('row').filter({ hasText: name }).getByRole('link', { name: '0000-0002-1825-0097' })).toHaveAttribute('href', 'https://orcid.org/0000-0002-1825-0097');
+        await expect(page.getByRole('row').filter({ hasText: name }).getByRole('link', { name: '0000-0002-1825-0097' })).toHaveAttribute(
+          'href',
+          'https://orcid.org/0000-0002-1825-0097',
+        );
         const stored = withDb((db) => db.prepare('select orcid, affiliation_ror from authors where name = ?').get(name)) as { orcid: string; affiliation_ror: string };
         expect(stored).toEqual({ orcid: '0000-0002-1825-0097', affiliation_ror: '01mkqqe32' });
       }
@@ -268,7 +271,7 @@ for (const language of LANGUAGES) {
       await expect(page.getByRole('button', { name: e.returnDraft })).toBeVisible();
     });
 
-    test('the Translations tab says which fields have no translation yet, and keeps the distributor\'s (issue 16; 1280 and 390 px)', async ({ page }) => {
+    test("the Translations tab says which fields have no translation yet, and keeps the distributor's (issue 16; 1280 and 390 px)", async ({ page }) => {
       const other: Language = english ? 'zh-hans' : 'en';
       const otherName = texts.metadata.options.language[other];
       const id = await newRecord(page, language);
@@ -296,7 +299,12 @@ for (const language of LANGUAGES) {
       const translated = english
         ? { dist_address: '林萃路16号', dist_city: '拉萨', dist_province: '西藏', dist_country: '中国' }
         : { dist_address: '16 Lincui Road', dist_city: 'Lhasa', dist_province: 'Tibet', dist_country: 'China' };
-      const labels = { dist_address: e.translation.distAddress, dist_city: e.translation.distCity, dist_province: e.translation.distProvince, dist_country: e.translation.distCountry };
+      const labels = {
+        dist_address: e.translation.distAddress,
+        dist_city: e.translation.distCity,
+        dist_province: e.translation.distProvince,
+        dist_country: e.translation.distCountry,
+      };
       for (const [field, value] of Object.entries(translated)) await page.getByLabel(`${labels[field as keyof typeof labels]} (${otherName})`).fill(value);
       await expect(page.getByTestId('untranslated-dist_city')).toHaveCount(0);
       await expectFits(page, page.locator('form#translation'));

@@ -79,15 +79,31 @@ async function seed(): Promise<Seeded> {
   );
   await expectJson(
     await providerApi.post('/api/metadata/literature/', {
-      data: { metadata: id, title: '南极冰架底部融化的卫星观测', title_en: 'Satellite observations of Antarctic ice shelf basal melt', type: 'related', year: '2023', doi: '10.5194/tc-17-1-2023' },
+      data: {
+        metadata: id,
+        title: '南极冰架底部融化的卫星观测',
+        title_en: 'Satellite observations of Antarctic ice shelf basal melt',
+        type: 'related',
+        year: '2023',
+        doi: '10.5194/tc-17-1-2023',
+      },
     }),
     201,
   );
-  await expectJson(await providerApi.post('/api/metadata/fund/', { data: { metadata: id, name: '南极冰架研究项目', name_en: 'Antarctic Ice Shelf Project', serial_number: 'XDA20100300' } }), 201);
+  await expectJson(
+    await providerApi.post('/api/metadata/fund/', { data: { metadata: id, name: '南极冰架研究项目', name_en: 'Antarctic Ice Shelf Project', serial_number: 'XDA20100300' } }),
+    201,
+  );
   // A manager on the Author Information tab (issue 16): a contributor, whom no citation names.
   const manager = await expectJson(
     await providerApi.post('/api/metadata/author/', {
-      data: { name: '王芳', name_en: 'Wang Fang', email: `wang-${run}@example.org`, affiliation: '国家青藏高原科学数据中心', affiliation_en: 'National Tibetan Plateau Data Center' },
+      data: {
+        name: '王芳',
+        name_en: 'Wang Fang',
+        email: `wang-${run}@example.org`,
+        affiliation: '国家青藏高原科学数据中心',
+        affiliation_en: 'National Tibetan Plateau Data Center',
+      },
     }),
     201,
   );
@@ -133,7 +149,7 @@ for (const language of LANGUAGES) {
     test.describe(`a dataset's landing page (${language}${phone ? ', phone' : ''})`, () => {
       if (phone) test.use({ viewport: PHONE });
 
-      test('opened from the search results: title, authors, keywords, the Antarctic map, paged files, the other language\'s abstract', async ({ page }) => {
+      test("opened from the search results: title, authors, keywords, the Antarctic map, paged files, the other language's abstract", async ({ page }) => {
         test.setTimeout(120_000);
         const title = english ? seeded.polar.en : seeded.polar.zh;
         await page.goto(`${prefix}/data/?q=${encodeURIComponent(seeded.run)}`);
@@ -158,7 +174,12 @@ for (const language of LANGUAGES) {
         const keywords = page.getByRole('region', { name: l.sections.keywords });
         const themes = keywords.getByRole('definition').filter({ has: page.getByText(english ? seeded.polar.theme.en : seeded.polar.theme.zh, { exact: true }) });
         await expect(themes).toHaveCount(1);
-        await expect(keywords.getByRole('term')).toContainText([l.options.keywordType.discipline, l.options.keywordType.place, l.options.keywordType.temporal, l.options.keywordType.theme]);
+        await expect(keywords.getByRole('term')).toContainText([
+          l.options.keywordType.discipline,
+          l.options.keywordType.place,
+          l.options.keywordType.temporal,
+          l.options.keywordType.theme,
+        ]);
 
         // Licence and DOI as links.
         await expect(page.getByRole('link', { name: l.options.license['BY-NC-SA'] })).toHaveAttribute('href', 'https://creativecommons.org/licenses/by-nc-sa/4.0/');
@@ -286,7 +307,7 @@ test.describe('the landing page stays light', () => {
     const context = await browser.newContext({ viewport: PHONE });
     // The page's head names the page's own code, fetched beside the entry (not after it has run).
     const html = await (await context.request.get(`/en/data/${seeded.polar.id}/`)).text();
-    expect(html, 'the landing page\'s chunk is preloaded').toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/LandingPage-[\w-]+\.js">/);
+    expect(html, "the landing page's chunk is preloaded").toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/LandingPage-[\w-]+\.js">/);
     const page = await context.newPage();
     const scripts = watchScripts(page);
     await page.goto(`/en/data/${seeded.polar.id}/`);
@@ -294,15 +315,23 @@ test.describe('the landing page stays light', () => {
     await page.waitForLoadState('networkidle');
     await expect.poll(() => [...scripts.values()].every((size) => size > 0)).toBe(true);
     const names = [...scripts.keys()];
-    expect(names.filter((name) => mapFiles.includes(name)), 'no map code on the first screen').toEqual([]);
-    expect(names.filter((name) => name.startsWith('antd-')), 'no Ant Design on a public page').toEqual([]);
+    expect(
+      names.filter((name) => mapFiles.includes(name)),
+      'no map code on the first screen',
+    ).toEqual([]);
+    expect(
+      names.filter((name) => name.startsWith('antd-')),
+      'no Ant Design on a public page',
+    ).toEqual([]);
     const total = [...scripts.values()].reduce((sum, size) => sum + size, 0);
     console.log(`/en/data/{id}/ first load: ${kb(total)} compressed in ${names.length} scripts`);
     expect(total).toBeLessThanOrEqual(FIRST_LOAD_BUDGET);
 
     await page.getByRole('region', { name: textsOf('en').landing.coverage.mapRegion }).scrollIntoViewIfNeeded();
     await expect(page.getByTestId('landing-map').locator('canvas').first()).toBeVisible();
-    await expect.poll(() => [...scripts.keys()].filter((name) => mapFiles.includes(name)).length, { message: 'the map\'s code is loaded when it nears the screen' }).toBeGreaterThan(0);
+    await expect
+      .poll(() => [...scripts.keys()].filter((name) => mapFiles.includes(name)).length, { message: "the map's code is loaded when it nears the screen" })
+      .toBeGreaterThan(0);
     await context.close();
   });
 

@@ -256,7 +256,9 @@ for (const language of LANGUAGES) {
       const csv = (name: string) => ({ name, mimeType: 'text/csv', buffer: Buffer.from('borehole,depth_m,temperature_c\nqtp-1,10,-1.2\n') });
       const chooser = page.waitForEvent('filechooser');
       await page.getByText(e.files.drop).click();
-      await (await chooser).setFiles(['permafrost_2019.csv', 'permafrost_2020.csv', 'permafrost_2021.csv', 'permafrost_2022.csv', 'permafrost_2023.csv', 'permafrost_2024.csv'].map(csv));
+      await (
+        await chooser
+      ).setFiles(['permafrost_2019.csv', 'permafrost_2020.csv', 'permafrost_2021.csv', 'permafrost_2022.csv', 'permafrost_2023.csv', 'permafrost_2024.csv'].map(csv));
       const refused = page.getByRole('alert').filter({ hasText: e.files.notUploaded_one });
       await expect(refused).toContainText('permafrost_2024.csv');
       await expect(refused).toContainText(texts.metadata.files.tooMany.replace('{{max}}', '5'));

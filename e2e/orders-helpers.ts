@@ -21,7 +21,9 @@ export async function fillApplication(page: Page, language: Language) {
   await page.getByLabel(f.phone).fill('+86 10 1234 5678');
   await page.getByLabel(f.zipcode).fill('100101');
   await page.getByRole('combobox', { name: f.country }).fill(language === 'en' ? 'Norw' : '挪威');
-  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').getByTitle(language === 'en' ? 'Norway' : '挪威', { exact: true }).click();
+  await page
+    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
+    .getByTitle(language === 'en' ? 'Norway' : '挪威', { exact: true })
+    .click();
   await page.getByLabel(f.reason).fill('Lake ice timing for a regional climate model evaluation.');
 }
-

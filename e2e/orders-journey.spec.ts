@@ -80,7 +80,9 @@ for (const language of ['en', 'zh-hans'] as Language[]) {
       await expect(row.getByText('Arctic University of Norway')).toBeVisible();
       await row.getByRole('button', { name: o.requests.actions[action] }).click();
       // One request: English names it in the singular (i18next's `_one`), Chinese has one form.
-      const confirm = await settled(page.getByRole('dialog').filter({ hasText: like(language === 'en' ? o.requests.confirm[`${action}_one`] : o.requests.confirm[action], false) }));
+      const confirm = await settled(
+        page.getByRole('dialog').filter({ hasText: like(language === 'en' ? o.requests.confirm[`${action}_one`] : o.requests.confirm[action], false) }),
+      );
       if (action === 'rejected') await confirm.getByLabel(o.requests.reason).fill('The data are reserved for the project team until the end of 2027.');
       await shot(page, `decide-${action}`);
       await confirm.getByRole('button', { name: o.requests.actions[action] }).click();
@@ -126,10 +128,18 @@ for (const language of ['en', 'zh-hans'] as Language[]) {
     // The voucher of the approved request, and its public check.
     await sci.page.goto(`${prefix}/personal/#/data/voucher`);
     await expect(sci.page.getByRole('heading', { name: o.voucher.listTitle })).toBeVisible(AFTER_LOAD);
-    await sci.page.getByRole('row').filter({ hasText: requestA.title }).getByRole('link').filter({ hasText: /\w{4}-\w{4}-\w{4}/ }).click();
+    await sci.page
+      .getByRole('row')
+      .filter({ hasText: requestA.title })
+      .getByRole('link')
+      .filter({ hasText: /\w{4}-\w{4}-\w{4}/ })
+      .click();
     await expect(sci.page.getByRole('heading', { name: o.voucher.title })).toBeVisible(AFTER_LOAD);
     await expect(sci.page.getByText(requestA.title).first()).toBeVisible();
-    const code = (await sci.page.getByText(/^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/).first().textContent())!.trim();
+    const code = (await sci.page
+      .getByText(/^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/)
+      .first()
+      .textContent())!.trim();
     await shot(sci.page, 'voucher');
     await sci.context.close();
 

@@ -8,7 +8,13 @@ const LANGUAGES: Language[] = ['zh-hans', 'en'];
 const PHONE = { width: 390, height: 844 };
 
 /** From the landing page to the file on disk: basket, application, the success dialog, the download page. */
-async function basketToDownload(browser: Browser, language: Language, applicant: { username: string; password: string }, record: { id: string; title: string }, viewport?: typeof PHONE) {
+async function basketToDownload(
+  browser: Browser,
+  language: Language,
+  applicant: { username: string; password: string },
+  record: { id: string; title: string },
+  viewport?: typeof PHONE,
+) {
   const texts = textsOf(language);
   const o = texts.ordersUi;
   const { context, page } = await signedInQuietly(browser, applicant);

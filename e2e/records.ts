@@ -72,7 +72,18 @@ export async function anonymousRecord(id: string): Promise<{ status: number; rec
 /** What a spec may choose of a complete record: its area, its version in the other language, more keywords. */
 export interface RecordOptions {
   box?: { west: number; south: number; east: number; north: number };
-  translation?: { title: string; description: string; use_term?: string; usage_method?: string; data_source?: string; dist_unit?: string; dist_address?: string; dist_city?: string; dist_province?: string; dist_country?: string };
+  translation?: {
+    title: string;
+    description: string;
+    use_term?: string;
+    usage_method?: string;
+    data_source?: string;
+    dist_unit?: string;
+    dist_address?: string;
+    dist_city?: string;
+    dist_province?: string;
+    dist_country?: string;
+  };
   keywords?: { name: string; type: (typeof KEYWORD_TYPES)[number]; language: Language; translation: string }[];
 }
 
@@ -80,7 +91,12 @@ export interface RecordOptions {
  * A record that passes every item of the submission checklist (spec section 5), with fund 5 (the
  * three-pole programme), submitted for review by its creator. Returns its id and title.
  */
-export async function submitCompleteRecord(api: APIRequestContext, title: string, language: Language = 'zh-hans', options: RecordOptions = {}): Promise<{ id: string; title: string }> {
+export async function submitCompleteRecord(
+  api: APIRequestContext,
+  title: string,
+  language: Language = 'zh-hans',
+  options: RecordOptions = {},
+): Promise<{ id: string; title: string }> {
   const record = await completeRecord(api, title, language, options);
   const submitted = await expectJson(await api.post('/metadata/metadata-submit/', { data: { id: record.id } }));
   expect(submitted.status).toBe('true');
@@ -114,12 +130,17 @@ export async function completeRecord(api: APIRequestContext, title: string, lang
     await api.patch(`/api/metadata/metadata-i18n/${other.id}/`, {
       data:
         options.translation ??
-        (english ? { title: `${title}（中文）`, description: '青藏高原冰川面积变化。' } : { title: `${title} (English)`, description: 'Glacier area changes of the Tibetan Plateau.' }),
+        (english
+          ? { title: `${title}（中文）`, description: '青藏高原冰川面积变化。' }
+          : { title: `${title} (English)`, description: 'Glacier area changes of the Tibetan Plateau.' }),
     }),
   );
   await expectJson(await api.post('/api/metadata/meta-fund/', { data: { metadata: record.id, fund: '5' } }), 201);
   for (const type of KEYWORD_TYPES) {
-    await expectJson(await api.post('/api/metadata/keyword/', { data: { name: `${type}-${record.id.slice(0, 6)}`, type, metadata: record.id, translation: `${type} keyword` } }), 201);
+    await expectJson(
+      await api.post('/api/metadata/keyword/', { data: { name: `${type}-${record.id.slice(0, 6)}`, type, metadata: record.id, translation: `${type} keyword` } }),
+      201,
+    );
   }
   for (const keyword of options.keywords ?? []) {
     await expectJson(await api.post('/api/metadata/keyword/', { data: { ...keyword, metadata: record.id } }), 201);

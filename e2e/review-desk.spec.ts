@@ -16,7 +16,7 @@ for (const language of LANGUAGES) {
   const english = language === 'en';
 
   test.describe(`the data centre's review desk (${language})`, () => {
-    test('a decision someone else took meanwhile shows the server\'s message and the record as it stands', async ({ page }) => {
+    test("a decision someone else took meanwhile shows the server's message and the record as it stands", async ({ page }) => {
       test.setTimeout(180_000);
       const staff = await createUser({ staff: true, realname: english ? 'Desk Officer' : '审核员' });
       const colleague = await createUser({ staff: true, realname: english ? 'Other Officer' : '另一审核员' });
@@ -44,7 +44,7 @@ for (const language of LANGUAGES) {
       await colleagueApi.dispose();
     });
 
-    test('shows a new submission and a colleague\'s decision without being reloaded', async ({ page }) => {
+    test("shows a new submission and a colleague's decision without being reloaded", async ({ page }) => {
       test.setTimeout(150_000);
       const staff = await createUser({ staff: true, realname: english ? 'Desk Officer' : '审核员' });
       const colleague = await createUser({ staff: true, realname: english ? 'Other Officer' : '另一审核员' });

@@ -40,10 +40,17 @@ async function apiSession(browser: Browser, user: { username: string; password: 
 function submitInDb(id: string, values: { enTitle?: string; project?: { specialId: string } } = {}) {
   withDb((db) => {
     const now = new Date().toISOString();
-    db.prepare(
-      `update metadata set status = 'submitted', submitted_at = ?, submitting_type = ?, topic_review_status = ?, updated_at = ? where id = ?`,
-    ).run(now, values.project ? 'project' : 'general', values.project ? 'waiting' : '', now, id);
-    if (values.enTitle) db.prepare(`insert into metadata_i18n (id, metadata_id, language, title) values (?, ?, 'en', ?) on conflict (metadata_id, language) do update set title = excluded.title`).run(randomUUID(), id, values.enTitle);
+    db.prepare(`update metadata set status = 'submitted', submitted_at = ?, submitting_type = ?, topic_review_status = ?, updated_at = ? where id = ?`).run(
+      now,
+      values.project ? 'project' : 'general',
+      values.project ? 'waiting' : '',
+      now,
+      id,
+    );
+    if (values.enTitle)
+      db.prepare(
+        `insert into metadata_i18n (id, metadata_id, language, title) values (?, ?, 'en', ?) on conflict (metadata_id, language) do update set title = excluded.title`,
+      ).run(randomUUID(), id, values.enTitle);
     if (values.project) db.prepare('insert into meta_special (id, metadata_id, special_id) values (?, ?, ?)').run(randomUUID(), id, values.project.specialId);
   });
 }
@@ -153,13 +160,18 @@ for (const language of LANGUAGES) {
       const roundOf = (round: number) => withDb((db) => (db.prepare('select id from reviews where metadata_id = ? and round = ?').get(id, round) as { id: string }).id);
       const reviewer = await tokenSession(expert.username, expert.password);
       await expectJson(await reviewer.get(`/api/metadata/review/${roundOf(1)}/`));
-      await expectJson(await reviewer.put(`/api/metadata/review/${roundOf(1)}/`, { data: { review_status: 'review_after_modification', content: 'Give 2021 too.', signed: false } }));
+      await expectJson(
+        await reviewer.put(`/api/metadata/review/${roundOf(1)}/`, { data: { review_status: 'review_after_modification', content: 'Give 2021 too.', signed: false } }),
+      );
       await desk.patch(`/api/metadata/review-status/${id}/set_review_status/`, { review_status: 'return', content: 'Please answer the expert.' });
 
       // The creator changes the title and the end of the time range, adds a keyword, submits again; round 2 begins.
       await expectJson(await owner.patch(`/api/metadata/metadata/${id}/`, { data: { title: revised, time_end: '2021-12-31' } }));
       const keyword = english ? `Qilian borehole ${tag}` : `祁连钻孔 ${tag}`;
-      await expectJson(await owner.post('/api/metadata/keyword/', { data: { name: keyword, type: 'place', language, metadata: id, translation: english ? '祁连钻孔' : 'Qilian borehole' } }), 201);
+      await expectJson(
+        await owner.post('/api/metadata/keyword/', { data: { name: keyword, type: 'place', language, metadata: id, translation: english ? '祁连钻孔' : 'Qilian borehole' } }),
+        201,
+      );
       await submitted();
       await desk.patch(`/api/metadata/review-status/${id}/set_review_status/`, { review_status: 'receive' });
 

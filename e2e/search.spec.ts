@@ -177,7 +177,9 @@ for (const language of LANGUAGES) {
 
         // The whole search is in the address: a result opens its landing page, Back returns to it.
         const searchAddress = page.url();
-        await result(page, titleOf(seeded.antarctic)).getByRole('link', { name: titleOf(seeded.antarctic), exact: true }).click();
+        await result(page, titleOf(seeded.antarctic))
+          .getByRole('link', { name: titleOf(seeded.antarctic), exact: true })
+          .click();
         await expect(page).toHaveURL(new RegExp(`^[^?]*${prefix}/data/${seeded.antarctic.id}/$`));
         await page.goBack();
         await expect(page).toHaveURL(searchAddress);
@@ -248,22 +250,33 @@ test.describe('the search page stays light', () => {
     await aboutContext.close();
     const { context, page, scripts, loaded: data } = await firstLoad('/en/data/?q=glacier');
     const names = [...data.keys()];
-    expect(names.filter((name) => mapFiles.includes(name)), 'no map code before the map is shown').toEqual([]);
+    expect(
+      names.filter((name) => mapFiles.includes(name)),
+      'no map code before the map is shown',
+    ).toEqual([]);
     const total = sum(data);
     // What the search page adds to the public shell that every page loads.
     const own = names.filter((name) => !about.has(name));
     console.log(`/en/data/ first load: ${kb(total)} compressed in ${names.length} scripts; the search page's own: ${kb(sum(data, own))} (${own.join(', ')})`);
-    expect(sum(data, own), 'the search page\'s own scripts').toBeLessThanOrEqual(12 * 1024);
+    expect(sum(data, own), "the search page's own scripts").toBeLessThanOrEqual(12 * 1024);
 
-    expect(names.filter((name) => name.startsWith('antd-')), 'no Ant Design on a public page').toEqual([]);
+    expect(
+      names.filter((name) => name.startsWith('antd-')),
+      'no Ant Design on a public page',
+    ).toEqual([]);
     expect(total, 'the whole first load of /en/data/').toBeLessThanOrEqual(FIRST_LOAD_BUDGET);
 
     scripts.clear();
     await page.getByRole('button', { name: textsOf('en').search.ui.map.show }).click();
     await expect(page.getByTestId('search-map').locator('canvas').first()).toBeVisible();
-    await expect.poll(() => [...scripts.keys()].filter((name) => mapFiles.includes(name)).length, { message: 'the map\'s code is loaded when it is shown' }).toBeGreaterThan(0);
+    await expect.poll(() => [...scripts.keys()].filter((name) => mapFiles.includes(name)).length, { message: "the map's code is loaded when it is shown" }).toBeGreaterThan(0);
     await expect.poll(() => [...scripts.values()].every((size) => size > 0)).toBe(true);
-    console.log(`map chunk: ${[...scripts].filter(([name]) => mapFiles.includes(name)).map(([name, size]) => `${name} ${kb(size)}`).join(', ')}`);
+    console.log(
+      `map chunk: ${[...scripts]
+        .filter(([name]) => mapFiles.includes(name))
+        .map(([name, size]) => `${name} ${kb(size)}`)
+        .join(', ')}`,
+    );
     await context.close();
   });
 });
@@ -274,7 +287,9 @@ test.describe('Lighthouse on the search page', () => {
     await withLighthouse(baseURL!, async (_context, audit) => {
       const english = await audit('/en/data/?q=glacier', ['accessibility', 'performance']);
       const chinese = await audit(`/data/?q=${encodeURIComponent('冰川')}`, ['accessibility']);
-      console.log(`Lighthouse /en/data/?q=glacier: accessibility ${english.scores.accessibility}, mobile performance ${english.scores.performance} (${english.metrics}); /data/?q=冰川: accessibility ${chinese.scores.accessibility}`);
+      console.log(
+        `Lighthouse /en/data/?q=glacier: accessibility ${english.scores.accessibility}, mobile performance ${english.scores.performance} (${english.metrics}); /data/?q=冰川: accessibility ${chinese.scores.accessibility}`,
+      );
       // Performance is reported, not asserted: its simulated timings follow the machine's load (the issue's target is 90).
       test.info().annotations.push({ type: 'performance', description: `mobile performance ${english.scores.performance} on /en/data/?q=glacier` });
       for (const { scores, failed } of [english, chinese]) expect(scores.accessibility, failed.join(', ')).toBeGreaterThanOrEqual(98);

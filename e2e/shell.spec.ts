@@ -9,8 +9,7 @@ const LANGUAGES: Language[] = ['zh-hans', 'en'];
 const PHONE = { width: 390, height: 844 };
 
 /** "All changes saved at {{time}}" of the catalogue as a pattern that any hh:mm matches. */
-const savedPattern = (template: string) =>
-  new RegExp(template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\{time\}\}/, '\\d{1,2}:\\d{2}'));
+const savedPattern = (template: string) => new RegExp(template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\{time\}\}/, '\\d{1,2}:\\d{2}'));
 
 async function boxOf(locator: Locator) {
   const box = await locator.boundingBox();
@@ -32,10 +31,7 @@ async function expectHeaderFits(page: Page, header: Locator, parts: Record<strin
   for (const [i, a] of boxes.entries()) {
     for (const b of boxes.slice(i + 1)) {
       const apart =
-        a.box.x + a.box.width <= b.box.x + 0.5 ||
-        b.box.x + b.box.width <= a.box.x + 0.5 ||
-        a.box.y + a.box.height <= b.box.y + 0.5 ||
-        b.box.y + b.box.height <= a.box.y + 0.5;
+        a.box.x + a.box.width <= b.box.x + 0.5 || b.box.x + b.box.width <= a.box.x + 0.5 || a.box.y + a.box.height <= b.box.y + 0.5 || b.box.y + b.box.height <= a.box.y + 0.5;
       expect(apart, `${a.name} and ${b.name} do not overlap`).toBe(true);
     }
   }
@@ -84,7 +80,7 @@ for (const language of LANGUAGES) {
   test.describe(`the shell on a phone (${language})`, () => {
     test.use({ viewport: PHONE });
 
-    test('the personal centre: the menu opens as a drawer, the header fits, the editor\'s title takes the full width', async ({ page }) => {
+    test("the personal centre: the menu opens as a drawer, the header fits, the editor's title takes the full width", async ({ page }) => {
       const realname = english ? 'Ada Glacier-Lovelace' : '李冰川研究员';
       const user = await createUser({ realname });
       await logIn(page, language, user.username, user.password);
@@ -132,7 +128,7 @@ for (const language of LANGUAGES) {
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     });
 
-    test('the public header shows the whole site title and user name, and its menu opens the site\'s pages', async ({ page }) => {
+    test("the public header shows the whole site title and user name, and its menu opens the site's pages", async ({ page }) => {
       const realname = english ? 'Ada Glacier-Lovelace' : '李冰川研究员';
       const user = await createUser({ realname });
       await logIn(page, language, user.username, user.password);
@@ -194,9 +190,7 @@ for (const language of LANGUAGES) {
       for (let opened = 0; opened < 10 && (await closed.count()) > 0; opened++) await closed.first().click();
       await expect(closed).toHaveCount(0);
       const items = menu.locator('li.ant-menu-item');
-      return Promise.all(
-        (await items.all()).map(async (item) => ({ label: (await item.innerText()).trim(), disabled: (await item.getAttribute('aria-disabled')) === 'true' })),
-      );
+      return Promise.all((await items.all()).map(async (item) => ({ label: (await item.innerText()).trim(), disabled: (await item.getAttribute('aria-disabled')) === 'true' })));
     }
 
     for (const role of ['user', 'staff'] as const) {
@@ -206,7 +200,10 @@ for (const language of LANGUAGES) {
         await logIn(page, language, user.username, user.password);
         await page.goto(`${prefix}/personal/#/`);
         const entries = await menuEntries(page);
-        expect(entries.filter((entry) => entry.disabled).map((entry) => entry.label), 'no disabled entry').toEqual([]);
+        expect(
+          entries.filter((entry) => entry.disabled).map((entry) => entry.label),
+          'no disabled entry',
+        ).toEqual([]);
         // Staff have the review group's staff pages after Review history: the spec's Chinese-only pre-review
         // (the only entry one language has and the other has not) and the DOI registrations.
         const staffPages = [...(english ? [] : [texts.menu.preReview]), texts.doi.ui.title];
@@ -244,7 +241,7 @@ for (const language of LANGUAGES) {
       await expect(page.getByRole('cell', { name: staff.username, exact: true })).toBeVisible();
     });
 
-    test('the home page\'s second button signs a visitor in and takes a signed-in user to the personal centre', async ({ page }) => {
+    test("the home page's second button signs a visitor in and takes a signed-in user to the personal centre", async ({ page }) => {
       const home = english ? '/en/' : '/';
       await page.goto(home);
       const hero = page.getByRole('main');
@@ -279,7 +276,7 @@ function builtFilesWith(marker: string): string[] {
 const PUBLIC_JS_BUDGET_BYTES = 170 * 1000;
 
 test.describe('public pages stay light', () => {
-  test('the home, data, news and about pages never load the personal centre\'s shell, the editor or Ant Design', async ({ page }) => {
+  test("the home, data, news and about pages never load the personal centre's shell, the editor or Ant Design", async ({ page }) => {
     const shellFiles = builtFilesWith("'menu.collapse'").concat(builtFilesWith('"menu.collapse"'));
     const editorFiles = builtFilesWith("'save-state'").concat(builtFilesWith('"save-state"'));
     // Ant Design's libraries name themselves in their messages ('@ant-design/fast-color: ...').
@@ -303,7 +300,10 @@ test.describe('public pages stay light', () => {
         await expect(page.getByRole('banner')).toBeVisible();
         await page.waitForLoadState('networkidle');
         expect(scripts.length, `${address} loads scripts`).toBeGreaterThan(0);
-        expect(scripts.filter((name) => personalFiles.includes(name)), `${address} (signed in: ${signedIn})`).toEqual([]);
+        expect(
+          scripts.filter((name) => personalFiles.includes(name)),
+          `${address} (signed in: ${signedIn})`,
+        ).toEqual([]);
       }
     }
 

@@ -65,7 +65,10 @@ test.describe('statistics of a dataset', () => {
       const today = new Date().toISOString().slice(0, 10);
       await expect(chartOf(page)).toHaveAttribute('aria-label', s.record.chartLabel.replace('{{first}}', today).replace('{{last}}', today));
       await expect(chartOf(page).locator('canvas')).toBeVisible();
-      expect([...scripts.keys()].some((name) => name.startsWith('UsageChart-')), 'the chart came in its own chunk').toBe(true);
+      expect(
+        [...scripts.keys()].some((name) => name.startsWith('UsageChart-')),
+        'the chart came in its own chunk',
+      ).toBe(true);
       await page.getByText(s.record.byMonth, { exact: true }).click();
       await expect(chartOf(page)).toHaveAttribute('aria-label', s.record.chartLabel.replace('{{first}}', today.slice(0, 7)).replace('{{last}}', today.slice(0, 7)));
       await expect(chartOf(page).locator('canvas')).toBeVisible();
@@ -132,7 +135,10 @@ test.describe('statistics of a dataset', () => {
       await expect(page.getByText(textsOf(language).statistics.record.empty)).toBeVisible();
       await expect(chartOf(page)).toHaveCount(0);
     }
-    expect([...scripts.keys()].filter((name) => name.startsWith('UsageChart-')), 'nothing to draw, no chart code').toEqual([]);
+    expect(
+      [...scripts.keys()].filter((name) => name.startsWith('UsageChart-')),
+      'nothing to draw, no chart code',
+    ).toEqual([]);
     await context.close();
 
     // Staff looking at the statistics is no reader's view either: the page reads no record to title itself.
@@ -156,7 +162,8 @@ test.describe('Apply Statistics', () => {
       await expect(page.getByRole('heading', { name: s.apply.title })).toBeVisible(AFTER_LOAD);
       const provider = page.getByTestId('role-provider');
       await expect(provider).toContainText(s.apply.roles.provider);
-      const counts = (key: 'datasets' | 'views' | 'downloads' | 'orders' | 'waiting') => provider.locator('.ant-descriptions-row').filter({ hasText: s[key] }).locator('.ant-descriptions-item-content');
+      const counts = (key: 'datasets' | 'views' | 'downloads' | 'orders' | 'waiting') =>
+        provider.locator('.ant-descriptions-row').filter({ hasText: s[key] }).locator('.ant-descriptions-item-content');
       await expect(counts('datasets')).toHaveText('1');
       await expect(counts('downloads')).toHaveText('1');
       await expect(counts('orders')).toHaveText('1');
@@ -192,7 +199,9 @@ test.describe('Apply Statistics at 1280 px', () => {
       const record = await completeRecord(ownerApi, title, 'en');
       expect((await expectJson(await ownerApi.post('/metadata/metadata-submit/', { data: { id: record.id } }))).status).toBe('true');
       await expectJson(
-        await staffApi.patch(`/api/metadata/review-status/${record.id}/set_review_status/`, { data: { review_status: 'publish_without_review', content: 'For a layout check.', from_status: 'submitted' } }),
+        await staffApi.patch(`/api/metadata/review-status/${record.id}/set_review_status/`, {
+          data: { review_status: 'publish_without_review', content: 'For a layout check.', from_status: 'submitted' },
+        }),
       );
       const { context, page } = await signedInQuietly(browser, owner);
       await page.setViewportSize({ width: 1280, height: 900 });

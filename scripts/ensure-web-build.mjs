@@ -6,7 +6,15 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dist = path.join(root, 'packages/web/dist/index.html');
-const sources = ['packages/web/src', 'packages/web/public', 'packages/web/index.html', 'packages/web/vite.config.ts', 'packages/web/precompress.ts', 'packages/shared/src', 'package-lock.json'];
+const sources = [
+  'packages/web/src',
+  'packages/web/public',
+  'packages/web/index.html',
+  'packages/web/vite.config.ts',
+  'packages/web/precompress.ts',
+  'packages/shared/src',
+  'package-lock.json',
+];
 
 function newest(target) {
   const stat = fs.statSync(target);
