@@ -167,8 +167,12 @@ for (const language of ['zh-hans', 'en'] as Language[]) {
         if (width < 768) await page.getByRole('banner').getByRole('button', { name: texts.nav.openMenu }).click();
         const menu = page.getByRole('navigation', { name: texts.nav.personal });
         await menu.getByText(texts.menu.review, { exact: true }).click();
-        await menu.getByText(ui.title, { exact: true }).click();
-        await expect(page).toHaveURL(/#\/review\/doi-registrations$/);
+        // The submenu opens with an animation (in the drawer on a phone): a click while it still moves can
+        // miss, so the click is tried again until the page is the DOI page.
+        await expect(async () => {
+          await menu.getByText(ui.title, { exact: true }).click();
+          await expect(page).toHaveURL(/#\/review\/doi-registrations$/, { timeout: 2_000 });
+        }).toPass(AFTER_LOAD);
         await expect(page.getByRole('heading', { name: ui.title })).toBeVisible(AFTER_LOAD);
 
         // Failed ones first: this one with its DOI, its state, DataCite's reason and the sentence in the page's language.
