@@ -19,3 +19,5 @@ export * from './rules/download-selection.js';
 export * from './rules/text.js';
 export * from './contracts/orders.js';
 export * from './rules/creators.js';
+export * from './rules/file-tree.js';
+export * from './contracts/file-tree.js';

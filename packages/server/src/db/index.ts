@@ -20,6 +20,7 @@ import * as doiRegistrations from './migrations/0012-doi-registrations.js';
 import * as recordVersions from './migrations/0013-record-versions.js';
 import * as identifiers from './migrations/0014-identifiers.js';
 import * as i18nDistributorPlace from './migrations/0015-i18n-distributor-place.js';
+import * as fileTree from './migrations/0016-file-tree.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -77,6 +78,7 @@ const migrations: Record<string, Migration> = {
   '0013-record-versions': recordVersions,
   '0014-identifiers': identifiers,
   '0015-i18n-distributor-place': i18nDistributorPlace,
+  '0016-file-tree': fileTree,
 };
 
 class ListedMigrations implements MigrationProvider {

@@ -1,4 +1,5 @@
 import { doiEn } from './doi.en.js';
+import { fileTreeEn } from './file-tree.en.js';
 import { identifiersEn } from './identifiers.en.js';
 import { statisticsEn } from './statistics.en.js';
 import { editorEn } from './editor.en.js';
@@ -205,6 +206,7 @@ export const en = {
   ordersUi: ordersUiEn,
   reviewDesk: reviewDeskEn,
   doi: doiEn,
+  fileTree: fileTreeEn,
   identifiers: identifiersEn,
   statistics: statisticsEn,
 };

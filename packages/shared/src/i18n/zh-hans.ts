@@ -1,4 +1,5 @@
 import { doiZhHans } from './doi.zh-hans.js';
+import { fileTreeZhHans } from './file-tree.zh-hans.js';
 import { identifiersZhHans } from './identifiers.zh-hans.js';
 import { statisticsZhHans } from './statistics.zh-hans.js';
 import { editorZhHans } from './editor.zh-hans.js';
@@ -200,6 +201,7 @@ export const zhHans: Messages = {
   ordersUi: ordersUiZhHans,
   reviewDesk: reviewDeskZhHans,
   doi: doiZhHans,
+  fileTree: fileTreeZhHans,
   identifiers: identifiersZhHans,
   statistics: statisticsZhHans,
 };

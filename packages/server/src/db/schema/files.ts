@@ -1,3 +1,4 @@
+import type { ColumnType } from 'kysely';
 import type { Created } from './metadata.js';
 
 /** A stored file of a record: its blob lives in the storage under `storage_key`. */
@@ -17,9 +18,30 @@ export interface MetaMediaTable extends StoredFileTable {
   resized_key: string;
 }
 
-/** The files module's tables: a record's stored files (modules/files: files.repo.ts writes them; migration 0002). */
+/**
+ * A data file: a stored file at a place in its record's tree (migration 0016). `path` is its folder,
+ * normalised ('/' the root, '/a/b/'); (metadata_id, path, name) is unique, also against the folders
+ * (meta_folder) of the same record, which the files module checks under the record's lock.
+ * `modified_at`: its last change of name or place ('' for a row inserted without it: its created_at stands).
+ */
+export interface DataFileTable extends StoredFileTable {
+  path: ColumnType<string, string | undefined, string>;
+  modified_at: ColumnType<string, string | undefined, string>;
+}
+
+/** A folder of a record's file tree: its own row, holding no bytes; what it holds is every row whose path starts with `path || name || '/'`. */
+export interface MetaFolderTable extends Created {
+  id: string;
+  metadata_id: string;
+  path: string;
+  name: string;
+  modified_at: string;
+}
+
+/** The files module's tables: a record's stored files (modules/files: files.repo.ts and file-tree.repo.ts write them; migrations 0002, 0016). */
 export interface FilesTables {
   meta_media: MetaMediaTable;
   meta_attach: StoredFileTable;
-  meta_file: StoredFileTable;
+  meta_file: DataFileTable;
+  meta_folder: MetaFolderTable;
 }

@@ -22,7 +22,7 @@ export interface Slice {
 export type Refusal = RecordWriteRefusal;
 
 /** Inserted, refused because the record has its maximum already or the uploader's quota is used up, or a Refusal. */
-export type InsertResult = 'inserted' | 'full' | 'quota' | Refusal;
+export type InsertResult = 'inserted' | 'full' | 'quota' | 'exists' | Refusal;
 
 /**
  * What the caller may still change, checked again under the lock: `draftOnly` for a non-staff caller
@@ -84,6 +84,8 @@ export class FilesRepo {
       if (refusal) return refusal;
       if ((await countOf(trx, TABLE[kind], row.metadata_id)) >= max) return 'full';
       if (await isOverQuota(trx, condition, Number(row.size))) return 'quota';
+      // A data file goes to the root of the record's tree, where its name must be free (file-tree.repo.ts).
+      if (kind === 'file' && (await nameTakenAtRoot(trx, row.metadata_id, row.name))) return 'exists';
       await trx.insertInto(TABLE[kind]).values(row).execute();
       return 'inserted';
     });
@@ -159,6 +161,14 @@ async function countOf(db: Db, table: (typeof TABLE)[FileKind], metadataId: stri
   return Number(row.count);
 }
 
+async function nameTakenAtRoot(trx: Tx, metadataId: string, name: string): Promise<boolean> {
+  for (const table of ['meta_file', 'meta_folder'] as const) {
+    const row = await trx.selectFrom(table).select('id').where('metadata_id', '=', metadataId).where('path', '=', '/').where('name', '=', name).executeTakeFirst();
+    if (row) return true;
+  }
+  return false;
+}
+
 /** Rolls back a transaction that would take the uploader over their quota. */
 class QuotaExceeded extends Error {}
 
@@ -176,7 +186,7 @@ async function storedBytesOf(db: Db, userId: string): Promise<number> {
 }
 
 /** Whether `size` more bytes would take the uploader over their quota; locks their row first. */
-async function isOverQuota(trx: Tx, condition: WriteCondition, size: number): Promise<boolean> {
+export async function isOverQuota(trx: Tx, condition: WriteCondition, size: number): Promise<boolean> {
   if (!condition.quota) return false;
   await lockUserRow(trx, condition.quota.userId);
   return (await storedBytesOf(trx, condition.quota.userId)) + size > condition.quota.bytes;

@@ -1,13 +1,15 @@
-import path from 'node:path';
 import type { Readable } from 'node:stream';
 import sharp from 'sharp';
-import { MEDIA_TYPES, METADATA_LIMITS, stripIllegalText, THUMBNAIL_MIME_TYPES, type HaveDownload, type Media, type StoredFile } from '@portal/shared';
+import { MEDIA_TYPES, METADATA_LIMITS, THUMBNAIL_MIME_TYPES, type FileEntry, type FileOrdering, type HaveDownload, type Media, type StoredFile } from '@portal/shared';
 import { newId } from '../../db/index.js';
 import { AppError, fieldError } from '../../errors.js';
 import { BlobNotFoundError, BlobTooLargeError, type BlobStore } from '../../storage/index.js';
 import type { AuthenticatedUser } from '../account/index.js';
 import { orNotFound, type MetadataAccess } from '../metadata/index.js';
 import type { DownloadAccess } from '../orders/index.js';
+import { declaredMime, deleteBlobs, displayName, extensionOf, formatLimit } from './file-names.js';
+import { FileTree, type FolderPage, type StoredBlobInput } from './file-tree.service.js';
+import { FileTreeRepo } from './file-tree.repo.js';
 import type { FileKind, FilesRepo, MediaRow, Refusal, Slice, StoredFileRow, WriteCondition } from './files.repo.js';
 
 /** A file part as it arrives: the name the client gave, its declared type, and its bytes. */
@@ -62,33 +64,7 @@ const KINDS = {
   },
 } as const satisfies Record<FileKind, { max: number; maxBytes: number; tooMany: string }>;
 
-const MAX_NAME_LENGTH = 255;
-/** C0 and C1 controls, and the bidirectional overrides that make 'gpj.exe' read as 'exe.jpg'. */
-const UNSAFE_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
-
-/** '200 MB': the limits are whole MiB. */
-export function formatLimit(bytes: number): string {
-  return `${Math.round(bytes / (1024 * 1024))} MB`;
-}
-
-/**
- * The name shown for an uploaded file: its last path segment, without control characters (nor lone
- * surrogates and U+FFFE/FFFF, which no XML or zip name may carry), trimmed.
- * It is only ever displayed and offered as a download name; the disk sees the random key.
- */
-export function displayName(filename: string | undefined): string {
-  const base = (filename ?? '').split(/[\\/]/).pop() ?? '';
-  const name = stripIllegalText(base).normalize('NFC').replace(UNSAFE_CHARACTERS, '').trim();
-  if (name === '' || name === '.' || name === '..' || [...name].length > MAX_NAME_LENGTH) {
-    throw fieldError('file', 'metadata.files.badName');
-  }
-  return name;
-}
-
-export function extensionOf(name: string): string {
-  return path.extname(name).slice(1).toLowerCase();
-}
+export { displayName, extensionOf, formatLimit };
 
 /** The bytes of a stream, or null when there are more than `limit` (it is then destroyed). */
 async function readAtMost(stream: Readable, limit: number): Promise<Buffer | null> {
@@ -151,6 +127,8 @@ export class FilesService {
   private readonly log?: Log;
   private readonly storageQuotaBytes: number;
   private readonly downloads?: DownloadAccess;
+  /** The record's data files as a tree: folders, paths, paged listings (file-tree.service.ts). */
+  readonly tree: FileTree;
 
   constructor(
     private readonly repo: FilesRepo,
@@ -161,6 +139,26 @@ export class FilesService {
     this.log = options.log;
     this.downloads = options.downloads;
     this.storageQuotaBytes = options.storageQuotaBytes ?? Number.MAX_SAFE_INTEGER;
+    this.tree = new FileTree(new FileTreeRepo(repo.db), access, storage, options);
+  }
+
+  /**
+   * Lists a blob already written to the BlobStore (an upload's, an FTP sync's) as a data file of the
+   * record at `path`, making missing folders; checks access, the published lock, the name's clash and
+   * the quota. A refusal deletes nothing of the blob: the caller does.
+   */
+  addStoredBlob(user: AuthenticatedUser | null, input: StoredBlobInput): Promise<StoredFile> {
+    return this.tree.addStoredBlob(user, input);
+  }
+
+  /** A data file's bytes by its full path ('/a/b.nc'), from byte `start`, for whoever may download the record's files. */
+  openByPath(user: AuthenticatedUser | null, metadataId: string, path: string, start?: number): Promise<OpenedFile<FileEntry>> {
+    return this.tree.openByPath(user, metadataId, path, start);
+  }
+
+  /** One page of a folder of the record's tree ('/' the root), with the folder's count and bytes. */
+  listFolder(user: AuthenticatedUser | null, metadataId: string, path: string, options?: { ordering?: FileOrdering; slice?: Slice }): Promise<FolderPage> {
+    return this.tree.listFolder(user, metadataId, path, options);
   }
 
   /**
@@ -191,8 +189,7 @@ export class FilesService {
       if (!type) throw new AppError('VALIDATION_FAILED', 'metadata.files.documentOnly', { params: { kinds: Object.keys(DOCUMENT_TYPES).join(', ') } });
       mime = type;
     } else {
-      const declared = (file.mimetype ?? '').toLowerCase();
-      mime = MIME.test(declared) ? declared : 'application/octet-stream';
+      mime = declaredMime(file.mimetype);
     }
     // Refused before a byte is stored; checked again, under a lock, when the row is inserted.
     if ((await this.repo.count(kind, record.id)) >= rules.max) throw this.tooMany(kind);
@@ -215,6 +212,7 @@ export class FilesService {
       const result = await this.repo.insertWithin(kind, row, rules.max, { draftOnly: !user!.is_staff, quota: quota.condition });
       if (result === 'full') throw this.tooMany(kind);
       if (result === 'quota') throw this.quotaExceeded();
+      if (result === 'exists') throw new AppError('CONFLICT', 'fileTree.exists');
       if (result !== 'inserted') throw refused(result);
       return fileView(row);
     } catch (error) {
@@ -423,12 +421,7 @@ export class FilesService {
     }
   }
 
-  /** Blob deletion never undoes a database change: a failure is logged and leaves an orphan blob. */
-  private async deleteBlobs(keys: string[]): Promise<void> {
-    const present = keys.filter((key) => key !== '');
-    const results = await Promise.allSettled(present.map((key) => this.storage.delete(key)));
-    results.forEach((result, index) => {
-      if (result.status === 'rejected') this.log?.warn({ key: present[index], err: result.reason }, 'could not delete a stored file');
-    });
+  private deleteBlobs(keys: string[]): Promise<void> {
+    return deleteBlobs(this.storage, keys, this.log);
   }
 }

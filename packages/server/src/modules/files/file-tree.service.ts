@@ -1,0 +1,272 @@
+import { fileNameProblem, normaliseFolderPath, splitFilePath, type FileEntry, type FileOrdering, type StoredFile } from '@portal/shared';
+import { newId, type Tx } from '../../db/index.js';
+import { AppError, fieldError } from '../../errors.js';
+import { BlobNotFoundError, type BlobStore, type StoredBlob } from '../../storage/index.js';
+import type { AuthenticatedUser } from '../account/index.js';
+import type { MetadataAccess, MetadataRow } from '../metadata/index.js';
+import type { DownloadAccess } from '../orders/index.js';
+import { FileTreeRepo, innerPath, NameTaken, type DataFileRow, type TreeRow } from './file-tree.repo.js';
+import { isOverQuota, type Slice } from './files.repo.js';
+import { declaredMime, deleteBlobs, formatLimit } from './file-names.js';
+import type { OpenedFile } from './files.service.js';
+
+/** A blob already in the BlobStore, to list as a data file at `path` (a folder) under `name`. */
+export interface StoredBlobInput {
+  metadataId: string;
+  path: string;
+  name: string;
+  blob: StoredBlob;
+  mime?: string;
+}
+
+export interface FolderPage {
+  count: number;
+  bytes: number;
+  results: FileEntry[];
+}
+
+interface Log {
+  warn(details: object, message: string): void;
+}
+
+export function entryView(entry: TreeRow): FileEntry {
+  const { id, name, path, created_at: created } = entry.row;
+  const modified = entry.row.modified_at || created;
+  if (entry.folder) return { id, name, path, is_folder: true, size: 0, sha256: '', created, modified };
+  return { id, name, path, is_folder: false, size: Number(entry.row.size), sha256: entry.row.sha256, created, modified };
+}
+
+function storedFileView(row: DataFileRow): StoredFile {
+  return { id: row.id, metadata: row.metadata_id, name: row.name, size: Number(row.size), mime: row.mime, sha256: row.sha256, created_at: row.created_at };
+}
+
+/** The folder path given, normalised, or a 400 naming the field. */
+export function folderPath(field: string, raw: string | undefined): string {
+  const result = normaliseFolderPath(raw ?? '/');
+  if ('problem' in result) throw fieldError(field, result.problem);
+  return result.path;
+}
+
+function checkedName(field: string, raw: string | undefined): string {
+  const name = (raw ?? '').normalize('NFC');
+  const problem = fileNameProblem(name);
+  if (problem) throw fieldError(field, problem);
+  return name;
+}
+
+function fullPath(field: string, raw: string | undefined): { path: string; name: string } {
+  const result = splitFilePath(raw ?? '');
+  if ('problem' in result) throw fieldError(field, result.problem);
+  return result;
+}
+
+const exists = () => new AppError('CONFLICT', 'fileTree.exists');
+const noFolder = () => new AppError('NOT_FOUND', 'fileTree.noFolder');
+const noEntry = () => new AppError('NOT_FOUND', 'fileTree.noEntry');
+
+/**
+ * A record's data files as a tree (issue 19): folders, files at paths, paged listings with the
+ * folder's exact count and bytes. Reading follows FilesService.list (who may see the record), a
+ * file's bytes the download rule; changing it MetadataAccess.writable (the creator while a draft,
+ * staff), checked again under the record's lock with the name's clash and the uploader's quota. A
+ * published record's files are refused to its creator with the spec's 'no right' message.
+ */
+export class FileTree {
+  private readonly log?: Log;
+  private readonly downloads?: DownloadAccess;
+  private readonly storageQuotaBytes: number;
+
+  constructor(
+    private readonly repo: FileTreeRepo,
+    private readonly access: MetadataAccess,
+    private readonly storage: BlobStore,
+    options: { log?: Log; storageQuotaBytes?: number; downloads?: DownloadAccess } = {},
+  ) {
+    this.log = options.log;
+    this.downloads = options.downloads;
+    this.storageQuotaBytes = options.storageQuotaBytes ?? Number.MAX_SAFE_INTEGER;
+  }
+
+  /** One page of a folder ('/' the root), the folder's own count and bytes with it. */
+  async listFolder(user: AuthenticatedUser | null, metadataId: string, path: string, options: { ordering?: FileOrdering; slice?: Slice } = {}): Promise<FolderPage> {
+    const record = await this.access.readable(user, metadataId);
+    const folder = folderPath('path', path);
+    if (!(await this.repo.folderExists(this.repo.db, record.id, folder))) throw noFolder();
+    const { count, bytes, rows } = await this.repo.page(record.id, folder, options.ordering ?? 'name', options.slice ?? { offset: 0, limit: 20 });
+    return { count, bytes, results: rows.map(entryView) };
+  }
+
+  /** A data file's bytes by its full path ('/a/b/c.nc'), for whoever may download the record's files; `start`: from that byte on. */
+  async openByPath(user: AuthenticatedUser | null, metadataId: string, path: string, start = 0): Promise<OpenedFile<FileEntry>> {
+    if (!user) throw new AppError('UNAUTHENTICATED', 'account.loginRequired');
+    const record = await this.access.readable(user, metadataId);
+    if (this.downloads) await this.downloads.assert(user, record);
+    else await this.access.filesReadable(user, record.id);
+    const at = fullPath('path', path);
+    const entry = await this.repo.entry(this.repo.db, record.id, at.path, at.name);
+    if (!entry || entry.folder) throw noEntry();
+    const size = Number(entry.row.size);
+    try {
+      const opened = await this.storage.open(entry.row.storage_key, start > 0 && start < size ? { start, end: size - 1 } : undefined);
+      return { file: entryView(entry), ...opened };
+    } catch (error) {
+      if (!(error instanceof BlobNotFoundError)) throw error;
+      this.log?.warn({ key: entry.row.storage_key }, 'stored file missing from the storage');
+      throw noEntry();
+    }
+  }
+
+  /**
+   * Lists a blob already written to the BlobStore as a data file at `path` (missing folders are
+   * made), after the access check, and under the record's lock the published lock, the name's clash
+   * and the uploader's quota. On refusal nothing of the blob is deleted: the caller deletes it.
+   */
+  async addStoredBlob(user: AuthenticatedUser | null, input: StoredBlobInput): Promise<StoredFile> {
+    const record = await this.writable(user, input.metadataId);
+    const path = folderPath('path', input.path);
+    const name = checkedName('name', input.name);
+    const now = new Date().toISOString();
+    const row = {
+      id: newId(),
+      metadata_id: record.id,
+      path,
+      name,
+      mime: declaredMime(input.mime),
+      storage_key: input.blob.key,
+      sha256: input.blob.sha256,
+      size: input.blob.size,
+      created_by: user!.id,
+      created_at: now,
+      modified_at: now,
+    };
+    await this.write(user!, record, now, async (trx) => {
+      await this.repo.ensureFolders(trx, record.id, path, user!.id, now);
+      if (await this.repo.entry(trx, record.id, path, name)) throw exists();
+      if (!user!.is_staff && (await isOverQuota(trx, { draftOnly: true, quota: { userId: user!.id, bytes: this.storageQuotaBytes } }, input.blob.size))) {
+        throw new AppError('PAYLOAD_TOO_LARGE', 'metadata.files.quotaExceeded', { params: { limit: formatLimit(this.storageQuotaBytes) } });
+      }
+      await this.repo.insertFile(trx, row);
+    });
+    return storedFileView(row);
+  }
+
+  /** POST /data/createFolder/: a new folder `name` in the existing folder `path`. */
+  async createFolder(user: AuthenticatedUser | null, input: { metadataId?: string; path?: string; name?: string }): Promise<FileEntry> {
+    const record = await this.writable(user, input.metadataId);
+    const path = folderPath('path', input.path);
+    const name = checkedName('name', input.name);
+    const now = new Date().toISOString();
+    const row = { id: newId(), metadata_id: record.id, path, name, created_by: user!.id, created_at: now, modified_at: now };
+    await this.write(user!, record, now, async (trx) => {
+      if (!(await this.repo.folderExists(trx, record.id, path))) throw noFolder();
+      if (await this.repo.entry(trx, record.id, path, name)) throw exists();
+      await this.repo.insertFolder(trx, row);
+    });
+    return entryView({ folder: true, row });
+  }
+
+  /** POST /data/newfile/: an empty data file `name` in the existing folder `path`. */
+  async newFile(user: AuthenticatedUser | null, input: { metadataId?: string; path?: string; name?: string }): Promise<FileEntry> {
+    const record = await this.writable(user, input.metadataId);
+    const path = folderPath('path', input.path);
+    const name = checkedName('name', input.name);
+    const blob = await this.storage.put(Buffer.alloc(0), { maxBytes: 0 });
+    const now = new Date().toISOString();
+    const row = {
+      id: newId(),
+      metadata_id: record.id,
+      path,
+      name,
+      mime: 'application/octet-stream',
+      storage_key: blob.key,
+      sha256: blob.sha256,
+      size: 0,
+      created_by: user!.id,
+      created_at: now,
+      modified_at: now,
+    };
+    try {
+      await this.write(user!, record, now, async (trx) => {
+        if (!(await this.repo.folderExists(trx, record.id, path))) throw noFolder();
+        if (await this.repo.entry(trx, record.id, path, name)) throw exists();
+        await this.repo.insertFile(trx, row);
+      });
+    } catch (error) {
+      await this.deleteBlobs([blob.key]);
+      throw error;
+    }
+    return entryView({ folder: false, row });
+  }
+
+  /** POST /data/deleteFile/: a file, or a folder with everything under it, by `path` and `name` or by `id`. */
+  async remove(user: AuthenticatedUser | null, input: { metadataId?: string; path?: string; name?: string; id?: string }): Promise<void> {
+    const record = await this.writable(user, input.metadataId);
+    const at = input.id ? undefined : { path: folderPath('path', input.path), name: checkedName('name', input.name) };
+    let keys: string[] = [];
+    await this.write(user!, record, new Date().toISOString(), async (trx) => {
+      const entry = at ? await this.repo.entry(trx, record.id, at.path, at.name) : await this.repo.entryById(trx, record.id, input.id!);
+      if (!entry) throw noEntry();
+      keys = await this.repo.remove(trx, entry);
+    });
+    await this.deleteBlobs(keys);
+  }
+
+  /** POST /data/moveFile/: renames or moves the file or folder at `from` to `to` (full paths; the target's folder must exist). */
+  async move(user: AuthenticatedUser | null, input: { metadataId?: string; from?: string; to?: string }): Promise<FileEntry> {
+    const record = await this.writable(user, input.metadataId);
+    const from = fullPath('from', input.from);
+    const to = fullPath('to', input.to);
+    const now = new Date().toISOString();
+    let moved: TreeRow | undefined;
+    await this.write(user!, record, now, async (trx) => {
+      const entry = await this.repo.entry(trx, record.id, from.path, from.name);
+      if (!entry) throw noEntry();
+      if (entry.folder && `${to.path}${to.name}/`.startsWith(innerPath(entry.row))) throw fieldError('to', 'fileTree.intoItself');
+      if (!(await this.repo.folderExists(trx, record.id, to.path))) throw noFolder();
+      if (from.path === to.path && from.name === to.name) return;
+      if (await this.repo.entry(trx, record.id, to.path, to.name)) throw exists();
+      await this.repo.move(trx, entry, to, now);
+      moved = { ...entry, row: { ...entry.row, path: to.path, name: to.name, modified_at: now } } as TreeRow;
+    });
+    return entryView(moved ?? (await this.repo.entry(this.repo.db, record.id, from.path, from.name))!);
+  }
+
+  /** The record when the caller may change its files now; a published one refused with 'no right'. */
+  private async writable(user: AuthenticatedUser | null, metadataId: string | undefined): Promise<MetadataRow> {
+    if (!user) throw new AppError('UNAUTHENTICATED', 'account.loginRequired');
+    if (!metadataId) throw fieldError('metadata_id', 'fileTree.metadataRequired');
+    try {
+      return await this.access.writable(user, metadataId);
+    } catch (error) {
+      throw await this.published(error, user, metadataId);
+    }
+  }
+
+  /** 'readOnly' of a published record becomes the spec's 'no right'. */
+  private async published(error: unknown, user: AuthenticatedUser, metadataId: string): Promise<unknown> {
+    if (!(error instanceof AppError) || error.messageKey !== 'metadata.readOnly') return error;
+    const record = await this.access.readable(user, metadataId);
+    return record.status === 'published' ? new AppError('FORBIDDEN', 'metadata.noRight') : error;
+  }
+
+  /** Runs `work` in a transaction holding the record's lock, checked again: still there, still writable by the caller. */
+  private async write(user: AuthenticatedUser, record: MetadataRow, now: string, work: (trx: Tx) => Promise<void>): Promise<void> {
+    try {
+      await this.repo.db.transaction().execute(async (trx) => {
+        const refusal = await this.access.lockForWrite(trx, record.id, now, !user.is_staff);
+        if (refusal === 'gone') throw new AppError('NOT_FOUND', 'metadata.notFound');
+        if (refusal) throw new AppError('CONFLICT', 'metadata.readOnly');
+        await work(trx);
+      });
+    } catch (error) {
+      if (error instanceof NameTaken) throw exists();
+      // Two writers of one name at once on SQLite's deferred lock: the index refuses the second.
+      if (/unique|duplicate key/i.test(String((error as Error | null)?.message))) throw exists();
+      throw await this.published(error, user, record.id);
+    }
+  }
+
+  private deleteBlobs(keys: string[]): Promise<void> {
+    return deleteBlobs(this.storage, keys, this.log);
+  }
+}
