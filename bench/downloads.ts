@@ -102,7 +102,7 @@ async function serveStatic(file: string): Promise<void> {
  */
 async function zipChild(): Promise<void> {
   const { LocalDiskStore } = await import('../packages/server/src/storage/index.js');
-  const { datasetFolder, streamZip } = await import('../packages/server/src/modules/downloads/zip-stream.js');
+  const { datasetFolder, streamZip } = await import('../packages/server/src/modules/downloads/index.js');
   const store = new LocalDiskStore(path.join(process.env.BENCH_ZIP_DIR!, 'files'));
   const log = { warn: console.warn, error: console.error };
   const fileBytes = Number(process.env.BENCH_ZIP_FILE_MIB) * MIB;

@@ -10,7 +10,7 @@ import { cleanupJobs, runCleanupJobs, scheduleCleanupJobs } from './jobs.js';
 import { AppError } from './errors.js';
 import { parseQuery } from './http/query.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
-import { AccountDirectory, AccountRepo, accountRoutes, AccountService } from './modules/account/index.js';
+import { AccountDirectory, accountRoutes, AccountService } from './modules/account/index.js';
 import { FilesRepo } from './modules/files/index.js';
 import { filesRoutes } from './modules/files/index.js';
 import { FilesService } from './modules/files/index.js';
@@ -99,7 +99,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await migrateToLatest(database.db);
 
   const mailer = options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
-  const accounts = new AccountService(new AccountRepo(database.db), mailer, {
+  const accounts = new AccountService(database.db, mailer, {
     publicUrl: config.publicUrl,
     siteVariant: config.siteVariant,
     tokenTtlDays: config.tokenTtlDays,
@@ -144,7 +144,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const metadata = new MetadataService(database.db, metadataAccess, new AccountDirectory(database.db), config.accountLimits);
   // The generic attached entities (authors, keywords, funds ...) of metadata.routes.ts.
   const resources = new ResourceService(database.db, metadataAccess);
-  const review = new ReviewService(database.db, metadataAccess, metadata, mailer, {
+  // One localised mail with a link to the personal centre, for review and orders.
+  const notify = new Notify(mailer, { publicUrl: config.publicUrl, siteVariant: config.siteVariant, log: app.log });
+  const review = new ReviewService(database.db, metadataAccess, metadata, notify, {
     publicUrl: config.publicUrl,
     siteVariant: config.siteVariant,
     log: app.log,
@@ -167,7 +169,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await app.register(oaiRoutes, { oai, rateLimit: config.rateLimits.oai });
   // Orders (issue 10): one rule decides who downloads a record's files, on every download path.
-  const notify = new Notify(mailer, { publicUrl: config.publicUrl, siteVariant: config.siteVariant, log: app.log });
   const orders = new OrdersService(database.db, metadataAccess, usage, mailer, notify, {
     validDays: config.orderValidDays,
     adminEmail: config.adminEmail,

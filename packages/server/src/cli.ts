@@ -8,7 +8,7 @@ import { loadConfig } from './config.js';
 import { migrateToLatest, openDatabase } from './db/index.js';
 import { AppError } from './errors.js';
 import { createMailer } from './mail/mailer.js';
-import { AccountDirectory, AccountRepo, AccountService } from './modules/account/index.js';
+import { AccountDirectory, AccountService } from './modules/account/index.js';
 import { cleanupJobs, runCleanupJobs } from './jobs.js';
 import { MetadataAccess, MetadataService } from './modules/metadata/index.js';
 import { ImportRefusal, readRecordsFile, RecordsIoRepo, RecordsIoService } from './modules/records-io/index.js';
@@ -154,7 +154,7 @@ async function main(argv: string[]): Promise<void> {
     }
     // The mails of account creation are written, never logged here.
     const log: FastifyBaseLogger = { level: 'silent', fatal() {}, error() {}, warn() {}, info() {}, debug() {}, trace() {}, silent() {}, child: () => log };
-    const accounts = new AccountService(new AccountRepo(db), createMailer({ from: config.mailFrom, dataDir: config.dataDir, log }), {
+    const accounts = new AccountService(db, createMailer({ from: config.mailFrom, dataDir: config.dataDir, log }), {
       publicUrl: config.publicUrl,
       siteVariant: config.siteVariant,
       tokenTtlDays: config.tokenTtlDays,

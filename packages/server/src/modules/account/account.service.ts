@@ -4,11 +4,11 @@ import argon2 from 'argon2';
 import { CAPTCHA_LIFETIME_MINUTES, CHANGE_RESULT, LINK_LIFETIME_HOURS, languagePrefix, translate, type Language, type SiteVariant, type User } from '@portal/shared';
 import type { z } from 'zod';
 import type { changeSchema, registerSchema } from '@portal/shared/contracts/account';
-import { isUniqueViolation, newId } from '../../db/index.js';
+import { isUniqueViolation, newId, type Db } from '../../db/index.js';
 import { AppError } from '../../errors.js';
 import type { PasswordHashing } from '../../config.js';
 import type { Mailer } from '../../mail/mailer.js';
-import type { AccountRepo, UserChanges, UserRow } from './account.repo.js';
+import { AccountRepo, type UserChanges, type UserRow } from './account.repo.js';
 import { drawCaptcha } from './captcha.js';
 
 export type AuthenticatedUser = User;
@@ -71,7 +71,7 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest('hex
 const newKey = () => randomBytes(20).toString('hex');
 const isoIn = (ms: number) => new Date(Date.now() + ms).toISOString();
 
-export function toPublicUser(row: UserRow): User {
+function toPublicUser(row: UserRow): User {
   return {
     id: row.id,
     username: row.username,
@@ -111,11 +111,14 @@ export class AccountService {
   /** Verified against when the user is unknown, so both failures take the same time. */
   private dummyHash: Promise<string>;
 
+  private readonly repo: AccountRepo;
+
   constructor(
-    private readonly repo: AccountRepo,
+    db: Db,
     private readonly mailer: Mailer,
     private readonly options: AccountServiceOptions,
   ) {
+    this.repo = new AccountRepo(db);
     this.dummyHash = this.hashPassword(newKey());
   }
 

@@ -3,7 +3,6 @@
  * other modules read accounts through AccountDirectory (names, staff, an account by username)
  * instead of reading `users` themselves; the per-account lock is db/index.ts's lockUserRow.
  */
-export { AccountService, toPublicUser, mailLanguageOf, type AuthenticatedUser, type AccountServiceOptions } from './account.service.js';
+export { AccountService, mailLanguageOf, type AuthenticatedUser, type AccountServiceOptions } from './account.service.js';
 export { AccountDirectory } from './account-directory.js';
-export { AccountRepo } from './account.repo.js';
 export { accountRoutes } from './account.routes.js';

@@ -8,7 +8,7 @@ import { canonicalUrl, landingPath } from '../landing/index.js';
 import { bareDoi, citableRecordOf, dataciteXml, type SiteFacts } from '../exports/index.js';
 import { readAttached } from '../metadata/index.js';
 import type { MetadataAccess, MetadataRow, RecordChangeListener } from '../metadata/index.js';
-import { retryDelayMs } from '../orders/index.js';
+import { retryDelayMs } from '../../retry.js';
 import { DataciteClient, DataciteError, type DataciteProblem, type DoiAttributes, type DoiReply } from './datacite-client.js';
 import { DoiRepo, type RegistrationRow, type WantedState } from './doi.repo.js';
 import { contentFingerprint, versionOf } from './record-versions.js';

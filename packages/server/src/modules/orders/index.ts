@@ -2,6 +2,5 @@
 export { OrdersService } from './orders.service.js';
 export type { OrdersServiceOptions } from './orders-context.js';
 export { DownloadAccess } from './download-access.js';
-export { retryDelayMs } from './order-outbox.js';
 export { ordersRoutes } from './orders.routes.js';
 export { downloadRoutes } from './download.routes.js';

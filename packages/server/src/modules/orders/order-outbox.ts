@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { newId, type Db } from '../../db/index.js';
 import type { Mailer } from '../../mail/mailer.js';
+import { retryDelayMs } from '../../retry.js';
 
 /** A rendered mail about an order, as the outbox keeps it. */
 export interface OrderMail {
@@ -16,11 +17,6 @@ const MINUTE = 60_000;
 export const SEND_LEASE_MS = 10 * MINUTE;
 /** Tries before a mail is given up (about two days of backoff), then it is logged as an error. */
 export const MAX_SEND_ATTEMPTS = 15;
-
-/** The wait after the n-th failed try: one minute, doubling, at most six hours. */
-export function retryDelayMs(attempts: number): number {
-  return Math.min(MINUTE * 2 ** Math.max(0, attempts - 1), 360 * MINUTE);
-}
 
 const at = (now: Date, plusMs = 0) => new Date(now.getTime() + plusMs).toISOString();
 

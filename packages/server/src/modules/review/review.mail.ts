@@ -1,10 +1,9 @@
 import { expertReviewLabel, translate, type Feedback, type Language, type ReviewAction, type SiteVariant } from '@portal/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../errors.js';
-import type { Mailer } from '../../mail/mailer.js';
 import type { AuthenticatedUser } from '../account/index.js';
 import { canonicalUrl, landingPath } from '../landing/index.js';
-import { mailLanguage, Notify, recipientOf } from '../notify/index.js';
+import { mailLanguage, recipientOf, type Notify } from '../notify/index.js';
 import type { MetadataAccess, MetadataRow } from '../metadata/index.js';
 import type { ReviewQueries } from './review.queries.js';
 import type { ReviewRepo, ReviewRow } from './review.repo.js';
@@ -25,17 +24,13 @@ const PUBLISHING: readonly ReviewAction[] = ['publish', 'publish_without_review'
  * mail that cannot go out is logged, the step stands.
  */
 export class ReviewMail {
-  private readonly notify: Notify;
-
   constructor(
     private readonly repo: ReviewRepo,
     private readonly access: MetadataAccess,
     private readonly queries: ReviewQueries,
-    mailer: Mailer,
+    private readonly notify: Notify,
     private readonly options: ReviewMailOptions,
-  ) {
-    this.notify = new Notify(mailer, options);
-  }
+  ) {}
 
   /** Sends the creator the comments they may read, in their language. */
   async mailFeedback(user: AuthenticatedUser, metadataId: string): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/index.js';
-import type { Mailer } from '../../mail/mailer.js';
+import type { Notify } from '../notify/index.js';
 import type { MetadataAccess } from '../metadata/index.js';
 import type { MetadataService } from '../metadata/index.js';
 import { ReviewSnapshots } from './review-snapshots.js';
@@ -22,11 +22,11 @@ export class ReviewService {
   private readonly queries: ReviewQueries;
   private readonly mail: ReviewMail;
 
-  constructor(db: Db, access: MetadataAccess, metadata: MetadataService, mailer: Mailer, options: ReviewServiceOptions) {
+  constructor(db: Db, access: MetadataAccess, metadata: MetadataService, notify: Notify, options: ReviewServiceOptions) {
     this.repo = new ReviewRepo(db);
     this.snapshots = new ReviewSnapshots(db, access, metadata);
     this.queries = new ReviewQueries(this.repo, access, metadata, this.snapshots);
-    this.mail = new ReviewMail(this.repo, access, this.queries, mailer, options);
+    this.mail = new ReviewMail(this.repo, access, this.queries, notify, options);
     this.actions = new ReviewActions(db, this.repo, access, metadata, this.snapshots, this.queries, this.mail);
   }
 
