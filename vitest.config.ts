@@ -12,6 +12,8 @@ export default defineConfig({
           name: 'unit',
           include: ['packages/*/src/**/*.test.ts'],
           environment: 'node',
+          // A few build a sitemap of 50,000 records or stream a zip: seconds on a loaded machine, not five.
+          testTimeout: 20_000,
         },
       },
       {
