@@ -25,6 +25,7 @@ import { OaiIndex, OaiRepo, OaiService, oaiRoutes, tokenKey } from './modules/oa
 import { ReviewService, reviewRoutes } from './modules/review/index.js';
 import { SearchIndex, SearchRepo, SearchService, searchRoutes } from './modules/search/index.js';
 import { DoiService, doiRoutes } from './modules/doi/index.js';
+import { ChunkedUploads, TusUploads, UploadsRepo, uploadsRoutes, UploadsService } from './modules/uploads/index.js';
 import { authPlugin } from './plugins/auth.js';
 import { csrfPlugin } from './plugins/csrf.js';
 import { errorsPlugin } from './plugins/errors.js';
@@ -51,6 +52,7 @@ export interface Portal {
   orders: OrdersService;
   usage: UsageService;
   doi: DoiService;
+  uploads: UploadsService;
 }
 
 export interface BuildOptions {
@@ -181,7 +183,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(ordersRoutes, { orders, usage, access: metadataAccess });
   // Uploaded files live in DATA_DIR/files.
   const storage = createBlobStore({ dataDir: config.dataDir });
-  const files = new FilesService(new FilesRepo(database.db, metadataAccess), metadataAccess, storage, {
+  const filesRepo = new FilesRepo(database.db, metadataAccess);
+  const files = new FilesService(filesRepo, metadataAccess, storage, {
     log: app.log,
     storageQuotaBytes: config.accountLimits.storageBytes,
     downloads,
@@ -189,6 +192,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // A deleted record takes its stored files with it (rows go by cascade, blobs here, first).
   metadataAccess.events.on('removing', ({ id }) => files.removeAllOf(id));
   await app.register(filesRoutes, { files, storage, usage, landingUrl: (id, language) => exports.landingUrl(id, language) });
+  // Uploads that resume (issue 19): the chunked protocol and tus write through the storage's upload area; a finished file goes to the files module.
+  const uploads = new UploadsService(new UploadsRepo(database.db), metadataAccess, storage.uploads, storage, files, {
+    storageQuotaBytes: config.accountLimits.storageBytes,
+    storedBytesOf: (userId) => filesRepo.storedBytesOf(userId),
+    expiryMs: config.uploadExpiryHours * 3600_000,
+    log: app.log,
+  });
+  await app.register(uploadsRoutes, { chunked: new ChunkedUploads(uploads), tus: new TusUploads(uploads) });
   await app.register(downloadRoutes, {
     orders,
     zips: orders.zips(metadataAccess, storage),
@@ -198,7 +209,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     linkKey: downloadLinkKey(config.secretKey ?? (await storedSecret(database.db))),
   });
   // Unfinished uploads, abandoned empty drafts and expired tokens: removed at start, then regularly.
-  const jobs = cleanupJobs({ accounts, metadata, storage, review, search, orders, usage, doi });
+  const jobs = cleanupJobs({ accounts, metadata, storage, review, search, orders, usage, doi, uploads });
   await runCleanupJobs(jobs, app.log);
   scheduleCleanupJobs(app, jobs);
   // Landing pages and their calls ask exports through what exports gives them (exports link to landing pages).
@@ -213,5 +224,5 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     pages: [landingPages(landing, landingExports)],
   });
 
-  return { app, database, accounts, metadata, review, search, searchIndex, metadataAccess, oaiIndex, orders, usage, doi };
+  return { app, database, accounts, metadata, review, search, searchIndex, metadataAccess, oaiIndex, orders, usage, doi, uploads };
 }

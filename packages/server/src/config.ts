@@ -36,6 +36,8 @@ export interface Config {
   oaiPageSize: number;
   /** Days an approved data order stays valid (`ORDER_VALID_DAYS`). */
   orderValidDays: number;
+  /** Hours an unfinished resumable upload is kept after its last write (`UPLOAD_EXPIRY_HOURS`); then its parts are swept. */
+  uploadExpiryHours: number;
   /** The DataCite repository account that registers the DOIs the data centre assigns; undefined: none configured. */
   datacite: DataciteConfig | undefined;
 }
@@ -218,6 +220,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminEmail,
     oaiPageSize: positiveInteger(env, 'OAI_PAGE_SIZE', 100),
     orderValidDays: positiveInteger(env, 'ORDER_VALID_DAYS', ORDER_LIMITS.validDays),
+    uploadExpiryHours: positiveInteger(env, 'UPLOAD_EXPIRY_HOURS', 24),
     datacite: parseDatacite(env),
   };
 }

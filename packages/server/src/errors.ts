@@ -13,6 +13,8 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   /** A harvester over its rate: 503 with Retry-After, as OAI-PMH's flow control asks. */
   | 'BUSY'
+  /** tus' checksum extension (issue 19): data that does not match the checksum sent with it. */
+  | 'CHECKSUM_MISMATCH'
   | 'CSRF_FAILED';
 
 const statusOf: Record<ErrorCode, number> = {
@@ -24,6 +26,7 @@ const statusOf: Record<ErrorCode, number> = {
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   BUSY: 503,
+  CHECKSUM_MISMATCH: 460,
   CSRF_FAILED: 403,
 };
 

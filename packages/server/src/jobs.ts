@@ -6,6 +6,7 @@ import type { MetadataService } from './modules/metadata/index.js';
 import type { DoiService } from './modules/doi/index.js';
 import type { ReviewService } from './modules/review/index.js';
 import type { SearchService } from './modules/search/index.js';
+import type { UploadsService } from './modules/uploads/index.js';
 import type { LocalDiskStore } from './storage/index.js';
 
 /** One clean-up the server repeats while it runs (and `npm run portal -- cleanup` runs once). */
@@ -37,6 +38,7 @@ export function cleanupJobs(parts: {
   orders?: OrdersService;
   usage?: UsageService;
   doi?: DoiService;
+  uploads?: UploadsService;
 }): CleanupJob[] {
   return [
     {
@@ -49,6 +51,8 @@ export function cleanupJobs(parts: {
       everyMs: HOUR,
       run: () => parts.metadata.removeAbandonedDrafts(new Date(Date.now() - ABANDONED_DRAFT_MS)),
     },
+    // Resumable uploads not written to for UPLOAD_EXPIRY_HOURS: their rows and parts go.
+    ...(parts.uploads ? [{ name: 'expired uploads', everyMs: 10 * MINUTE, run: () => parts.uploads!.expire() }] : []),
     { name: 'expired tokens', everyMs: HOUR, run: () => parts.accounts.deleteExpiredTokens() },
     // Not a clean-up, but the same kind of periodic, idempotent work: experts past their deadline.
     ...(parts.review ? [{ name: 'review reminders', everyMs: HOUR, run: () => parts.review!.remindOverdue() }] : []),

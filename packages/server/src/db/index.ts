@@ -21,6 +21,7 @@ import * as recordVersions from './migrations/0013-record-versions.js';
 import * as identifiers from './migrations/0014-identifiers.js';
 import * as i18nDistributorPlace from './migrations/0015-i18n-distributor-place.js';
 import * as fileTree from './migrations/0016-file-tree.js';
+import * as uploads from './migrations/0017-uploads.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -79,6 +80,7 @@ const migrations: Record<string, Migration> = {
   '0014-identifiers': identifiers,
   '0015-i18n-distributor-place': i18nDistributorPlace,
   '0016-file-tree': fileTree,
+  '0017-uploads': uploads,
 };
 
 class ListedMigrations implements MigrationProvider {

@@ -8,3 +8,4 @@ export { LocalDiskStore } from './local-disk-store.js';
 export function createBlobStore(options: { dataDir: string }): LocalDiskStore {
   return new LocalDiskStore(path.join(options.dataDir, 'files'));
 }
+export * from './upload-area.js';

@@ -6,6 +6,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { PRIVATE_FILE, PRIVATE_FOLDER } from '../file-modes.js';
 import { BlobNotFoundError, BlobTooLargeError, isBlobKey, newBlobKey, type BlobStore, type ByteRange, type OpenedBlob, type PutOptions, type StoredBlob } from './blob-store.js';
+import { LocalUploadArea, type BlobAdopter } from './upload-area.js';
 
 const TEMPORARY = /^\.[0-9a-f]{32}\.[0-9a-f]+\.tmp$/;
 
@@ -22,8 +23,13 @@ export const READ_CHUNK_BYTES = 512 * 1024;
  * flushed to the disk and then renamed, so a blob is either whole or absent; on any failure the
  * temporary file is removed.
  */
-export class LocalDiskStore implements BlobStore {
-  constructor(readonly root: string) {}
+export class LocalDiskStore implements BlobStore, BlobAdopter {
+  /** Resumable uploads grow in `uploads/` under the same root: on the same file system, so a finished one is renamed in. */
+  readonly uploads: LocalUploadArea;
+
+  constructor(readonly root: string) {
+    this.uploads = new LocalUploadArea(path.join(root, 'uploads'), this);
+  }
 
   private pathOf(key: string): string {
     // Keys come from the database, which only ever holds keys this store made; refuse anything else
@@ -71,6 +77,21 @@ export class LocalDiskStore implements BlobStore {
       await fs.rm(temporary, { force: true }).catch(() => undefined);
       throw error;
     }
+  }
+
+  /**
+   * Takes a finished file (already on the disk, with the size and SHA-256 its writer computed) in
+   * under a new key: a rename, so the blob is whole or absent; the file must be on this file system.
+   */
+  async adopt(file: string, facts: { size: number; sha256: string }): Promise<StoredBlob> {
+    const key = newBlobKey();
+    const final = this.pathOf(key);
+    const folder = path.dirname(final);
+    await fs.mkdir(folder, { recursive: true, mode: PRIVATE_FOLDER });
+    await fs.rename(file, final);
+    await syncFolder(folder);
+    await syncFolder(path.dirname(file));
+    return { key, size: facts.size, sha256: facts.sha256 };
   }
 
   async open(key: string, range?: ByteRange): Promise<OpenedBlob> {

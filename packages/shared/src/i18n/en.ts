@@ -1,3 +1,4 @@
+import { uploadsEn } from './uploads.en.js';
 import { doiEn } from './doi.en.js';
 import { fileTreeEn } from './file-tree.en.js';
 import { identifiersEn } from './identifiers.en.js';
@@ -209,4 +210,5 @@ export const en = {
   fileTree: fileTreeEn,
   identifiers: identifiersEn,
   statistics: statisticsEn,
+  uploads: uploadsEn,
 };

@@ -1,3 +1,4 @@
+import { uploadsZhHans } from './uploads.zh-hans.js';
 import { doiZhHans } from './doi.zh-hans.js';
 import { fileTreeZhHans } from './file-tree.zh-hans.js';
 import { identifiersZhHans } from './identifiers.zh-hans.js';
@@ -204,4 +205,5 @@ export const zhHans: Messages = {
   fileTree: fileTreeZhHans,
   identifiers: identifiersZhHans,
   statistics: statisticsZhHans,
+  uploads: uploadsZhHans,
 };

@@ -11,6 +11,7 @@ import { countDownload, markInert, sendStoredFile, startsDownload } from '../dow
 import { linkHeader } from '../landing/index.js';
 import type { UsageService } from '../usage/index.js';
 import type { FileKind } from './files.repo.js';
+import { fileTreeRoutes } from './file-tree.routes.js';
 import { FilesService, type IncomingFile } from './files.service.js';
 
 /**
@@ -107,6 +108,8 @@ export async function filesRoutes(
   app.setSerializerCompiler(serializerCompiler);
   // Multipart parsing exists in this scope only; file parts are streamed, never kept whole in memory.
   await app.register(fastifyMultipart, { throwFileSizeLimit: false });
+  // The record's file tree: GET /api/data/file/ and the /data/ form posts.
+  await app.register(fileTreeRoutes, { files });
   app.addHook('onSend', async (request, _reply, payload) => {
     if (request.isMultipart()) dropUnreadBody(request);
     return payload;

@@ -378,12 +378,12 @@ export class OrdersRepo {
     return new Map(rows.map((row) => [row.metadata_id, { count: Number(row.count), size: Number(row.size ?? 0) }]));
   }
 
-  /** Data files by id, with what a download needs (the blob's key included). */
+  /** Data files by id, with what a download needs (the blob's key and the file's folder in its record's tree included). */
   async dataFiles(ids: readonly string[]) {
     if (!ids.length) return [];
     return this.db
       .selectFrom('meta_file')
-      .select(['id', 'metadata_id', 'name', 'size', 'sha256', 'storage_key', 'created_at'])
+      .select(['id', 'metadata_id', 'path', 'name', 'size', 'sha256', 'storage_key', 'created_at'])
       .where('id', 'in', [...ids])
       .execute();
   }

@@ -40,7 +40,7 @@ export class ZipDownloads {
     }
     const problem = checkSelection(files.map((f) => ({ size: Number(f.size) })));
     if (problem) throw new AppError('VALIDATION_FAILED', `orders.${problem}`);
-    // In the order asked for; each dataset's files in a folder of its own, named after its title in the caller's language.
+    // In the order asked for; each dataset's files in a folder of its own, named after its title in the caller's language, at their paths in its tree.
     const byId = new Map(files.map((f) => [f.id, f]));
     const folders = datasetFolders(
       wanted.map((id) => {
@@ -51,7 +51,13 @@ export class ZipDownloads {
     );
     const entries = wanted.map((id) => {
       const file = byId.get(id)!;
-      return { path: `${folders.get(file.metadata_id)}/${file.name}`, size: Number(file.size), sha256: file.sha256, storage_key: file.storage_key, mtime: file.created_at };
+      return {
+        path: `${folders.get(file.metadata_id)}${file.path}${file.name}`,
+        size: Number(file.size),
+        sha256: file.sha256,
+        storage_key: file.storage_key,
+        mtime: file.created_at,
+      };
     });
     const zip = await streamZip(entries, this.storage, log).catch((error: unknown) => {
       // A file whose bytes are gone: a clear refusal, never a zip without it (the store logged which).
