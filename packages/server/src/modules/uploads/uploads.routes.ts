@@ -87,7 +87,11 @@ export async function uploadsRoutes(parent: FastifyInstance, { chunked, tus }: {
   });
   // Every tus request but OPTIONS names the protocol's version it speaks.
   const tusVersion = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (request.headers['tus-resumable'] !== TUS_VERSION) return reply.status(412).header('Tus-Version', TUS_VERSION).send({ detail: request.t('uploads.version') });
+    if (request.headers['tus-resumable'] !== TUS_VERSION)
+      return reply
+        .status(412)
+        .header('Tus-Version', TUS_VERSION)
+        .send({ detail: request.t('uploads.version') });
   };
 
   app.post('/data/upload-chunked/', { config: { access: 'user' } }, async (request, reply) => {
