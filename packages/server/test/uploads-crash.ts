@@ -28,6 +28,8 @@ async function freePort(): Promise<number> {
 
 export interface PortalProcess {
   base: string;
+  /** The server process's id while it runs. */
+  pid(): number | undefined;
   dataDir: string;
   token: string;
   record: string;
@@ -39,8 +41,8 @@ export interface PortalProcess {
 }
 
 /** Makes the DATA_DIR with an account (signed in: its token) and a draft of it, then serves it from a child process. */
-export async function portalProcess(): Promise<PortalProcess> {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'portal-crash-'));
+export async function portalProcess(options: { env?: Record<string, string>; parentDir?: string } = {}): Promise<PortalProcess> {
+  const dataDir = await fs.mkdtemp(path.join(options.parentDir ?? os.tmpdir(), 'portal-crash-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const env: Record<string, string> = {
@@ -51,6 +53,7 @@ export async function portalProcess(): Promise<PortalProcess> {
     WEB_DIST: path.join(dataDir, 'no-web'),
     FTP_ENABLED: 'false',
     LOG_LEVEL: 'warn',
+    ...options.env,
   };
   // The account and the record are written by the same code in this process, before the server starts on the file.
   const config = loadConfig(env);
@@ -68,6 +71,7 @@ export async function portalProcess(): Promise<PortalProcess> {
 
   return {
     base,
+    pid: () => child?.pid,
     dataDir,
     token: user.token,
     record,

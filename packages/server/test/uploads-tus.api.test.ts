@@ -106,6 +106,21 @@ describe('tus', () => {
     expect(await blobsInStore(portal.config.dataDir)).toEqual(blobsBefore);
   });
 
+  it('drops a finished upload the files module refuses (a name taken in the folder meanwhile): nothing half-stored', async () => {
+    const record = await buildRecord(portal, { owner: people.creator });
+    const first = await created(people.creator.token, record, 10, { filename: 'same.nc' });
+    const second = await created(people.creator.token, record, 10, { filename: 'same.nc' });
+    expect((await tusPatch(portal, people.creator.token, first, 0, sourceBytes(10))).statusCode).toBe(204);
+    const blobsBefore = await blobsInStore(portal.config.dataDir);
+    const refused = await tusPatch(portal, people.creator.token, second, 0, sourceBytes(10));
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().detail).toBe('A file or folder of that name exists in this folder already.');
+    expect(await listedNames(portal, record)).toEqual(['same.nc']);
+    expect(await blobsInStore(portal.config.dataDir)).toEqual(blobsBefore);
+    expect(await uploadRows(portal, record)).toBe(0);
+    expect((await tusHead(portal, people.creator.token, second)).statusCode).toBe(404);
+  });
+
   it('refuses data past the declared length, and a PATCH that is not application/offset+octet-stream or speaks no tus version', async () => {
     const record = await buildRecord(portal, { owner: people.creator });
     const location = await created(people.creator.token, record, 100);

@@ -1,0 +1,163 @@
+/**
+ * Upload benchmark (issue 19): one large file of random bytes (incompressible; BENCH_UPLOAD_MIB, 1024
+ * by default, the issue asks for 10240) sent to a real portal process (`tsx src/main.ts` on SQLite
+ * in a fresh DATA_DIR on the same disk) through
+ * 1. tus with tus-js-client (the file read from its path, one PATCH, as a program would send it),
+ * 2. the spec's chunked upload as simple-uploader.js sends it (BENCH_CHUNK_MIB chunks, 16 by default,
+ *    three at once as its `simultaneousUploads`), each chunk a multipart form read from the file,
+ * against `dd bs=4M conv=fsync` copying the same file on the same disk in the same run. Each upload
+ * is finished only when the file is listed (its SHA-256 checked against the source's). The ratio is
+ * dd's seconds over the upload's (target >= 0.8). Peak RSS is the server's VmHWM from /proc after each
+ * upload (the process is started anew for each protocol), beside its RSS when idle.
+ * Appends one entry to bench/results/uploads.json.
+ *
+ *   tsx bench/uploads.ts
+ *   BENCH_UPLOAD_MIB=10240 tsx bench/uploads.ts     (the issue's 10 GB run: about 30 GB of disk)
+ */
+import { execFile } from 'node:child_process';
+import { createHash, randomFillSync } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import * as tus from 'tus-js-client';
+import { portalProcess, type PortalProcess } from '../packages/server/test/uploads-crash.js';
+import { appendResult, runConditions } from './results.js';
+
+const root = path.resolve(import.meta.dirname, '..');
+const run = promisify(execFile);
+const MIB = 1024 * 1024;
+const FILE_MIB = Number(process.env.BENCH_UPLOAD_MIB ?? 1024);
+const CHUNK_MIB = Number(process.env.BENCH_CHUNK_MIB ?? 16);
+const SIMULTANEOUS = 3;
+
+/** Writes `mib` MiB of random bytes and answers their SHA-256. */
+function writeSource(file: string, mib: number): string {
+  const hash = createHash('sha256');
+  const fd = fs.openSync(file, 'w');
+  const block = Buffer.alloc(16 * MIB);
+  for (let written = 0; written < mib * MIB; written += block.length) {
+    const piece = block.subarray(0, Math.min(block.length, mib * MIB - written));
+    randomFillSync(piece);
+    hash.update(piece);
+    fs.writeSync(fd, piece);
+  }
+  fs.fsyncSync(fd);
+  fs.closeSync(fd);
+  return hash.digest('hex');
+}
+
+function memoryOf(pid: number): { rssMiB: number; peakMiB: number } {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  return { rssMiB: Math.round(kib('VmRSS') / 1024), peakMiB: Math.round(kib('VmHWM') / 1024) };
+}
+
+async function listedSha256(server: PortalProcess, name: string): Promise<string | undefined> {
+  const reply = await fetch(`${server.base}/api/data/file/?metadata__id=${server.record}&path=/&pageSize=100`, { headers: { Authorization: `Token ${server.token}` } });
+  const page = (await reply.json()) as { results: { name: string; sha256: string }[] };
+  return page.results.find((entry) => entry.name === name)?.sha256;
+}
+
+async function viaTus(server: PortalProcess, source: string, sha256: string): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const upload = new tus.Upload(fs.createReadStream(source), {
+      endpoint: `${server.base}/api/data/tus/`,
+      headers: { Authorization: `Token ${server.token}` },
+      metadata: { metadata: server.record, filename: 'tus.bin', path: '/', sha256 },
+      retryDelays: [],
+      onSuccess: () => resolve(),
+      onError: (error) => reject(error),
+    });
+    upload.start();
+  });
+}
+
+async function viaChunks(server: PortalProcess, source: string): Promise<void> {
+  const size = fs.statSync(source).size;
+  const chunkSize = CHUNK_MIB * MIB;
+  const total = Math.max(1, Math.floor(size / chunkSize));
+  const file = await fs.openAsBlob(source);
+  let next = 1;
+  const send = async (number: number) => {
+    const start = (number - 1) * chunkSize;
+    const end = number === total ? size : start + chunkSize;
+    const form = new FormData();
+    const fields = {
+      chunkNumber: number,
+      totalChunks: total,
+      chunkSize,
+      currentChunkSize: end - start,
+      totalSize: size,
+      identifier: `${size}-chunked`,
+      filename: 'chunked.bin',
+      relativePath: 'chunked.bin',
+      metadata_id: server.record,
+      path: '/',
+    };
+    for (const [key, value] of Object.entries(fields)) form.append(key, String(value));
+    form.append('file', file.slice(start, end), 'blob');
+    const reply = await fetch(`${server.base}/data/upload-chunked/`, { method: 'POST', body: form, headers: { Authorization: `Token ${server.token}` } });
+    if (reply.status !== 200) throw new Error(`chunk ${number}: ${reply.status} ${await reply.text()}`);
+    await reply.arrayBuffer();
+  };
+  await Promise.all(
+    Array.from({ length: SIMULTANEOUS }, async () => {
+      while (next <= total) await send(next++);
+    }),
+  );
+}
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const started = process.hrtime.bigint();
+  await work();
+  return Number(process.hrtime.bigint() - started) / 1e9;
+}
+
+const load = os.loadavg()[0]!;
+fs.mkdirSync(path.join(root, 'var'), { recursive: true });
+const workDir = fs.mkdtempSync(path.join(root, 'var', 'bench-uploads-'));
+try {
+  const source = path.join(workDir, 'source.bin');
+  const sha256 = writeSource(source, FILE_MIB);
+  const ddSeconds = await timed(() => run('dd', [`if=${source}`, `of=${path.join(workDir, 'dd.bin')}`, 'bs=4M', 'conv=fsync']));
+  fs.rmSync(path.join(workDir, 'dd.bin'));
+  const env = { USER_STORAGE_QUOTA_MB: String(4 * FILE_MIB + 1024) };
+  const protocols: Record<string, object> = {};
+  for (const [name, upload, listedAs] of [
+    ['tus', (server: PortalProcess) => viaTus(server, source, sha256), 'tus.bin'],
+    ['chunked', (server: PortalProcess) => viaChunks(server, source), 'chunked.bin'],
+  ] as const) {
+    const server = await portalProcess({ env, parentDir: workDir });
+    try {
+      await server.start();
+      const idle = memoryOf(server.pid()!);
+      const seconds = await timed(() => upload(server));
+      const memory = memoryOf(server.pid()!);
+      const listed = await listedSha256(server, listedAs);
+      if (listed !== sha256) throw new Error(`${name}: the listed file's SHA-256 is ${listed}, not the source's ${sha256}`);
+      protocols[name] = {
+        seconds: Number(seconds.toFixed(2)),
+        mbPerSecond: Math.round((FILE_MIB * MIB) / 1e6 / seconds),
+        ratioToDd: Number((ddSeconds / seconds).toFixed(2)),
+        idleRssMiB: idle.rssMiB,
+        peakRssMiB: memory.peakMiB,
+      };
+      console.log(name, protocols[name]);
+    } finally {
+      await server.stop();
+      await server.remove();
+    }
+  }
+  const entry = {
+    ...runConditions(load),
+    fileMiB: FILE_MIB,
+    chunkMiB: CHUNK_MIB,
+    dd: { seconds: Number(ddSeconds.toFixed(2)), mbPerSecond: Math.round((FILE_MIB * MIB) / 1e6 / ddSeconds) },
+    ...protocols,
+  };
+  console.log(`dd: ${JSON.stringify(entry.dd)}`);
+  console.log(`recorded in ${appendResult('uploads', entry)}`);
+} finally {
+  fs.rmSync(workDir, { recursive: true, force: true });
+}
