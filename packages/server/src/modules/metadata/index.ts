@@ -6,7 +6,22 @@
  * write them. Other modules hear of record changes through its events (record-events.ts).
  */
 export { MetadataService, presentRecord, type PresentedRecord, type OwnerNames, type ApplicationUserType } from './metadata.service.js';
-export { MetadataAccess, EXPERT_VISIBLE_STATUSES, orNotFound, type MetadataRow } from './metadata-access.js';
+export { MetadataAccess, orNotFound, type MetadataRow } from './metadata-access.js';
+export {
+  authorize,
+  assertAuthorized,
+  factsNeeded,
+  isCreatorOrStaff,
+  invitationStands,
+  expertMayRead,
+  reviewRoles,
+  assertOrderable,
+  EXPERT_VISIBLE_STATUSES,
+  type RecordAction,
+  type RecordFacts,
+  type Decision,
+  type PolicyRecord,
+} from './record-policy.js';
 export { RecordEvents, type RecordChangeListener, type RecordEvent, type RecordEventMap } from './record-events.js';
 export { readAttached, type AttachedRows, type AttachedAuthor, type AttachedKeyword, type AttachedLiterature } from './attached-rows.js';
 export { titleMatches, translationTitle } from './metadata.repo.js';

@@ -7,18 +7,15 @@ import type { AuthenticatedUser } from '../account/index.js';
 import { MetadataWritesRepo, type RecordValues, type Refusal } from './metadata-writes.repo.js';
 import { MetadataRepo } from './metadata.repo.js';
 import { RecordEvents, type RecordChangeListener } from './record-events.js';
+import { assertAuthorized, factsNeeded, mayLead, reviewerRoles, type NeededFacts, type RecordAction, type RecordFacts } from './record-policy.js';
 
 export type MetadataRow = Selectable<MetadataTable>;
 export type { RecordChangeListener } from './record-events.js';
-
-/** While the record is with the experts, an invited one may read it (and its data files). */
-export const EXPERT_VISIBLE_STATUSES = ['invited', 'underReview', 'approved'] as const;
+export { EXPERT_VISIBLE_STATUSES } from './record-policy.js';
 
 /**
- * Who may see and change a record, in one place for every metadata call:
- * - see: its creator, staff, and everyone once it is published;
- * - change (the record and everything attached to it): its creator and staff; the creator only
- *   while it is a draft (a record in review is read-only until it returns to draft).
+ * The record calls of every module: who may see and change a record is record-policy.ts's rule;
+ * these methods load the record and the facts the rule reads for the caller, and throw its refusal.
  * It also carries the record events (record-events.ts) every module listens to.
  */
 export class MetadataAccess {
@@ -54,67 +51,55 @@ export class MetadataAccess {
     return this.repo.find(id);
   }
 
-  canSee(user: AuthenticatedUser | null, record: MetadataRow): boolean {
-    return record.status === 'published' || (!!user && (user.is_staff || record.owner_id === user.id));
+  /**
+   * The caller's reviewer facts about the record (their expert invitations, whether they manage its
+   * topic), those `needed` only; by default all that could make them a reviewer.
+   */
+  async reviewerFacts(
+    user: AuthenticatedUser,
+    record: MetadataRow,
+    needed: Pick<NeededFacts, 'invitations' | 'managesTopic'> = { invitations: true, managesTopic: mayLead(user, record) },
+  ): Promise<RecordFacts> {
+    const facts: RecordFacts = {};
+    if (needed.invitations) facts.invitations = await this.repo.invitations(record.id, user.id);
+    if (needed.managesTopic) facts.managesTopic = await this.repo.managesTopicOf(record.id, user.id);
+    return facts;
   }
 
-  /**
-   * A reviewer's view of a record nobody else may see: an invited expert whose invitation of the
-   * current round stands, while the record is with the experts; a manager (is_project 1 or 2) of the
-   * topic a submitted project-data record is linked to.
-   */
+  /** The caller's reviewer roles on the record (record-policy.ts). */
   async reviewerRoles(user: AuthenticatedUser, record: MetadataRow): Promise<('expert' | 'leader')[]> {
-    const roles: ('expert' | 'leader')[] = [];
-    if (await this.repo.isInvitedExpert(record.id, user.id, Number(record.review_round))) roles.push('expert');
-    // Only project data is the leaders' to review; a topic's other records are not theirs to read.
-    if ((user.is_project === 1 || user.is_project === 2) && record.submitting_type === 'project') {
-      if (await this.repo.managesTopicOf(record.id, user.id)) roles.push('leader');
-    }
-    return roles;
+    return reviewerRoles(user, record, await this.reviewerFacts(user, record));
   }
 
-  /** Whether a reviewer may read the record now: experts while it is with them, leaders once submitted. */
-  async reviewerMaySee(user: AuthenticatedUser, record: MetadataRow): Promise<boolean> {
-    const roles = await this.reviewerRoles(user, record);
-    return (roles.includes('expert') && (EXPERT_VISIBLE_STATUSES as readonly string[]).includes(record.status)) || (roles.includes('leader') && record.status !== 'draft');
-  }
-
-  /** The record, or NOT_FOUND when it does not exist or the caller may not see it (no existence leak). */
-  async readable(user: AuthenticatedUser | null, id: string): Promise<MetadataRow> {
+  /**
+   * The record `id` when the caller may do `action` with it (record-policy.ts), else the policy's
+   * refusal: NOT_FOUND for an unknown id and for a record the caller may not see (no existence leak).
+   */
+  async authorized(user: AuthenticatedUser | null, action: Exclude<RecordAction, 'download'>, id: string): Promise<MetadataRow> {
     const record = await this.find(id);
-    if (!record) throw new AppError('NOT_FOUND', 'metadata.notFound');
-    if (this.canSee(user, record) || (user && (await this.reviewerMaySee(user, record)))) return record;
-    throw new AppError('NOT_FOUND', 'metadata.notFound');
-  }
-
-  /**
-   * The data files of a record: its creator and staff, and its reviewers while they may see it (an
-   * unpublished record's data, only as its reviewer). Others who may see the record: 'no right'.
-   */
-  async filesReadable(user: AuthenticatedUser | null, id: string): Promise<MetadataRow> {
-    if (!user) throw new AppError('UNAUTHENTICATED', 'account.loginRequired');
-    const record = await this.readable(user, id);
-    if (user.is_staff || record.owner_id === user.id || (await this.reviewerMaySee(user, record))) return record;
-    throw new AppError('FORBIDDEN', 'metadata.noRight');
-  }
-
-  /**
-   * The record, when the caller is its creator or staff. Who cannot see it gets NOT_FOUND, the reply
-   * to an unknown id (no existence leak); who can see it (a published record of someone else's) the
-   * spec's 'no right' message.
-   */
-  async owned(user: AuthenticatedUser | null, id: string): Promise<MetadataRow> {
-    if (!user) throw new AppError('UNAUTHENTICATED', 'account.loginRequired');
-    const record = await this.readable(user, id);
-    if (!user.is_staff && record.owner_id !== user.id) throw new AppError('FORBIDDEN', 'metadata.noRight');
+    const facts = record && user ? await this.reviewerFacts(user, record, factsNeeded(user, action, record)) : {};
+    assertAuthorized(user, action, record, facts);
     return record;
+  }
+
+  /** The record, or NOT_FOUND when it does not exist or the caller may not see it. */
+  readable(user: AuthenticatedUser | null, id: string): Promise<MetadataRow> {
+    return this.authorized(user, 'read', id);
+  }
+
+  /** The record for its data files as such: its creator, staff and its reviewers; other readers 'no right'. */
+  filesReadable(user: AuthenticatedUser | null, id: string): Promise<MetadataRow> {
+    return this.authorized(user, 'readFiles', id);
+  }
+
+  /** The record, when the caller is its creator or staff; other readers get the spec's 'no right'. */
+  owned(user: AuthenticatedUser | null, id: string): Promise<MetadataRow> {
+    return this.authorized(user, 'manage', id);
   }
 
   /** The record, when the caller may change it now: as `owned`, and the creator only while it is a draft. */
-  async writable(user: AuthenticatedUser | null, id: string): Promise<MetadataRow> {
-    const record = await this.owned(user, id);
-    if (!user!.is_staff && record.status !== 'draft') throw new AppError('CONFLICT', 'metadata.readOnly');
-    return record;
+  writable(user: AuthenticatedUser | null, id: string): Promise<MetadataRow> {
+    return this.authorized(user, 'update', id);
   }
 
   /** Marks the record as changed now (lists sort by it). */

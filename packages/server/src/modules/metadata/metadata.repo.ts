@@ -36,17 +36,9 @@ export class MetadataRepo {
     return this.db.selectFrom('metadata').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** Whether the user is an invited expert of the record's current round whose invitation stands. */
-  async isInvitedExpert(metadataId: string, userId: string, round: number): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('reviews')
-      .select('id')
-      .where('metadata_id', '=', metadataId)
-      .where('expert_id', '=', userId)
-      .where('round', '=', round)
-      .where('status', '<>', 'declined')
-      .executeTakeFirst();
-    return !!row;
+  /** The user's review rows of the record as an expert (every round): whether one stands is record-policy.ts's rule. */
+  invitations(metadataId: string, userId: string): Promise<{ status: string; round: number }[]> {
+    return this.db.selectFrom('reviews').select(['status', 'round']).where('metadata_id', '=', metadataId).where('expert_id', '=', userId).execute();
   }
 
   /** Whether the user manages a topic the record is linked to. */

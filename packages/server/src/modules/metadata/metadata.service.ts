@@ -5,6 +5,7 @@ import type { AuthenticatedUser } from '../account/index.js';
 import { MetadataAccess, type MetadataRow } from './metadata-access.js';
 import { MetadataWritesRepo, type RecordValues } from './metadata-writes.repo.js';
 import { MetadataRepo, type MetadataListFilter } from './metadata.repo.js';
+import { isCreatorOrStaff } from './record-policy.js';
 
 /** What the metadata module asks the account module (its face): the names records show for their owners. */
 export interface OwnerNames {
@@ -117,8 +118,7 @@ export class MetadataService {
   async get(user: AuthenticatedUser | null, id: string): Promise<ShownRecord> {
     const kept = this.shown.get(id);
     // Its creator and staff, who change it, always read it as stored.
-    const mayChange = !!user && (user.is_staff || user.id === kept?.record.owner_id);
-    if (kept && !mayChange && Date.now() - kept.at < PUBLISHED_KEPT_MS) return kept.record;
+    if (kept && !isCreatorOrStaff(user, kept.record) && Date.now() - kept.at < PUBLISHED_KEPT_MS) return kept.record;
     const changes = this.changesTold;
     const record = await this.access.readable(user, id);
     const [presented] = await this.present([record]);
@@ -161,7 +161,7 @@ export class MetadataService {
   }
 
   async remove(user: AuthenticatedUser, id: string) {
-    await this.access.writable(user, id);
+    await this.access.authorized(user, 'delete', id);
     // Stored files remove their blobs (the rows go by cascade).
     await this.access.events.emit('removing', { id });
     await this.writes.transaction(async (trx) => {

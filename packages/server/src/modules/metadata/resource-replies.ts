@@ -1,4 +1,5 @@
 import type { AuthenticatedUser } from '../account/index.js';
+import { isCreatorOrStaff } from './record-policy.js';
 import type { ResourceDef } from './resource-def.js';
 import { TRANSLATIONS, type ResourceTable, type ResourcesRepo, type Row } from './resources.repo.js';
 
@@ -79,7 +80,7 @@ export class ResourceReplies {
    * staff (`record`: the record a list or row belongs to; a signed-in user's own lists otherwise).
    */
   async asCallerMaySee(def: ResourceDef, user: AuthenticatedUser | null, rows: Row[], record?: { owner_id: string }): Promise<Row[]> {
-    const mayContactFunds = !!user && (user.is_staff || (record ? record.owner_id === user.id : true));
+    const mayContactFunds = !!user && (!record || isCreatorOrStaff(user, record));
     const authors: { id: string; row: Row; fields: readonly string[] }[] = [];
     for (const row of rows) {
       const fund = row.fund_detail as Row | null | undefined;

@@ -1,17 +1,8 @@
-import {
-  APPLICANT_ACTIONS,
-  effectiveOrderStatus,
-  handlerFor,
-  isEmbargoed,
-  type ApplicationForm,
-  type Language,
-  type Order,
-  type OrderHandler,
-  type PlaceOrderReply,
-} from '@portal/shared';
+import { APPLICANT_ACTIONS, effectiveOrderStatus, handlerFor, type ApplicationForm, type Language, type Order, type OrderHandler, type PlaceOrderReply } from '@portal/shared';
 import { lockUserRow, newId, type Db } from '../../db/index.js';
 import { AppError, fieldError } from '../../errors.js';
 import type { AuthenticatedUser } from '../account/index.js';
+import { assertOrderable } from '../metadata/index.js';
 import type { OrderMail } from './order-outbox.js';
 import { applicationView, maySee } from './order-queries.js';
 import { expiryOf, type OrdersContext } from './orders-context.js';
@@ -113,9 +104,7 @@ export class Applications {
     const groups = new Map<string, { handler: OrderHandler; ownerId: string | null; datasets: DatasetFacts[] }>();
     for (const id of metadataIds) {
       const dataset = facts.get(id);
-      if (!dataset || dataset.status !== 'published') throw new AppError('CONFLICT', 'orders.notOrderable');
-      if (dataset.owner_id === user.id) throw new AppError('CONFLICT', 'orders.ownData');
-      if (isEmbargoed(dataset, now)) throw new AppError('CONFLICT', 'orders.embargoed', { params: { date: dataset.embargo_until!.slice(0, 10) } });
+      assertOrderable(user, dataset, now);
       const handler = handlerFor(dataset.sharing_policy);
       const key = handler === 'owner' ? `owner:${dataset.owner_id}` : handler;
       const group = groups.get(key) ?? { handler, ownerId: handler === 'owner' ? dataset.owner_id : null, datasets: [] };

@@ -2,6 +2,7 @@ import { isEmbargoed, ORDER_LIMITS, type CartLine } from '@portal/shared';
 import { isUniqueViolation, newId } from '../../db/index.js';
 import { AppError } from '../../errors.js';
 import type { AuthenticatedUser } from '../account/index.js';
+import { assertOrderable } from '../metadata/index.js';
 import type { Slice } from './order-queries.js';
 import type { OrdersContext } from './orders-context.js';
 
@@ -40,9 +41,7 @@ export class Basket {
   async add(user: AuthenticatedUser, metadataId: string, now = new Date()): Promise<CartLine> {
     const { repo, db, access } = this.context;
     const record = await access.readable(user, metadataId);
-    if (record.status !== 'published') throw new AppError('CONFLICT', 'orders.notOrderable');
-    if (record.owner_id === user.id) throw new AppError('CONFLICT', 'orders.ownData');
-    if (isEmbargoed(record, now)) throw new AppError('CONFLICT', 'orders.embargoed', { params: { date: record.embargo_until!.slice(0, 10) } });
+    assertOrderable(user, record, now);
     const id = newId();
     try {
       await db.transaction().execute(async (trx) => {

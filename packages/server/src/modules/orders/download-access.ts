@@ -1,15 +1,12 @@
 import { isEmbargoed, type HaveDownload } from '@portal/shared';
-import { AppError } from '../../errors.js';
 import type { AuthenticatedUser } from '../account/index.js';
-import type { MetadataAccess, MetadataRow } from '../metadata/index.js';
+import { authorize, factsNeeded, type MetadataAccess, type Decision, type MetadataRow, type RecordFacts } from '../metadata/index.js';
 import type { OrdersRepo } from './orders.repo.js';
 
 /**
- * Who may download a record's data files: the one rule every download path checks (a file, a zip,
- * a signed link, `have-download`).
- * - its creator and staff, always; its invited experts while it is with them (MetadataAccess);
- * - others only once it is published and its protection period is over, and then: open access
- *   (sharing policy `online`) for anyone signed in, otherwise with an approved order that has not expired.
+ * Who may download a record's data files, on every download path (a file, a zip, a signed link,
+ * `have-download`): the record policy's `download` (metadata/record-policy.ts), with the facts it
+ * reads fetched here: the caller's reviewer standing (MetadataAccess) and their orders.
  */
 export class DownloadAccess {
   constructor(
@@ -24,37 +21,44 @@ export class DownloadAccess {
   }
 
   async judge(user: AuthenticatedUser | null, record: MetadataRow, now = new Date()): Promise<HaveDownload> {
-    const answer = (have: boolean, reason: HaveDownload['reason'], order: string | null = null): HaveDownload => ({
-      have_download: have,
-      reason,
-      available_from: isEmbargoed(record, now) ? record.embargo_until : null,
-      order,
-    });
-    if (user && (user.is_staff || record.owner_id === user.id)) return answer(true, 'ok');
-    if (record.status !== 'published') {
-      // An unpublished record's data: only as its reviewer, while they may read it.
-      return user && (await this.access.reviewerMaySee(user, record)) ? answer(true, 'ok') : answer(false, 'notPublished');
-    }
-    if (isEmbargoed(record, now)) return answer(false, 'embargo');
-    if (!user) return answer(false, 'login');
-    if (record.sharing_policy === 'online') return answer(true, 'ok');
-    const granting = await this.repo.grantingOrder(user.id, record.id, now.toISOString());
-    if (granting) return answer(true, 'ok', granting.id);
-    if (await this.repo.pendingOrder(user.id, record.id)) return answer(false, 'waiting');
-    return answer(false, 'order');
+    return (await this.verdict(user, record, now)).answer;
   }
 
   /**
-   * The record's files for this caller, or the refusal: 401 signed out, 403 with the reason in words
-   * (protection period with its date, no order, an order still waiting). Answers the granting order.
+   * The record's files for this caller, or the policy's refusal: 401 signed out, 403 with the reason
+   * in words (protection period with its date, no order, an order still waiting). Answers the granting order.
    */
   async assert(user: AuthenticatedUser | null, record: MetadataRow, now = new Date()): Promise<HaveDownload> {
-    const verdict = await this.judge(user, record, now);
-    if (verdict.have_download) return verdict;
-    if (verdict.reason === 'login') throw new AppError('UNAUTHENTICATED', 'orders.loginToDownload');
-    if (verdict.reason === 'embargo') throw new AppError('FORBIDDEN', 'orders.embargoed', { params: { date: record.embargo_until!.slice(0, 10) } });
-    if (verdict.reason === 'waiting') throw new AppError('FORBIDDEN', 'orders.waitingToDownload');
-    if (verdict.reason === 'order') throw new AppError('FORBIDDEN', 'orders.orderToDownload');
-    throw new AppError('FORBIDDEN', 'orders.noRight');
+    const { decision, answer } = await this.verdict(user, record, now);
+    if (!decision.allowed) throw decision.error;
+    return answer;
   }
+
+  private async verdict(user: AuthenticatedUser | null, record: MetadataRow, now: Date): Promise<{ decision: Decision; answer: HaveDownload }> {
+    const decision = authorize(user, 'download', record, await this.facts(user, record, now));
+    const answer: HaveDownload = {
+      have_download: decision.allowed,
+      reason: decision.allowed ? 'ok' : asReason(decision.reason),
+      available_from: isEmbargoed(record, now) ? record.embargo_until : null,
+      order: (decision.allowed && decision.order) || null,
+    };
+    return { decision, answer };
+  }
+
+  /** The facts the policy reads for this download, and only those. */
+  private async facts(user: AuthenticatedUser | null, record: MetadataRow, now: Date): Promise<RecordFacts> {
+    const needed = factsNeeded(user, 'download', record, now);
+    if (!user) return { now };
+    const facts: RecordFacts = { now, ...(await this.access.reviewerFacts(user, record, needed)) };
+    if (needed.orders) {
+      const granting = await this.repo.grantingOrder(user.id, record.id, now.toISOString());
+      facts.orders = { granting: granting?.id ?? null, pending: !granting && !!(await this.repo.pendingOrder(user.id, record.id)) };
+    }
+    return facts;
+  }
+}
+
+/** The policy's refusal as have-download names it (a record the caller may not read: not published). */
+function asReason(reason: Exclude<Decision, { allowed: true }>['reason']): HaveDownload['reason'] {
+  return reason === 'embargo' || reason === 'login' || reason === 'order' || reason === 'waiting' ? reason : 'notPublished';
 }

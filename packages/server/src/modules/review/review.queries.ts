@@ -13,7 +13,7 @@ import {
 } from '@portal/shared';
 import { AppError } from '../../errors.js';
 import type { AuthenticatedUser } from '../account/index.js';
-import { EXPERT_VISIBLE_STATUSES, type MetadataAccess, type MetadataRow } from '../metadata/index.js';
+import { expertMayRead, invitationStands, reviewRoles, type MetadataAccess, type MetadataRow, type RecordAction } from '../metadata/index.js';
 import type { MetadataService } from '../metadata/index.js';
 import type { ReviewSnapshots } from './review-snapshots.js';
 import type { DeskFilter, ReviewListRow, ReviewRepo, ReviewRow } from './review.repo.js';
@@ -39,20 +39,17 @@ export class ReviewQueries {
   // ---- Roles ----
 
   async rolesOf(user: AuthenticatedUser, record: MetadataRow): Promise<ReviewRole[]> {
-    const roles: ReviewRole[] = [];
-    if (record.owner_id === user.id) roles.push('creator');
-    if (user.is_staff) roles.push('staff');
-    roles.push(...(await this.access.reviewerRoles(user, record)));
-    return roles;
+    return reviewRoles(user, record, await this.access.reviewerFacts(user, record));
   }
 
   /**
-   * The record for a workflow step: unknown or hidden is 404 (no existence leak). Hidden as for every
-   * other call: a relation alone does not show it (an expert once the record left the experts, a
-   * leader while it is a draft), or a refusal would tell its status.
+   * The record for a workflow step, when the record policy lets the caller do `action` (read: unknown
+   * or hidden is 404, no existence leak). Hidden as for every other call: a relation alone does not
+   * show it (an expert once the record left the experts, a leader while it is a draft), or a refusal
+   * would tell its status.
    */
-  async recordFor(user: AuthenticatedUser, id: string): Promise<{ record: MetadataRow; roles: ReviewRole[] }> {
-    const record = await this.access.readable(user, id);
+  async recordFor(user: AuthenticatedUser, id: string, action: Extract<RecordAction, 'read' | 'readReviews'> = 'read'): Promise<{ record: MetadataRow; roles: ReviewRole[] }> {
+    const record = await this.access.authorized(user, action, id);
     return { record, roles: await this.rolesOf(user, record) };
   }
 
@@ -81,14 +78,9 @@ export class ReviewQueries {
     return { round, ...(await this.snapshots.ofRound(record.id, round)) };
   }
 
-  /**
-   * Whether the expert of a review may still read the record it is about: while their invitation of
-   * the current round stands and the record is with the experts (as MetadataAccess.reviewerMaySee),
-   * or once it is published (everybody may).
-   */
+  /** Whether the expert of a review may still read the record it is about (the record policy's rule for experts). */
   private expertStillSees(row: Pick<ReviewListRow, 'status' | 'round' | 'record_round' | 'record_status'>): boolean {
-    if (row.record_status === 'published') return true;
-    return row.status !== 'declined' && Number(row.round) === Number(row.record_round) && (EXPERT_VISIBLE_STATUSES as readonly string[]).includes(row.record_status);
+    return expertMayRead(row, { status: row.record_status, review_round: row.record_round });
   }
 
   private present(row: ReviewListRow, user: AuthenticatedUser, blind = false): Review {
@@ -96,8 +88,7 @@ export class ReviewQueries {
     // An ex-expert (declined, an older round, the record back in draft or refused) keeps their own
     // review and where the record stands (why they cannot answer), not what its creator writes now.
     const recordHidden = !user.is_staff && row.expert_id === user.id && !this.expertStillSees(row);
-    const canAnswer =
-      row.expert_id === user.id && row.status !== 'declined' && Number(row.round) === Number(row.record_round) && checkTransition(row.record_status, 'answer', ['expert']).ok;
+    const canAnswer = row.expert_id === user.id && invitationStands(row, { review_round: row.record_round }) && checkTransition(row.record_status, 'answer', ['expert']).ok;
     return {
       id: row.id,
       metadata: row.metadata_id,
@@ -147,8 +138,7 @@ export class ReviewQueries {
 
   /** The reviews of a record: staff see every one with names; its creator sees them blind. */
   async recordReviews(user: AuthenticatedUser, metadataId: string): Promise<{ count: number; results: Review[] }> {
-    const { record, roles } = await this.recordFor(user, metadataId);
-    if (!roles.includes('staff') && !roles.includes('creator')) throw new AppError('FORBIDDEN', 'review.wrongRole');
+    const { record, roles } = await this.recordFor(user, metadataId, 'readReviews');
     const { rows } = await this.repo.page({ metadataId: record.id }, 0, 1000);
     const blind = !roles.includes('staff');
     const results = rows.filter((row) => !blind || row.answered_at).map((row) => this.present(row, user, blind));
@@ -157,8 +147,7 @@ export class ReviewQueries {
 
   /** The pre-review (`?review_status=1`): whether the formal check is done, and its trail. */
   async preReview(user: AuthenticatedUser, metadataId: string) {
-    const { record, roles } = await this.recordFor(user, metadataId);
-    if (!roles.includes('staff') && !roles.includes('creator')) throw new AppError('FORBIDDEN', 'review.wrongRole');
+    const { record, roles } = await this.recordFor(user, metadataId, 'readReviews');
     const events = await this.events(record, roles, ['pre_review']);
     return { is_pre_review: record.is_pre_review === 1, events };
   }
@@ -221,8 +210,7 @@ export class ReviewQueries {
 
   /** The comments the creator may read (reviews-feedback): expert answers blind, leaders' and staff comments. */
   async feedback(user: AuthenticatedUser, metadataId: string): Promise<{ count: number; results: Feedback[] }> {
-    const { record, roles } = await this.recordFor(user, metadataId);
-    if (!roles.includes('staff') && !roles.includes('creator')) throw new AppError('FORBIDDEN', 'review.wrongRole');
+    const { record, roles } = await this.recordFor(user, metadataId, 'readReviews');
     return this.feedbackOf(record, roles.includes('staff'));
   }
 
