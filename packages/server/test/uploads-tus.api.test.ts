@@ -190,6 +190,8 @@ describe('what tus refuses before a byte is kept', () => {
     const nul = await tusCreate(portal, people.creator.token, 10, { metadata: record, filename: 'a\u0000.nc' });
     expect(nul.statusCode).toBe(400);
     expect(nul.json().detail).toBe('The name holds characters that are not allowed.');
+    const nulRecord = await tusCreate(portal, people.creator.token, 10, { metadata: `${record}\u0000`, filename: fileName() });
+    expect(nulRecord.statusCode).toBe(400);
     const noName = await tusCreate(portal, people.creator.token, 10, { metadata: record });
     expect(noName.statusCode).toBe(400);
     const noLength = await tusCreate(portal, people.creator.token, 'ten', { metadata: record, filename: fileName() });
@@ -226,7 +228,8 @@ describe('abandoned tus uploads', () => {
   });
 });
 
-describe('a crash in the middle of an upload', () => {
+// The server process runs on SQLite of its own: the PostgreSQL run of this file would repeat it unchanged.
+describe.skipIf(!!process.env.DATABASE_URL)('a crash in the middle of an upload', () => {
   it('kill -9 of the server mid-upload, a restart, and tus-js-client resumes: the stored file is the source, byte for byte', async () => {
     const server = await portalProcess();
     try {

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { hasIllegalText } from '@portal/shared';
 import { AppError, fieldError } from '../../errors.js';
 import type { PartChecksum } from '../../storage/index.js';
 import type { AuthenticatedUser } from '../account/index.js';
@@ -64,6 +65,8 @@ export class TusUploads {
 
   async create(user: AuthenticatedUser | null, lengthHeader: string | undefined, metadataHeader: string | undefined): Promise<TusState> {
     const metadata = parseUploadMetadata(metadataHeader);
+    // The record's id reaches the database (PostgreSQL refuses NUL in text); the name and folder have their own messages.
+    if (hasIllegalText(metadata.metadata ?? '')) throw fieldError('metadata', 'validation.illegalText');
     const caller = await this.uploads.writable(user, metadata.metadata || undefined);
     const length = decimalHeader(lengthHeader);
     if (length === undefined) throw fieldError('Upload-Length', 'uploads.length');
