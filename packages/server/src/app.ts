@@ -25,6 +25,7 @@ import { OaiIndex, OaiRepo, OaiService, oaiRoutes, tokenKey } from './modules/oa
 import { ReviewService, reviewRoutes } from './modules/review/index.js';
 import { SearchIndex, SearchRepo, SearchService, searchRoutes } from './modules/search/index.js';
 import { DoiService, doiRoutes } from './modules/doi/index.js';
+import { createFtp, ftpRoutes, type FtpService, type PortalFtpServer } from './modules/ftp/index.js';
 import { ChunkedUploads, TusUploads, UploadsRepo, uploadsRoutes, UploadsService } from './modules/uploads/index.js';
 import { authPlugin } from './plugins/auth.js';
 import { csrfPlugin } from './plugins/csrf.js';
@@ -52,6 +53,8 @@ export interface Portal {
   orders: OrdersService;
   usage: UsageService;
   doi: DoiService;
+  ftp: FtpService;
+  ftpServer: PortalFtpServer;
   uploads: UploadsService;
 }
 
@@ -208,8 +211,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     publicUrl: config.publicUrl,
     linkKey: downloadLinkKey(config.secretKey ?? (await storedSecret(database.db))),
   });
+  // FTP accounts and the FTP server in this process (issue 19): a record's files through the files module's face.
+  const ftp = createFtp(config, { db: database.db, access: metadataAccess, orders, accounts, files, storage, log: app.log });
+  metadataAccess.events.on('removing', ({ id }) => ftp.service.incoming.remove(id));
+  await app.register(ftpRoutes, { ftp: ftp.service });
   // Unfinished uploads, abandoned empty drafts and expired tokens: removed at start, then regularly.
-  const jobs = cleanupJobs({ accounts, metadata, storage, review, search, orders, usage, doi, uploads });
+  const jobs = cleanupJobs({ accounts, metadata, storage, review, search, orders, usage, doi, uploads, ftp: ftp.service });
   await runCleanupJobs(jobs, app.log);
   scheduleCleanupJobs(app, jobs);
   // Landing pages and their calls ask exports through what exports gives them (exports link to landing pages).
@@ -224,5 +231,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     pages: [landingPages(landing, landingExports)],
   });
 
-  return { app, database, accounts, metadata, review, search, searchIndex, metadataAccess, oaiIndex, orders, usage, doi, uploads };
+  // The FTP server listens once the portal is built (FTP_ENABLED), and stops before the database closes.
+  app.addHook('preClose', () => ftp.server.stop());
+  if (config.ftp.enabled) await ftp.server.start();
+
+  return { app, database, accounts, metadata, review, search, searchIndex, metadataAccess, oaiIndex, orders, usage, doi, uploads, ftp: ftp.service, ftpServer: ftp.server };
 }

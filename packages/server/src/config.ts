@@ -40,6 +40,23 @@ export interface Config {
   uploadExpiryHours: number;
   /** The DataCite repository account that registers the DOIs the data centre assigns; undefined: none configured. */
   datacite: DataciteConfig | undefined;
+  /** The FTP server inside the portal process (`FTP_*`, README.md). */
+  ftp: FtpConfig;
+}
+
+/** `FTP_ENABLED`, `FTP_HOST`, `FTP_PORT`, `FTP_PASV_PORTS`, `FTP_TLS_CERT` / `FTP_TLS_KEY` (README.md, FTP). */
+export interface FtpConfig {
+  enabled: boolean;
+  /** The address the FTP server listens on. */
+  listenHost: string;
+  /** The host name accounts are told to connect to, and the passive mode's address. */
+  host: string;
+  /** 0: any free port (tests). */
+  port: number;
+  pasvMin: number;
+  pasvMax: number;
+  /** PEM files; both given: explicit FTPS (AUTH TLS) is offered. */
+  tls: { certFile: string; keyFile: string } | undefined;
 }
 
 /** `DATACITE_*` (README.md, DOI registration). */
@@ -181,6 +198,39 @@ function parseDatacite(env: NodeJS.ProcessEnv): DataciteConfig | undefined {
   return { api, prefix, user: env.DATACITE_USER!, password: env.DATACITE_PASSWORD!, doiPattern: filled, timeoutMs: positiveInteger(env, 'DATACITE_TIMEOUT_MS', 30_000) };
 }
 
+/** The FTP settings; on unless FTP_ENABLED is false or 0. */
+function parseFtp(env: NodeJS.ProcessEnv, publicUrl: string): FtpConfig {
+  const enabled = !['false', '0', 'no', 'off'].includes((env.FTP_ENABLED ?? 'true').trim().toLowerCase());
+  const port = Number(env.FTP_PORT || 2121);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`FTP_PORT is not a port number: ${env.FTP_PORT}`);
+  const range = (env.FTP_PASV_PORTS || '30000-30100').trim();
+  const match = /^(\d+)-(\d+)$/.exec(range);
+  const [pasvMin, pasvMax] = match ? [Number(match[1]), Number(match[2])] : [NaN, NaN];
+  if (!match || pasvMin < 1024 || pasvMax > 65535 || pasvMin > pasvMax)
+    throw new ConfigError(`FTP_PASV_PORTS must be a range of ports such as 30000-30100 (from 1024), not ${range}`);
+  let host = env.FTP_HOST?.trim();
+  if (!host) {
+    try {
+      host = new URL(publicUrl).hostname.replace(/^\[|\]$/g, '');
+    } catch {
+      throw new ConfigError(`PUBLIC_URL is not an address: ${publicUrl}`);
+    }
+  }
+  const certFile = env.FTP_TLS_CERT || undefined;
+  const keyFile = env.FTP_TLS_KEY || undefined;
+  if (!!certFile !== !!keyFile) throw new ConfigError('FTPS needs both FTP_TLS_CERT and FTP_TLS_KEY (PEM files)');
+  return {
+    enabled,
+    // PASV answers an IPv4 address: 'localhost' listens on 127.0.0.1.
+    listenHost: (env.FTP_LISTEN_HOST || env.HOST || '127.0.0.1').replace(/^localhost$/, '127.0.0.1'),
+    host,
+    port,
+    pasvMin,
+    pasvMax,
+    tls: certFile && keyFile ? { certFile: path.resolve(certFile), keyFile: path.resolve(keyFile) } : undefined,
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 8000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT is not a port number: ${env.PORT}`);
@@ -222,5 +272,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     orderValidDays: positiveInteger(env, 'ORDER_VALID_DAYS', ORDER_LIMITS.validDays),
     uploadExpiryHours: positiveInteger(env, 'UPLOAD_EXPIRY_HOURS', 24),
     datacite: parseDatacite(env),
+    ftp: parseFtp(env, publicUrl),
   };
 }

@@ -4,6 +4,7 @@ import type { OrdersService } from './modules/orders/index.js';
 import type { UsageService } from './modules/usage/index.js';
 import type { MetadataService } from './modules/metadata/index.js';
 import type { DoiService } from './modules/doi/index.js';
+import type { FtpService } from './modules/ftp/index.js';
 import type { ReviewService } from './modules/review/index.js';
 import type { SearchService } from './modules/search/index.js';
 import type { UploadsService } from './modules/uploads/index.js';
@@ -39,6 +40,7 @@ export function cleanupJobs(parts: {
   usage?: UsageService;
   doi?: DoiService;
   uploads?: UploadsService;
+  ftp?: FtpService;
 }): CleanupJob[] {
   return [
     {
@@ -68,6 +70,8 @@ export function cleanupJobs(parts: {
     ...(parts.doi ? [{ name: 'DOI registrations', everyMs: MINUTE, run: () => parts.doi!.deliverDue() }] : []),
     // Protection periods ended: the exports' access right turns, and every view of the record follows.
     ...(parts.doi ? [{ name: 'ended protection periods', everyMs: HOUR, run: () => parts.doi!.noteEndedEmbargoes() }] : []),
+    // FTP download accounts end with their download (spec section 4): past their expiry they are deleted.
+    ...(parts.ftp ? [{ name: 'expired FTP accounts', everyMs: 10 * MINUTE, run: () => parts.ftp!.removeExpired() }] : []),
   ];
 }
 

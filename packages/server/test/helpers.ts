@@ -41,7 +41,15 @@ export async function createTestPortal(overrides: { rateLimits?: Partial<RateLim
   }
   const config: Config = {
     // Tests of other behaviour create many records; limits.api.test.ts sets its own limit.
-    ...loadConfig({ DATA_DIR: dataDir, PUBLIC_URL: 'http://portal.test', WEB_DIST: path.join(dataDir, 'no-web'), METADATA_CREATE_PER_HOUR: '100000', ...overrides.env }),
+    // The FTP server stays off unless a test turns it on (FTP_ENABLED: 'true', FTP_PORT: '0').
+    ...loadConfig({
+      DATA_DIR: dataDir,
+      PUBLIC_URL: 'http://portal.test',
+      WEB_DIST: path.join(dataDir, 'no-web'),
+      METADATA_CREATE_PER_HOUR: '100000',
+      FTP_ENABLED: 'false',
+      ...overrides.env,
+    }),
     databaseUrl,
     rateLimits: { ...relaxedRateLimits, ...overrides.rateLimits },
   };

@@ -22,6 +22,7 @@ import * as identifiers from './migrations/0014-identifiers.js';
 import * as i18nDistributorPlace from './migrations/0015-i18n-distributor-place.js';
 import * as fileTree from './migrations/0016-file-tree.js';
 import * as uploads from './migrations/0017-uploads.js';
+import * as ftpAccounts from './migrations/0018-ftp-accounts.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -81,6 +82,7 @@ const migrations: Record<string, Migration> = {
   '0015-i18n-distributor-place': i18nDistributorPlace,
   '0016-file-tree': fileTree,
   '0017-uploads': uploads,
+  '0018-ftp-accounts': ftpAccounts,
 };
 
 class ListedMigrations implements MigrationProvider {

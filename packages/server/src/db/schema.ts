@@ -14,6 +14,7 @@ import type { OaiTables } from './schema/oai.js';
 import type { OrdersTables } from './schema/orders.js';
 import type { DoiTables } from './schema/doi.js';
 import type { ServerTables } from './schema/server.js';
+import type { FtpTables } from './schema/ftp.js';
 import type { UploadsTables } from './schema/uploads.js';
 
 export type * from './schema/account.js';
@@ -26,6 +27,7 @@ export type * from './schema/oai.js';
 export type * from './schema/orders.js';
 export type * from './schema/doi.js';
 export type * from './schema/server.js';
+export type * from './schema/ftp.js';
 export type * from './schema/uploads.js';
 
-export interface Database extends AccountTables, MetadataTables, FilesTables, ReviewTables, SearchTables, UsageTables, OaiTables, OrdersTables, DoiTables, ServerTables, UploadsTables {}
+export interface Database extends AccountTables, MetadataTables, FilesTables, ReviewTables, SearchTables, UsageTables, OaiTables, OrdersTables, DoiTables, ServerTables, UploadsTables, FtpTables {}

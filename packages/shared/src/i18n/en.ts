@@ -1,3 +1,4 @@
+import { ftpEn } from './ftp.en.js';
 import { uploadsEn } from './uploads.en.js';
 import { doiEn } from './doi.en.js';
 import { fileTreeEn } from './file-tree.en.js';
@@ -207,6 +208,7 @@ export const en = {
   ordersUi: ordersUiEn,
   reviewDesk: reviewDeskEn,
   doi: doiEn,
+  ftp: ftpEn,
   fileTree: fileTreeEn,
   identifiers: identifiersEn,
   statistics: statisticsEn,

@@ -1,3 +1,4 @@
+import { ftpZhHans } from './ftp.zh-hans.js';
 import { uploadsZhHans } from './uploads.zh-hans.js';
 import { doiZhHans } from './doi.zh-hans.js';
 import { fileTreeZhHans } from './file-tree.zh-hans.js';
@@ -202,6 +203,7 @@ export const zhHans: Messages = {
   ordersUi: ordersUiZhHans,
   reviewDesk: reviewDeskZhHans,
   doi: doiZhHans,
+  ftp: ftpZhHans,
   fileTree: fileTreeZhHans,
   identifiers: identifiersZhHans,
   statistics: statisticsZhHans,

@@ -149,6 +149,12 @@ export class AccountService {
     return toPublicUser(row);
   }
 
+  /** An active account by its id, as a signed-in caller is seen (an FTP login acts for it); null for an unknown or inactive one. */
+  async activeUser(id: string): Promise<User | null> {
+    const row = await this.repo.findUserById(id);
+    return row && row.is_active === 1 ? toPublicUser(row) : null;
+  }
+
   /** Deletes the tokens whose expiry has passed (the periodic clean-up); returns how many. */
   async deleteExpiredTokens(now = Date.now()): Promise<number> {
     return this.repo.deleteTokensUnusedSince(new Date(now - this.tokenTtlMs).toISOString());

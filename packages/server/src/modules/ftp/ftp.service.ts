@@ -1,0 +1,241 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import argon2 from 'argon2';
+import { newId, type Db } from '../../db/index.js';
+import { AppError } from '../../errors.js';
+import type { AccountService, AuthenticatedUser } from '../account/index.js';
+import type { MetadataAccess } from '../metadata/index.js';
+import type { OrdersService } from '../orders/index.js';
+import type { IncomingFolders } from './incoming.js';
+import type { RecordTree } from './record-tree.js';
+import { FtpRepo, type FtpAccountRow, type FtpKind } from './ftp.repo.js';
+
+const DAY = 24 * 3_600_000;
+
+/**
+ * FTP passwords are random (144 bits) but still stored as the accounts' are: argon2id at OWASP's
+ * minimum (19 MiB, 2 passes, 1 lane), about 30 ms of CPU a login.
+ */
+const HASHING = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+/** Where the FTP server is reached; null while it does not run (FTP_ENABLED=false). */
+export type FtpEndpoint = () => { host: string; port: number } | null;
+
+/** What an account's owner is shown of it (the password only once, when it is made). */
+export interface FtpAccountView {
+  id: string;
+  kind: FtpKind;
+  metadata: string;
+  host: string;
+  port: number;
+  username: string;
+  created_at: string;
+  expires_at: string | null;
+}
+
+/** A signed-in FTP connection: whom it acts for, on which record, until when. */
+export interface FtpSession {
+  accountId: string;
+  kind: FtpKind;
+  metadataId: string;
+  user: AuthenticatedUser;
+  /** Milliseconds since the epoch; null: no end. */
+  expiresAt: number | null;
+}
+
+export interface SyncResult {
+  count: number;
+  bytes: number;
+  files: { path: string; size: number; sha256: string }[];
+  /** Files the tree refused (a name taken, over the quota ...): they stay in the incoming folder. */
+  refused: { path: string; error: AppError }[];
+}
+
+export class FtpRefused extends Error {}
+
+/**
+ * FTP accounts (issue 19): download accounts, read-only in one record's files for a user who may
+ * download them (the download rule of the orders module), expiring with the order; and upload
+ * accounts for providers, write-only into the record's incoming folder, which `/data/sync/` brings
+ * into the record's tree.
+ */
+export class FtpService {
+  private readonly repo: FtpRepo;
+  /** Verified when the username is unknown, so that a login takes as long either way. */
+  private readonly dummyHash: Promise<string>;
+  /** Per record, the sync under way: two syncs of one record take turns. */
+  private readonly syncing = new Map<string, Promise<unknown>>();
+
+  constructor(
+    db: Db,
+    private readonly parts: {
+      access: MetadataAccess;
+      orders: OrdersService;
+      accounts: AccountService;
+      tree: RecordTree;
+      incoming: IncomingFolders;
+      endpoint: FtpEndpoint;
+      /** Days an account for open data (or the record's own people) lasts: ORDER_VALID_DAYS. */
+      validDays: number;
+    },
+  ) {
+    this.repo = new FtpRepo(db);
+    this.dummyHash = argon2.hash(randomBytes(18).toString('base64url'), HASHING);
+  }
+
+  get incoming(): IncomingFolders {
+    return this.parts.incoming;
+  }
+
+  /** POST /data/download-user/: a new download account (in place of the user's former one on the record) and its password. */
+  async createDownload(user: AuthenticatedUser, metadataId: string, now = new Date()) {
+    const endpoint = this.endpoint();
+    const record = await this.parts.access.readable(user, metadataId);
+    const verdict = await this.parts.orders.downloads.assert(user, record, now);
+    const expiresAt = verdict.order
+      ? (await this.parts.orders.queries.one(user, verdict.order, now)).expires_at
+      : new Date(now.getTime() + this.parts.validDays * DAY).toISOString();
+    return this.create('download', user, record.id, expiresAt, endpoint, now);
+  }
+
+  /** GET /data/ftpinfo/?id=: the caller's download account on the record `id` (or the account `id`), without its password. */
+  async info(user: AuthenticatedUser, id: string, now = new Date()): Promise<FtpAccountView> {
+    const endpoint = this.endpoint();
+    const row = (await this.repo.ofUser('download', user.id, id)) ?? (await this.repo.byId(id));
+    if (!row || row.user_id !== user.id || isExpired(row, now)) throw new AppError('NOT_FOUND', 'ftp.noAccount');
+    return view(row, endpoint);
+  }
+
+  /** GET /api/data/ftp/?metadata__id=: the record's upload accounts, for its creator and staff. */
+  async listUpload(user: AuthenticatedUser, metadataId: string): Promise<FtpAccountView[]> {
+    const endpoint = this.endpoint();
+    const record = await this.parts.access.owned(user, metadataId);
+    return (await this.repo.ofRecord('upload', record.id)).map((row) => view(row, endpoint));
+  }
+
+  /** POST /api/data/ftp/: an upload account on a record the caller may change (a draft of theirs). */
+  async createUpload(user: AuthenticatedUser, metadataId: string, now = new Date()) {
+    const endpoint = this.endpoint();
+    const record = await this.parts.access.writable(user, metadataId);
+    return this.create('upload', user, record.id, null, endpoint, now);
+  }
+
+  /** DELETE /api/data/ftp/{id}/: by the record's creator or staff. */
+  async removeUpload(user: AuthenticatedUser, id: string): Promise<void> {
+    const row = await this.repo.byId(id);
+    if (!row || row.kind !== 'upload') throw new AppError('NOT_FOUND', 'ftp.noAccount');
+    await this.parts.access.owned(user, row.metadata_id);
+    await this.repo.remove(row.id);
+  }
+
+  /** POST /data/sync/: what arrived in the record's incoming folder goes into its tree, each file checksummed as it is stored. */
+  async sync(user: AuthenticatedUser, metadataId: string): Promise<SyncResult> {
+    const record = await this.parts.access.writable(user, metadataId);
+    const before = this.syncing.get(record.id) ?? Promise.resolve();
+    const run = before.catch(() => undefined).then(() => this.syncNow(user, record.id));
+    this.syncing.set(record.id, run);
+    try {
+      return await run;
+    } finally {
+      if (this.syncing.get(record.id) === run) this.syncing.delete(record.id);
+    }
+  }
+
+  private async syncNow(user: AuthenticatedUser, metadataId: string): Promise<SyncResult> {
+    const result: SyncResult = { count: 0, bytes: 0, files: [], refused: [] };
+    for (const file of await this.parts.incoming.arrived(metadataId)) {
+      const path = file.folder === '/' ? `/${file.name}` : `${file.folder}/${file.name}`;
+      let stored;
+      try {
+        stored = await this.parts.tree.add(user, metadataId, file.folder, file.name, file.source);
+      } catch (error) {
+        // Refused by the tree's rules: the file stays for the provider to rename or remove; anything else ends the sync.
+        if (!(error instanceof AppError) || error.status >= 500) throw error;
+        result.refused.push({ path, error });
+        continue;
+      }
+      // Stored whole: it leaves the incoming folder.
+      await fs.rm(file.source, { force: true });
+      result.count += 1;
+      result.bytes += stored.size;
+      result.files.push({ path, ...stored });
+    }
+    await this.parts.incoming.pruneEmpty(metadataId);
+    return result;
+  }
+
+  /**
+   * An FTP login: the account by name and password, unexpired, its user still active and still
+   * allowed what the account does (downloading the record, or changing it). Refusals all read the same.
+   */
+  async login(username: string, password: string, now = new Date()): Promise<FtpSession> {
+    const row = await this.repo.byUsername(username);
+    const valid = await argon2.verify(row?.password_hash ?? (await this.dummyHash), password).catch(() => false);
+    if (!row || !valid || isExpired(row, now)) throw new FtpRefused('Authentication failed');
+    const user = await this.parts.accounts.activeUser(row.user_id);
+    if (!user) throw new FtpRefused('Authentication failed');
+    try {
+      if (row.kind === 'download') {
+        const verdict = await this.parts.orders.downloads.check(user, row.metadata_id, now);
+        if (!verdict.have_download) throw new FtpRefused('No right to download this data');
+      } else {
+        await this.parts.access.writable(user, row.metadata_id);
+      }
+    } catch (error) {
+      if (error instanceof FtpRefused) throw error;
+      throw new FtpRefused(row.kind === 'download' ? 'No right to download this data' : 'This record can no longer be changed');
+    }
+    const kind: FtpKind = row.kind === 'upload' ? 'upload' : 'download';
+    return { accountId: row.id, kind, metadataId: row.metadata_id, user, expiresAt: row.expires_at ? Date.parse(row.expires_at) : null };
+  }
+
+  /** Whether a session's account is still there and unexpired (checked before each transfer). */
+  async stillValid(session: FtpSession, now = Date.now()): Promise<boolean> {
+    if (session.expiresAt !== null && session.expiresAt <= now) return false;
+    return !!(await this.repo.byId(session.accountId));
+  }
+
+  /** The job: accounts past their expiry are deleted. */
+  removeExpired(now = new Date()): Promise<number> {
+    return this.repo.removeExpired(now.toISOString());
+  }
+
+  private endpoint(): { host: string; port: number } {
+    const endpoint = this.parts.endpoint();
+    if (!endpoint) throw new AppError('CONFLICT', 'ftp.disabled');
+    return endpoint;
+  }
+
+  private async create(kind: FtpKind, user: AuthenticatedUser, metadataId: string, expiresAt: string | null, endpoint: { host: string; port: number }, now: Date) {
+    const password = randomBytes(18).toString('base64url');
+    const row: FtpAccountRow = {
+      id: newId(),
+      kind,
+      metadata_id: metadataId,
+      user_id: user.id,
+      username: `${kind === 'download' ? 'd' : 'u'}${randomBytes(6).toString('hex')}`,
+      password_hash: await argon2.hash(password, HASHING),
+      created_at: now.toISOString(),
+      expires_at: expiresAt,
+    };
+    await this.repo.replace(row);
+    return { ...view(row, endpoint), password };
+  }
+}
+
+function isExpired(row: FtpAccountRow, now: Date): boolean {
+  return row.expires_at !== null && row.expires_at <= now.toISOString();
+}
+
+function view(row: FtpAccountRow, endpoint: { host: string; port: number }): FtpAccountView {
+  return {
+    id: row.id,
+    kind: row.kind === 'upload' ? 'upload' : 'download',
+    metadata: row.metadata_id,
+    host: endpoint.host,
+    port: endpoint.port,
+    username: row.username,
+    created_at: row.created_at,
+    expires_at: row.expires_at,
+  };
+}

@@ -1,0 +1,100 @@
+import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { AppError } from '../../errors.js';
+import type { BlobStore } from '../../storage/index.js';
+import type { AuthenticatedUser } from '../account/index.js';
+import type { FilesService } from '../files/index.js';
+
+/** A file or folder of a record's data files as the FTP server shows it. */
+export interface TreeEntry {
+  name: string;
+  folder: boolean;
+  size: number;
+  modified: Date;
+}
+
+/**
+ * What the FTP server needs of a record's file tree. The files module owns the tree, and each call
+ * checks the caller's right there (the download rule for reading, a writable record for adding).
+ * Paths are absolute within the record ('/' its root, '/a/b' a folder or file), already normalised.
+ */
+export interface RecordTree {
+  /** The entries of one folder; null when there is no such folder. */
+  list(user: AuthenticatedUser, metadataId: string, folder: string): Promise<TreeEntry[] | null>;
+  /** One entry; null when there is none. */
+  stat(user: AuthenticatedUser, metadataId: string, path: string): Promise<TreeEntry | null>;
+  /** A file's bytes from `start` on. */
+  open(user: AuthenticatedUser, metadataId: string, path: string, start: number): Promise<Readable>;
+  /** Stores the local file `source` and lists it as `folder/name` (missing folders made), answering what was stored. */
+  add(user: AuthenticatedUser, metadataId: string, folder: string, name: string, source: string): Promise<{ size: number; sha256: string }>;
+}
+
+/** Entries read a call when a folder is listed whole. */
+const PAGE = 2000;
+
+const notFound = (error: unknown) => error instanceof AppError && error.code === 'NOT_FOUND';
+/** The files module's form of a folder: '/' or '/a/b/'. */
+const folderForm = (virtual: string) => (virtual === '/' ? '/' : `${virtual}/`);
+
+/**
+ * The record tree through the files module's face (FilesService.listFolder, openByPath, addStoredBlob);
+ * the bytes of a file that arrived by FTP go into the BlobStore first (`storage.put`, which computes
+ * their SHA-256 as it writes them), and leave it again when the tree refuses them.
+ */
+export function filesRecordTree(files: FilesService, storage: BlobStore, maxFileBytes: number): RecordTree {
+  const list: RecordTree['list'] = async (user, metadataId, folder) => {
+    const entries: TreeEntry[] = [];
+    for (let offset = 0; ; offset += PAGE) {
+      let page;
+      try {
+        page = await files.listFolder(user, metadataId, folderForm(folder), { ordering: 'name', slice: { offset, limit: PAGE } });
+      } catch (error) {
+        if (offset === 0 && notFound(error) && (error as AppError).messageKey === 'fileTree.noFolder') return null;
+        throw error;
+      }
+      for (const entry of page.results) entries.push({ name: entry.name, folder: entry.is_folder, size: entry.size, modified: new Date(entry.modified) });
+      if (!page.results.length || offset + page.results.length >= page.count) return entries;
+    }
+  };
+  return {
+    list,
+    async stat(user, metadataId, path) {
+      if (path === '/') {
+        await files.listFolder(user, metadataId, '/', { slice: { offset: 0, limit: 1 } });
+        return { name: '/', folder: true, size: 0, modified: new Date(0) };
+      }
+      try {
+        const page = await files.listFolder(user, metadataId, folderForm(path), { slice: { offset: 0, limit: 1 } });
+        return { name: path.slice(path.lastIndexOf('/') + 1), folder: true, size: page.bytes, modified: new Date(0) };
+      } catch (error) {
+        if (!notFound(error)) throw error;
+      }
+      try {
+        const opened = await files.openByPath(user, metadataId, path);
+        opened.stream.destroy();
+        return { name: opened.file.name, folder: false, size: opened.file.size, modified: new Date(opened.file.modified) };
+      } catch (error) {
+        if (notFound(error)) return null;
+        throw error;
+      }
+    },
+    async open(user, metadataId, path, start) {
+      const opened = await files.openByPath(user, metadataId, path, start);
+      if (start >= opened.file.size && start > 0) {
+        opened.stream.destroy();
+        return Readable.from([]);
+      }
+      return opened.stream;
+    },
+    async add(user, metadataId, folder, name, source) {
+      const blob = await storage.put(createReadStream(source), { maxBytes: maxFileBytes });
+      try {
+        await files.addStoredBlob(user, { metadataId, path: folderForm(folder), name, blob });
+      } catch (error) {
+        await storage.delete(blob.key);
+        throw error;
+      }
+      return { size: blob.size, sha256: blob.sha256 };
+    },
+  };
+}
