@@ -197,6 +197,8 @@ describe('bad chunks', () => {
     expectStatus(await sendChunk(portal, people.creator.token, layout, 1, sourceBytes(1024)), 200);
     const changed = await sendChunk(portal, people.creator.token, { ...layout, filename: 'other.nc' }, 2, sourceBytes(1024));
     expect(changed.statusCode).toBe(409);
+    expect((await sendChunk(portal, people.creator.token, { ...layout, path: '/elsewhere/' }, 2, sourceBytes(1024))).statusCode).toBe(409);
+    expect((await sendChunk(portal, people.creator.token, { ...layout, totalSize: 3072 }, 2, sourceBytes(1024))).statusCode).toBe(409);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { normaliseFolderPath } from '@portal/shared';
 import { AppError, fieldError } from '../../errors.js';
 import type { AuthenticatedUser } from '../account/index.js';
 import type { UploadRow } from './uploads.repo.js';
@@ -110,7 +111,10 @@ export class ChunkedUploads {
       const found = await this.uploads.repo.findByIdentifier(fields.metadata_id!, chunk.identifier);
       if (found) {
         if (found.user_id !== user.id) throw new AppError('FORBIDDEN', 'uploads.notYours');
+        const folder = normaliseFolderPath(fields.path ?? '/');
         const same =
+          'path' in folder &&
+          found.path === folder.path &&
           found.total_size === chunk.totalSize &&
           found.chunk_size === chunk.chunkSize &&
           found.total_chunks === chunk.totalChunks &&

@@ -157,6 +157,8 @@ export class UploadsService {
     part: { maxBytes: number; onFailure: 'keep' | 'truncate'; checksum?: PartChecksum; tooLong: () => AppError },
   ): Promise<number> {
     try {
+      // Renewed before and after: a write that lasts longer than the expiry is not swept under it.
+      await this.repo.touch(row.id, this.expiresAt());
       const written = await this.area.write(row.id, offset, stream, { maxBytes: part.maxBytes, onFailure: part.onFailure, checksum: part.checksum });
       await this.repo.touch(row.id, this.expiresAt());
       return written;
