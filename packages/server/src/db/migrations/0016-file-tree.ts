@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
 /**
  * Issue 19. A record's data files form a tree.
@@ -25,7 +25,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await sql`update meta_file set modified_at = created_at`.execute(db);
   await renameDuplicates(db);
-  await db.schema.createIndex('meta_file_tree_name').unique().on('meta_file').columns(['metadata_id', 'path', 'name']).execute();
+  // PostgreSQL reads a page's ids from the index alone when it holds them (SQLite's indexes lead to the row without reading it).
+  if (db.getExecutor().adapter instanceof PostgresAdapter) await sql`create unique index meta_file_tree_name on meta_file (metadata_id, path, name) include (id)`.execute(db);
+  else await db.schema.createIndex('meta_file_tree_name').unique().on('meta_file').columns(['metadata_id', 'path', 'name']).execute();
   await db.schema.createIndex('meta_file_tree_size').on('meta_file').columns(['metadata_id', 'path', 'size', 'id']).execute();
   await db.schema.createIndex('meta_file_tree_modified').on('meta_file').columns(['metadata_id', 'path', 'modified_at', 'id']).execute();
 

@@ -60,6 +60,22 @@ function fullPath(field: string, raw: string | undefined): { path: string; name:
   return result;
 }
 
+/** The row of a data file whose bytes are `blob`, at `at` in the record's tree. */
+function dataFileRow(metadataId: string, at: { path: string; name: string }, blob: StoredBlob, mime: string, userId: string, now: string) {
+  return {
+    id: newId(),
+    metadata_id: metadataId,
+    ...at,
+    mime,
+    storage_key: blob.key,
+    sha256: blob.sha256,
+    size: blob.size,
+    created_by: userId,
+    created_at: now,
+    modified_at: now,
+  };
+}
+
 const exists = () => new AppError('CONFLICT', 'fileTree.exists');
 const noFolder = () => new AppError('NOT_FOUND', 'fileTree.noFolder');
 const noEntry = () => new AppError('NOT_FOUND', 'fileTree.noEntry');
@@ -72,20 +88,13 @@ const noEntry = () => new AppError('NOT_FOUND', 'fileTree.noEntry');
  * published record's files are refused to its creator with the spec's 'no right' message.
  */
 export class FileTree {
-  private readonly log?: Log;
-  private readonly downloads?: DownloadAccess;
-  private readonly storageQuotaBytes: number;
-
   constructor(
     private readonly repo: FileTreeRepo,
     private readonly access: MetadataAccess,
     private readonly storage: BlobStore,
-    options: { log?: Log; storageQuotaBytes?: number; downloads?: DownloadAccess } = {},
-  ) {
-    this.log = options.log;
-    this.downloads = options.downloads;
-    this.storageQuotaBytes = options.storageQuotaBytes ?? Number.MAX_SAFE_INTEGER;
-  }
+    /** FilesService's options: its log, the download rule, and the per-account quota (none: no limit). */
+    private readonly options: { log?: Log; storageQuotaBytes?: number; downloads?: DownloadAccess } = {},
+  ) {}
 
   /** One page of a folder ('/' the root), the folder's own count and bytes with it. */
   async listFolder(user: AuthenticatedUser | null, metadataId: string, path: string, options: { ordering?: FileOrdering; slice?: Slice } = {}): Promise<FolderPage> {
@@ -100,7 +109,7 @@ export class FileTree {
   async openByPath(user: AuthenticatedUser | null, metadataId: string, path: string, start = 0): Promise<OpenedFile<FileEntry>> {
     if (!user) throw new AppError('UNAUTHENTICATED', 'account.loginRequired');
     const record = await this.access.readable(user, metadataId);
-    if (this.downloads) await this.downloads.assert(user, record);
+    if (this.options.downloads) await this.options.downloads.assert(user, record);
     else await this.access.filesReadable(user, record.id);
     const at = fullPath('path', path);
     const entry = await this.repo.entry(this.repo.db, record.id, at.path, at.name);
@@ -111,7 +120,7 @@ export class FileTree {
       return { file: entryView(entry), ...opened };
     } catch (error) {
       if (!(error instanceof BlobNotFoundError)) throw error;
-      this.log?.warn({ key: entry.row.storage_key }, 'stored file missing from the storage');
+      this.options.log?.warn({ key: entry.row.storage_key }, 'stored file missing from the storage');
       throw noEntry();
     }
   }
@@ -126,24 +135,13 @@ export class FileTree {
     const path = folderPath('path', input.path);
     const name = checkedName('name', input.name);
     const now = new Date().toISOString();
-    const row = {
-      id: newId(),
-      metadata_id: record.id,
-      path,
-      name,
-      mime: declaredMime(input.mime),
-      storage_key: input.blob.key,
-      sha256: input.blob.sha256,
-      size: input.blob.size,
-      created_by: user!.id,
-      created_at: now,
-      modified_at: now,
-    };
+    const row = dataFileRow(record.id, { path, name }, input.blob, declaredMime(input.mime), user!.id, now);
     await this.write(user!, record, now, async (trx) => {
       await this.repo.ensureFolders(trx, record.id, path, user!.id, now);
       if (await this.repo.entry(trx, record.id, path, name)) throw exists();
-      if (!user!.is_staff && (await isOverQuota(trx, { draftOnly: true, quota: { userId: user!.id, bytes: this.storageQuotaBytes } }, input.blob.size))) {
-        throw new AppError('PAYLOAD_TOO_LARGE', 'metadata.files.quotaExceeded', { params: { limit: formatLimit(this.storageQuotaBytes) } });
+      const quota = this.options.storageQuotaBytes ?? Number.MAX_SAFE_INTEGER;
+      if (!user!.is_staff && (await isOverQuota(trx, { draftOnly: true, quota: { userId: user!.id, bytes: quota } }, input.blob.size))) {
+        throw new AppError('PAYLOAD_TOO_LARGE', 'metadata.files.quotaExceeded', { params: { limit: formatLimit(quota) } });
       }
       await this.repo.insertFile(trx, row);
     });
@@ -172,19 +170,7 @@ export class FileTree {
     const name = checkedName('name', input.name);
     const blob = await this.storage.put(Buffer.alloc(0), { maxBytes: 0 });
     const now = new Date().toISOString();
-    const row = {
-      id: newId(),
-      metadata_id: record.id,
-      path,
-      name,
-      mime: 'application/octet-stream',
-      storage_key: blob.key,
-      sha256: blob.sha256,
-      size: 0,
-      created_by: user!.id,
-      created_at: now,
-      modified_at: now,
-    };
+    const row = dataFileRow(record.id, { path, name }, blob, 'application/octet-stream', user!.id, now);
     try {
       await this.write(user!, record, now, async (trx) => {
         if (!(await this.repo.folderExists(trx, record.id, path))) throw noFolder();
@@ -267,6 +253,6 @@ export class FileTree {
   }
 
   private deleteBlobs(keys: string[]): Promise<void> {
-    return deleteBlobs(this.storage, keys, this.log);
+    return deleteBlobs(this.storage, keys, this.options.log);
   }
 }

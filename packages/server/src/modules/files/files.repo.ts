@@ -86,7 +86,12 @@ export class FilesRepo {
       if (await isOverQuota(trx, condition, Number(row.size))) return 'quota';
       // A data file goes to the root of the record's tree, where its name must be free (file-tree.repo.ts).
       if (kind === 'file' && (await nameTakenAtRoot(trx, row.metadata_id, row.name))) return 'exists';
-      await trx.insertInto(TABLE[kind]).values(row).execute();
+      if (kind === 'file')
+        await trx
+          .insertInto('meta_file')
+          .values({ ...row, modified_at: row.created_at })
+          .execute();
+      else await trx.insertInto(TABLE[kind]).values(row).execute();
       return 'inserted';
     });
   }
