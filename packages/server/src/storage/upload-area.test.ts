@@ -46,6 +46,17 @@ describe('the upload area', () => {
     expect((await restarted.uploads.complete(id, source.length)).sha256).toBe(sha256(source));
   });
 
+  it('hashes parts out of order once the bytes before them are in, and a part written again as it is last written', async () => {
+    const source = randomBytes(4 * 1024);
+    const put = (n: number, bytes: Buffer) => store.uploads.write(id, n * 1024, Readable.from([bytes]), { maxBytes: 1024, onFailure: 'keep' });
+    await store.uploads.create(id);
+    for (const n of [1, 0, 3, 2]) await put(n, source.subarray(n * 1024, (n + 1) * 1024));
+    const other = randomBytes(1024);
+    await put(1, other);
+    other.copy(source, 1024);
+    expect((await store.uploads.complete(id, source.length)).sha256).toBe(sha256(source));
+  });
+
   it('refuses a part that does not match its checksum and cuts the file back; a matching one counts', async () => {
     const part = randomBytes(5000);
     await store.uploads.create(id);

@@ -60,11 +60,26 @@ export interface BlobAdopter {
   adopt(file: string, facts: { size: number; sha256: string }): Promise<StoredBlob>;
 }
 
-/** A running SHA-256 over the first `upTo` bytes of an upload. */
+/** A running SHA-256 over the first `upTo` bytes of an upload, and the ranges this process wrote since (start, end excluded). */
 interface Digest {
   hash: Hash;
   upTo: number;
   busy: boolean;
+  written: [number, number][];
+}
+
+const newDigest = (): Digest => ({ hash: createHash('sha256'), upTo: 0, busy: false, written: [] });
+
+/** Adds a written range to a sorted list of disjoint ones, merging what touches. */
+function addRange(ranges: [number, number][], start: number, end: number): [number, number][] {
+  const merged: [number, number][] = [];
+  let next: [number, number] = [start, end];
+  for (const range of ranges) {
+    if (range[1] < next[0] || range[0] > next[1]) merged.push(range);
+    else next = [Math.min(range[0], next[0]), Math.max(range[1], next[1])];
+  }
+  merged.push(next);
+  return merged.sort((a, b) => a[0] - b[0]);
 }
 
 /** The upload area on the local disk, a folder beside the blobs (same file system, so `complete` is a rename). */
@@ -92,8 +107,14 @@ export class LocalUploadArea implements UploadArea {
     const file = this.fileOf(id);
     // Hashed as it streams when it continues what was hashed so far; otherwise read back at the end.
     let digest = this.digests.get(id);
-    if (!digest && offset === 0) this.digests.set(id, (digest = { hash: createHash('sha256'), upTo: 0, busy: false }));
-    const hashing = digest && !digest.busy && digest.upTo === offset ? digest : undefined;
+    // Bytes already hashed written again (a chunk sent twice): the running hash can no longer be trusted.
+    if (digest && offset < digest.upTo) {
+      this.digests.delete(id);
+      digest = undefined;
+    }
+    // A new running hash starts at byte 0; a part further on waits in `written` until the bytes before it are in.
+    if (!digest) this.digests.set(id, (digest = newDigest()));
+    const hashing = !digest.busy && digest.upTo === offset ? digest : undefined;
     if (hashing) hashing.busy = true;
     const check = options.checksum ? createHash(options.checksum.algorithm) : undefined;
     let written = 0;
@@ -119,6 +140,15 @@ export class LocalUploadArea implements UploadArea {
         hashing.upTo += written;
         hashing.busy = false;
       }
+      if (this.digests.get(id) === digest) {
+        if (!hashing && offset < digest.upTo) {
+          // Written over bytes the running hash already took (at the same time as them): read everything back at the end.
+          this.digests.delete(id);
+        } else {
+          digest.written = addRange(digest.written, offset, offset + written);
+          await this.catchUp(id, file, digest);
+        }
+      }
       return written;
     } catch (error) {
       if (!source.destroyed) source.destroy();
@@ -137,6 +167,25 @@ export class LocalUploadArea implements UploadArea {
     }
   }
 
+  /**
+   * Parts written out of order (the chunked protocol's simultaneous chunks) are hashed once the bytes
+   * before them are in, read back while they are still in the page cache: the last chunk does not wait
+   * for the whole file to be read.
+   */
+  private async catchUp(id: string, file: string, digest: Digest): Promise<void> {
+    if (digest.busy) return;
+    const run = digest.written.find(([start, end]) => start <= digest.upTo && end > digest.upTo);
+    if (!run) return;
+    digest.busy = true;
+    try {
+      await hashRange(file, digest.hash, digest.upTo, run[1]);
+      digest.upTo = run[1];
+      digest.busy = false;
+    } catch {
+      this.digests.delete(id);
+    }
+  }
+
   async size(id: string): Promise<number | undefined> {
     const stat = await fs.stat(this.fileOf(id)).catch(() => undefined);
     return stat?.size;
@@ -147,7 +196,7 @@ export class LocalUploadArea implements UploadArea {
     const { size: actual } = await fs.stat(file);
     if (actual !== size) throw new Error(`upload ${id} holds ${actual} bytes, not ${size}`);
     let digest = this.digests.get(id);
-    if (!digest || digest.busy || digest.upTo > size) digest = { hash: createHash('sha256'), upTo: 0, busy: false };
+    if (!digest || digest.busy || digest.upTo > size) digest = newDigest();
     this.digests.delete(id);
     // Memory stays flat: the rest is read in pieces.
     await hashRange(file, digest.hash, digest.upTo, size);
