@@ -6,7 +6,7 @@ import * as tus from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRecord, buildUsers, type Person } from './factories.js';
 import { createTestPortal, EN, type TestPortal } from './helpers.js';
-import { blobsInStore, listedNames, partsInUploadArea, sha256, sourceBytes, storedSha256, tusCreate, tusDelete, tusHead, tusPatch, uploadRows } from './uploads-builders.js';
+import { blobsInStore, listedNames, partsInUploadArea, sha256, sourceBytes, storedSha256, tusCreate, tusDelete, tusHead, tusPatch, TUS, uploadRows } from './uploads-builders.js';
 import { portalProcess } from './uploads-crash.js';
 
 /** tus 1.0 at /api/data/tus/ (issue 19): creation, checksum, termination and expiration, and the rules every upload keeps. */
@@ -162,6 +162,28 @@ describe('who may use tus', () => {
     expect((await tusPatch(portal, people.staff.token, staffUpload, 0, sourceBytes(10))).statusCode).toBe(204);
     expect(await listedNames(portal, record)).toHaveLength(1);
     await tusDelete(portal, people.creator.token, location);
+  });
+
+  it('serves a browser signed in by its cookie when it repeats csrftoken in X-CSRFToken, as every other call', async () => {
+    const record = await buildRecord(portal, { owner: people.creator });
+    const location = await created(people.creator.token, record, 10);
+    const cookie = { cookie: `token=${people.creator.token}; csrftoken=${'c'.repeat(48)}` };
+    const withoutHeader = await portal.app.inject({
+      method: 'PATCH',
+      url: location,
+      headers: { ...cookie, ...TUS, 'content-type': 'application/offset+octet-stream', 'upload-offset': '0' },
+      payload: sourceBytes(10),
+    });
+    expect(withoutHeader.statusCode).toBe(403);
+    expect((await tusHead(portal, people.creator.token, location)).headers['upload-offset']).toBe('0');
+    const withHeader = await portal.app.inject({
+      method: 'PATCH',
+      url: location,
+      headers: { ...cookie, 'x-csrftoken': 'c'.repeat(48), ...TUS, 'content-type': 'application/offset+octet-stream', 'upload-offset': '0' },
+      payload: sourceBytes(10),
+    });
+    expect(withHeader.statusCode).toBe(204);
+    expect(await listedNames(portal, record)).toHaveLength(1);
   });
 
   it('refuses uploads into a published record to its creator', async () => {
