@@ -4,7 +4,7 @@
  * in a fresh DATA_DIR on the same disk) through
  * 1. tus with tus-js-client (the file read from its path, one PATCH, as a program would send it),
  * 2. the spec's chunked upload as simple-uploader.js sends it (BENCH_CHUNK_MIB chunks, 16 by default,
- *    three at once as its `simultaneousUploads`), each chunk a multipart form read from the file,
+ *    three at once as its `simultaneousUploads`), each chunk a multipart form streamed from the file's range,
  * against `dd bs=4M conv=fsync` copying the same file on the same disk in the same run. Each upload
  * is finished only when the file is listed (its SHA-256 checked against the source's). The ratio is
  * dd's seconds over the upload's (target >= 0.8). Peak RSS is the server's VmHWM from /proc after each
@@ -17,6 +17,7 @@
 import { execFile } from 'node:child_process';
 import { createHash, randomFillSync } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -73,16 +74,50 @@ async function viaTus(server: PortalProcess, source: string, sha256: string): Pr
   });
 }
 
+/** One multipart POST of a chunk, its file part streamed from the file's range (as a browser streams a File slice). */
+function postChunk(server: PortalProcess, fields: Record<string, string | number>, source: string, start: number, end: number): Promise<void> {
+  const boundary = `----bench${Date.now().toString(16)}`;
+  const head = Buffer.from(
+    Object.entries(fields)
+      .map(([key, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${key}"\r\n\r\n${value}\r\n`)
+      .join('') + `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="blob"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const url = new URL(`${server.base}/data/upload-chunked/`);
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      url,
+      {
+        method: 'POST',
+        headers: {
+          Authorization: `Token ${server.token}`,
+          'Content-Type': `multipart/form-data; boundary=${boundary}`,
+          'Content-Length': head.length + (end - start) + tail.length,
+        },
+      },
+      (reply) => {
+        let body = '';
+        reply.on('data', (data: Buffer) => (body += data.toString()));
+        reply.on('end', () => (reply.statusCode === 200 ? resolve() : reject(new Error(`chunk: ${reply.statusCode} ${body}`))));
+      },
+    );
+    request.on('error', reject);
+    request.write(head);
+    const file = fs.createReadStream(source, { start, end: end - 1, highWaterMark: MIB });
+    file.on('error', reject);
+    file.on('end', () => request.end(tail));
+    file.pipe(request, { end: false });
+  });
+}
+
 async function viaChunks(server: PortalProcess, source: string): Promise<void> {
   const size = fs.statSync(source).size;
   const chunkSize = CHUNK_MIB * MIB;
   const total = Math.max(1, Math.floor(size / chunkSize));
-  const file = await fs.openAsBlob(source);
   let next = 1;
   const send = async (number: number) => {
     const start = (number - 1) * chunkSize;
     const end = number === total ? size : start + chunkSize;
-    const form = new FormData();
     const fields = {
       chunkNumber: number,
       totalChunks: total,
@@ -95,11 +130,7 @@ async function viaChunks(server: PortalProcess, source: string): Promise<void> {
       metadata_id: server.record,
       path: '/',
     };
-    for (const [key, value] of Object.entries(fields)) form.append(key, String(value));
-    form.append('file', file.slice(start, end), 'blob');
-    const reply = await fetch(`${server.base}/data/upload-chunked/`, { method: 'POST', body: form, headers: { Authorization: `Token ${server.token}` } });
-    if (reply.status !== 200) throw new Error(`chunk ${number}: ${reply.status} ${await reply.text()}`);
-    await reply.arrayBuffer();
+    await postChunk(server, fields, source, start, end);
   };
   await Promise.all(
     Array.from({ length: SIMULTANEOUS }, async () => {
