@@ -12,6 +12,7 @@ const sources = [
   'packages/web/index.html',
   'packages/web/vite.config.ts',
   'packages/web/precompress.ts',
+  'packages/web/frame-icons.ts',
   'packages/shared/src',
   'package-lock.json',
 ];

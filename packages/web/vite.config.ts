@@ -1,11 +1,12 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { frameIcons } from './frame-icons';
 import { precompress } from './precompress';
 
 const api = 'http://localhost:8000';
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), frameIcons(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -4,7 +4,7 @@ import zlib, { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { LANGUAGES, languageFromPath, languageTag, translate, type Language } from '@portal/shared';
-import { LANGUAGE_PREFIXES, type LandingService } from '../modules/landing/index.js';
+import { LANGUAGE_PREFIXES, type FrameIcons, type LandingService } from '../modules/landing/index.js';
 import { hotReplyText, searchReplyText, statsReplyText, type SearchService } from '../modules/search/index.js';
 import { searchQuerySchema } from '@portal/shared/contracts/search';
 import { ensureCsrfCookie } from './csrf.js';
@@ -36,6 +36,11 @@ export interface WebShell {
   send(request: FastifyRequest, reply: FastifyReply, page: StaticBody, status?: number): FastifyReply | Promise<FastifyReply>;
   dynamic(request: FastifyRequest, html: Buffer): StaticBody;
   notFound: Record<Language, StaticBody>;
+  /** The header's icons as the app draws them, for a first screen; null when the build has none. */
+  icons: FrameIcons | null;
+  siteVariant: SiteOptions['siteVariant'];
+  /** A filled page with a first screen written into `#root`, which the app replaces (see withFirstScreen). */
+  withFirstScreen(html: string, markup: string): string;
 }
 
 /** Pages a module serves in the web app's shell; registered only when the web app is built. */
@@ -71,6 +76,30 @@ function withData(html: string, id: string, facts: Record<string, string>, repli
     html.replace('</body>', () => `${element}\n  </body>`),
     'utf8',
   );
+}
+
+/**
+ * A page whose first screen the server wrote into `#root` (a landing page: modules/landing): the
+ * browser paints it before any of the app's code runs. The entry is fetched at once (modulepreload)
+ * but run only after that first paint (public/after-paint.js), so that a phone shows the record
+ * without waiting for the scripts to arrive and run; the app then draws the whole page in its place.
+ */
+function withFirstScreen(html: string, markup: string): string {
+  const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);
+  if (!entry || !html.includes('<div id="root"></div>')) return html;
+  return html
+    .replace(entry[0], () => `<link rel="modulepreload" crossorigin href="${entry[1]}">`)
+    .replace('<div id="root"></div>', () => `<div id="root">${markup}</div>\n    <script src="/after-paint.js" data-entry="${entry[1]}" defer></script>`);
+}
+
+/** The header's icons the web build wrote for first screens (packages/web/frame-icons.ts). */
+function readFrameIcons(webDist: string): FrameIcons | null {
+  try {
+    const icons = JSON.parse(fs.readFileSync(path.join(webDist, '.vite', 'frame-icons.json'), 'utf8')) as Partial<FrameIcons>;
+    return typeof icons.menu === 'string' && typeof icons.global === 'string' ? { menu: icons.menu, global: icons.global } : null;
+  } catch {
+    return null;
+  }
 }
 
 /** A page made for one request, compressed quickly in the one encoding the browser takes best. */
@@ -234,6 +263,9 @@ async function webRoutes(
     send: sendPage,
     dynamic: dynamicBody,
     notFound: unindexedPage,
+    icons: readFrameIcons(site.webDist),
+    siteVariant: site.siteVariant,
+    withFirstScreen,
   };
   for (const pages of site.pages ?? []) pages(app, shell);
 

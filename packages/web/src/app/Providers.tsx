@@ -4,7 +4,8 @@ import { Toasts } from '../components/toast';
 import { ErrorBoundary } from './ErrorBoundary';
 import { FlashMessage } from './flash';
 
-const queryClient = new QueryClient({
+/** The app's one query cache (exported for the data a page asks for before its first render: publicRouter.tsx). */
+export const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } },
 });
 

@@ -16,9 +16,4 @@ export const personalPath = (hashRoute = '/') => `${languagePrefix(pageLanguage)
 export const loginPath = (next: string) => personalPath(`/login?next=${encodeURIComponent(next)}`);
 
 /** The site's top menu (spec section 1), in the public header and the personal centre's header; Personal Center follows. */
-export const TOP_MENU = [
-  { path: '/', labelKey: 'nav.home' },
-  { path: '/data/', labelKey: 'nav.data' },
-  { path: '/news/', labelKey: 'nav.news' },
-  { path: '/about', labelKey: 'nav.about' },
-] as const;
+export { TOP_MENU } from '@portal/shared/domain/site-menu';

@@ -4,6 +4,7 @@
  * Signposting. It imports no code of exports (which links to it): app.ts gives it `LandingExports`.
  */
 export { LANGUAGE_PREFIXES, canonicalUrl, landingPath, languageAlternates } from './addresses.js';
+export { type FrameIcons } from './first-screen.js';
 export { DESCRIPTION_LENGTH, landingHeadTags, metaDescription, type LandingPageHead } from './landing-head.js';
 export { landingPages } from './landing-page.js';
 export { LandingRepo } from './landing.repo.js';

@@ -5,6 +5,7 @@ import type { PageHead } from '../../plugins/site-pages.js';
 import { LANGUAGE_PREFIXES, landingPath } from './addresses.js';
 import type { LandingExports } from './landing.routes.js';
 import type { LandingService } from './landing.service.js';
+import { FIRST_SCREEN_STYLE, landingFirstScreen } from './first-screen.js';
 import { linkHeader } from './signposting.js';
 
 const PAGE_ROUTE = { config: { access: 'public' } } as const;
@@ -18,7 +19,9 @@ const PAGE_ROUTE = { config: { access: 'public' } } as const;
  */
 export function landingPages(landing: LandingService, exports: LandingExports): WebPages {
   return (app, shell) => {
-    const sendLandingPage = async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply, language: Language) => {
+    // With a first screen the page's own styles apply to its first paint (they are only preloaded otherwise).
+    const withStyles = shell.chunks.landing.map((tag) => tag.replace('<link rel="preload" as="style"', '<link rel="stylesheet"'));
+    const sendLandingPage = async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply, language: Language, prefix: string) => {
       reply.header('vary', 'Accept');
       const sent = await exports.negotiated(request.headers.accept, reply, request.params.id, language);
       if (sent) return sent;
@@ -40,13 +43,21 @@ export function landingPages(landing: LandingService, exports: LandingExports): 
         // FAIR Signposting: what a machine needs of the page, without reading it.
         reply.header('link', linkHeader(facts.signposts));
       }
-      const html = Buffer.from(shell.fill(pageHead, language, shell.chunks.landing), 'utf8');
-      return shell.send(request, reply, shell.dynamic(request, html), head.kind === 'published' ? 200 : 410);
+      // A visitor who is not signed in (one arriving from a search engine) sees the record's first
+      // screen before the app has loaded; a signed-in header shows the user, which the app asks for.
+      const html =
+        head.kind === 'published' && !request.user && shell.icons
+          ? shell.withFirstScreen(
+              shell.fill(pageHead, language, withStyles),
+              FIRST_SCREEN_STYLE + landingFirstScreen({ ...head.firstScreen, language, prefix, siteVariant: shell.siteVariant, icons: shell.icons }),
+            )
+          : shell.fill(pageHead, language, shell.chunks.landing);
+      return shell.send(request, reply, shell.dynamic(request, Buffer.from(html, 'utf8')), head.kind === 'published' ? 200 : 410);
     };
 
     for (const prefix of LANGUAGE_PREFIXES) {
       const language = languageFromPath(`${prefix}/`);
-      app.get<{ Params: { id: string } }>(`${prefix}/data/:id/`, PAGE_ROUTE, (request, reply) => sendLandingPage(request, reply, language));
+      app.get<{ Params: { id: string } }>(`${prefix}/data/:id/`, PAGE_ROUTE, (request, reply) => sendLandingPage(request, reply, language, prefix));
       app.get<{ Params: { id: string } }>(`${prefix}/data/:id`, PAGE_ROUTE, (request, reply) => reply.redirect(`${prefix}${landingPath(request.params.id)}`));
     }
   };

@@ -1,5 +1,6 @@
 import type { Language, Tombstone } from '@portal/shared';
 import { AppError } from '../../errors.js';
+import type { FirstScreenInput } from './first-screen.js';
 import type { LandingRepo, LandingRow } from './landing.repo.js';
 
 /**
@@ -8,7 +9,10 @@ import type { LandingRepo, LandingRow } from './landing.repo.js';
  * (NotPublished) a tombstone, gone (410); anything else, however it exists, not found (404), the
  * reply to an unknown id, so that drafts do not show through.
  */
-export type LandingHead = { kind: 'published'; title: string; description: string } | { kind: 'unpublished'; title: string } | { kind: 'missing' };
+export type LandingHead = { kind: 'published'; title: string; description: string; firstScreen: FirstScreenTexts } | { kind: 'unpublished'; title: string } | { kind: 'missing' };
+
+/** The record's title and abstract in each language, for the page's first screen (first-screen.ts). */
+export type FirstScreenTexts = Pick<FirstScreenInput, 'versions' | 'texts' | 'recordLanguage'>;
 
 /** Ids are random UUIDs; anything longer is never looked up. */
 const MAX_ID_LENGTH = 100;
@@ -20,13 +24,28 @@ function inLanguage(row: LandingRow, language: Language): { title: string; descr
   return { title: row.other_title || row.title, description: row.other_description || row.description };
 }
 
+/** Its own fields in the record's language, its translation in the other (as the landing page's textVersions). */
+function firstScreenTexts(row: LandingRow): FirstScreenTexts {
+  const own = row.language === 'en' ? 'en' : 'zh-hans';
+  const other = own === 'en' ? 'zh-hans' : 'en';
+  const translated = row.other_language === other;
+  return {
+    versions: [own, other],
+    recordLanguage: own,
+    texts: {
+      [own]: { title: row.title, description: row.description },
+      [other]: { title: translated ? (row.other_title ?? '') : '', description: translated ? (row.other_description ?? '') : '' },
+    } as FirstScreenTexts['texts'],
+  };
+}
+
 export class LandingService {
   constructor(private readonly repo: LandingRepo) {}
 
   async head(id: string, language: Language): Promise<LandingHead> {
     if (id.length === 0 || id.length > MAX_ID_LENGTH) return { kind: 'missing' };
     const row = await this.repo.find(id);
-    if (row?.status === 'published') return { kind: 'published', ...inLanguage(row, language) };
+    if (row?.status === 'published') return { kind: 'published', ...inLanguage(row, language), firstScreen: firstScreenTexts(row) };
     if (row?.status === 'NotPublished') return { kind: 'unpublished', title: inLanguage(row, language).title };
     return { kind: 'missing' };
   }

@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import {
   MAX_PAGE_SIZE,
@@ -43,14 +43,16 @@ const notFoundIsNull =
     }
   };
 
+/** The record (counts the visit as a view, once: it is not fetched again while the page is open). */
+const recordQuery = (id: string) => ({
+  queryKey: ['landing', id, 'record'],
+  queryFn: notFoundIsNull(async () => ok<MetadataRecord>(await api.get(path('record', { id })))),
+  staleTime: Infinity,
+  retry: (count: number, error: Error) => !(error instanceof ApiError && error.status < 500) && count < 2,
+});
+
 export function useRecord(id: string) {
-  return useQuery({
-    queryKey: ['landing', id, 'record'],
-    queryFn: notFoundIsNull(async () => ok<MetadataRecord>(await api.get(path('record', { id })))),
-    // One view per visit: the record is not fetched again while the page is open.
-    staleTime: Infinity,
-    retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
-  });
+  return useQuery(recordQuery(id));
 }
 
 /** What stays public of an unpublished record; null for any other. */
@@ -63,22 +65,40 @@ export function useTombstone(id: string, enabled: boolean) {
   });
 }
 
+// Not retried three times over seconds: the page waits for some of them before it is drawn.
+const ATTACHED = { staleTime: 300_000, retry: 1 };
+const authorsQuery = (id: string) => ({
+  ...ATTACHED,
+  queryKey: ['landing', id, 'authors'],
+  queryFn: () => list<MetaAuthor>(path('resources', { name: 'meta-author' }), byRecord(id)),
+});
+const thumbnailQuery = (id: string) => ({
+  ...ATTACHED,
+  queryKey: ['landing', id, 'thumbnail'],
+  queryFn: async () => (await list<Media>(path('resources', { name: 'meta-media' }), byRecord(id, { type: 'thumbnail', pageSize: 1 })))[0] ?? null,
+});
+
 /** The record's attached rows (public for a published record; empty or refused for any other). */
 export function useAttached(id: string, enabled: boolean) {
-  // Not retried three times over seconds: the page waits for some of them before it is drawn.
-  const options = { enabled, staleTime: 300_000, retry: 1 };
+  const options = { ...ATTACHED, enabled };
   return {
-    authors: useQuery({ ...options, queryKey: ['landing', id, 'authors'], queryFn: () => list<MetaAuthor>(path('resources', { name: 'meta-author' }), byRecord(id)) }),
+    authors: useQuery({ ...authorsQuery(id), enabled }),
     keywords: useQuery({ ...options, queryKey: ['landing', id, 'keywords'], queryFn: () => list<MetaKeyword>(path('resources', { name: 'meta-keyword' }), byRecord(id)) }),
     funds: useQuery({ ...options, queryKey: ['landing', id, 'funds'], queryFn: () => list<MetaFund>(path('resources', { name: 'meta-fund' }), byRecord(id)) }),
     literature: useQuery({ ...options, queryKey: ['landing', id, 'literature'], queryFn: () => list<Citation>(path('resources', { name: 'citation' }), byRecord(id)) }),
     documents: useQuery({ ...options, queryKey: ['landing', id, 'documents'], queryFn: () => list<StoredFile>(path('resources', { name: 'meta-attach' }), byRecord(id)) }),
-    thumbnail: useQuery({
-      ...options,
-      queryKey: ['landing', id, 'thumbnail'],
-      queryFn: async () => (await list<Media>(path('resources', { name: 'meta-media' }), byRecord(id, { type: 'thumbnail', pageSize: 1 })))[0] ?? null,
-    }),
+    thumbnail: useQuery({ ...thumbnailQuery(id), enabled }),
   };
+}
+
+/**
+ * What the landing page waits for before it is drawn (the record, the thumbnail, the people),
+ * asked before the first render when the server wrote the page's first screen (publicRouter.tsx):
+ * the app then draws the whole page over it at once, never a spinner in its place. A failure is
+ * left to the page, which shows it.
+ */
+export async function prefetchLanding(client: QueryClient, id: string): Promise<void> {
+  await Promise.all([client.prefetchQuery(recordQuery(id)), client.prefetchQuery(authorsQuery(id)), client.prefetchQuery(thumbnailQuery(id))]);
 }
 
 /** One page of the data files, with the count and total size of all of them. */
