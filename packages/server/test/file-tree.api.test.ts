@@ -132,6 +132,13 @@ describe('the tree', () => {
     expect(byName.results.map((e) => e.name)).toEqual(['sub', 'f24.dat', 'f23.dat']);
     const byTime = await listed(people.staff, id, { ordering: 'modified', page: '2', pageSize: '5' });
     expect(byTime.results.map((e) => e.name)).toEqual(['f04.dat', 'f05.dat', 'f06.dat', 'f07.dat', 'f08.dat']);
+    // Every page of every ordering (the second half's read from the folder's end) is its slice of the whole.
+    for (const ordering of ['name', '-name', 'size', '-size', 'modified', '-modified']) {
+      const whole = (await listed(people.staff, id, { ordering, pageSize: '100' })).results.map((e) => e.id);
+      const paged: string[] = [];
+      for (let page = 1; page <= 4; page++) paged.push(...(await listed(people.staff, id, { ordering, page: String(page), pageSize: '7' })).results.map((e) => e.id));
+      expect([ordering, paged]).toEqual([ordering, whole]);
+    }
     expect((await list(people.staff, id, { ordering: 'owner' })).statusCode).toBe(400);
   });
 });

@@ -19,6 +19,8 @@ function under(prefix: string) {
   return sql<boolean>`substr(path, 1, ${[...prefix].length}) = ${prefix}`;
 }
 
+const opposite = (direction: 'asc' | 'desc') => (direction === 'asc' ? 'desc' : 'asc');
+
 const COLUMNS = { name: 'name', size: 'size', modified: 'modified_at' } as const;
 
 /**
@@ -95,22 +97,26 @@ export class FileTreeRepo {
         .execute();
       rows.push(...found.map((row) => ({ folder: true as const, row })));
     }
-    const wanted = slice.limit - rows.length;
+    const fileCount = Number(files.count);
+    const skipped = Math.max(0, slice.offset - folderCount);
+    const wanted = Math.min(slice.limit - rows.length, fileCount - skipped);
     if (wanted > 0) {
-      // The page's ids from the index alone, then their rows: the skipped rows are never read.
+      // The page's ids from the index alone, then their rows: the skipped rows are never read. A page
+      // in the folder's second half is counted from its end (the index read backwards): half the steps.
+      const fromEnd = skipped > fileCount / 2;
       const ids = this.db
         .selectFrom('meta_file')
         .select('id')
         .where('metadata_id', '=', metadataId)
         .where('path', '=', path)
-        .orderBy(column, direction)
-        .orderBy('id', direction)
-        .offset(Math.max(0, slice.offset - folderCount))
+        .orderBy(column, fromEnd ? opposite(direction) : direction)
+        .orderBy('id', fromEnd ? opposite(direction) : direction)
+        .offset(fromEnd ? fileCount - skipped - wanted : skipped)
         .limit(wanted);
       const found = await this.db.selectFrom('meta_file').selectAll().where('id', 'in', ids).orderBy(column, direction).orderBy('id', direction).execute();
       rows.push(...found.map((row) => ({ folder: false as const, row })));
     }
-    return { count: folderCount + Number(files.count), bytes: Number(files.bytes), rows };
+    return { count: folderCount + fileCount, bytes: Number(files.bytes), rows };
   }
 
   /** The folders of `path` ('/a/b/': '/a/' and '/a/b/') that do not exist yet, made; the root is no row. */
