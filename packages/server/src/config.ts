@@ -55,7 +55,7 @@ export interface FtpConfig {
   port: number;
   pasvMin: number;
   pasvMax: number;
-  /** PEM files; both given: explicit FTPS (AUTH TLS) is offered. */
+  /** PEM files; both given: the server speaks implicit FTPS only (`ftps://`). */
   tls: { certFile: string; keyFile: string } | undefined;
 }
 

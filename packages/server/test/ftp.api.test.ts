@@ -345,3 +345,48 @@ describe('with FTP_ENABLED off', () => {
     }
   });
 });
+
+describe('with a certificate configured (FTP_TLS_CERT, FTP_TLS_KEY)', () => {
+  it('is not offered without one: a client that insists on TLS is refused', async () => {
+    const account = expectStatus(await createDownload(cast.ownerA, cast.ids.openA), 201);
+    expect((await curl(account, '/', '--ssl-reqd', '-k', '--list-only')).code).toBe(64);
+  });
+
+  it('serves FTPS (implicit, ftps://): curl lists and fetches over TLS, plain FTP is refused', async () => {
+    const certDir = await fs.mkdtemp(path.join(os.tmpdir(), 'portal-ftps-'));
+    const [cert, key] = [path.join(certDir, 'cert.pem'), path.join(certDir, 'key.pem')];
+    const made = await run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', key, '-out', cert], certDir);
+    expect(made.code, made.stderr).toBe(0);
+    const pasv = randomInt(40_000, 60_000);
+    const secure = await createTestPortal({
+      env: {
+        FTP_ENABLED: 'true',
+        FTP_PORT: '0',
+        FTP_HOST: '127.0.0.1',
+        FTP_LISTEN_HOST: '127.0.0.1',
+        FTP_PASV_PORTS: `${pasv}-${pasv + 100}`,
+        FTP_TLS_CERT: cert,
+        FTP_TLS_KEY: key,
+      },
+    });
+    try {
+      const owner = await buildUser(secure, { language: 'en' });
+      const draft = await createRecord(secure, owner.token);
+      const content = randomBytes(100 * 1024);
+      expectStatus(await upload(secure, owner.token, '/metadata/upload-file/', draft.id, { filename: 'tls.bin', content }), 201);
+      const account = expectStatus(await call(secure, 'POST', '/data/download-user/', owner.token, { body: { metadata_id: draft.id } }), 201);
+      const at = `ftps://${account.username}:${account.password}@127.0.0.1:${secure.ftpServer.endpoint()!.port}`;
+      const listed = await run('curl', ['-sS', '-k', '--list-only', `${at}/`]);
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(listed.stdout.trim()).toBe('tls.bin');
+      const fetched = await run('curl', ['-sS', '-k', `${at}/tls.bin`, '-o', path.join(certDir, 'tls.bin')]);
+      expect(fetched.code, fetched.stderr).toBe(0);
+      expect(sha256(await fs.readFile(path.join(certDir, 'tls.bin')))).toBe(sha256(content));
+      // Plain FTP is not: the password never crosses the network in clear.
+      expect((await run('curl', ['-sS', '--max-time', '10', '--list-only', at.replace('ftps://', 'ftp://') + '/'])).code).not.toBe(0);
+    } finally {
+      await secure.close();
+      await fs.rm(certDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

@@ -31,7 +31,7 @@ function quietLog(log: Log): object {
 /**
  * The portal's FTP server (ftp-srv) inside the portal process: accounts are the FtpService's, a
  * download account sees its record's tree (DownloadFs), an upload account its record's incoming
- * folder (UploadFs). Passive mode on FTP_PASV_PORTS; explicit FTPS (AUTH TLS) when a certificate is configured.
+ * folder (UploadFs). Passive mode on FTP_PASV_PORTS; implicit FTPS (`ftps://`) when a certificate is configured.
  */
 export class PortalFtpServer {
   private server: FtpSrv | undefined;
@@ -55,7 +55,9 @@ export class PortalFtpServer {
     // ftp-srv's constructor ends the process on these signals by itself: main.ts closes the portal (and this server) instead.
     const before = new Map(SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
     const server = new FtpSrv({
-      url: `ftp://${this.config.listenHost}:${this.config.port}`,
+      // With a certificate the whole connection is TLS from its first byte (implicit FTPS, `ftps://`): ftp-srv's
+      // explicit AUTH TLS answers its handshake in plain text on Node 20 (curl: 'wrong version number').
+      url: `${tls ? 'ftps' : 'ftp'}://${this.config.listenHost}:${this.config.port}`,
       // A client on this machine is sent its own address instead (ftp-srv does so for local addresses).
       pasv_url: pasvAddress,
       pasv_min: this.config.pasvMin,
