@@ -8,9 +8,9 @@ import '@citation-js/plugin-ris';
 import { parse as parseBibtex } from '@retorquere/bibtex-parser';
 import { parse as parseRis } from 'astrocite-ris';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildUser } from './factories.js';
+import { buildUser, buildExportRecord } from './factories.js';
 import { type TestPortal } from './helpers.js';
-import { createLandingTestPortal, insertExportRecord } from './exports-builders.js';
+import { createLandingTestPortal } from './exports-builders.js';
 
 /**
  * Every citation format read back by real reference managers' parsers (issue 17), over published
@@ -86,7 +86,7 @@ function expected(key: keyof typeof ids, language: Language): Expected {
 beforeAll(async () => {
   ({ portal, close } = await createLandingTestPortal());
   const owner = await buildUser(portal);
-  ids.chinese = await insertExportRecord(
+  ids.chinese = await buildExportRecord(
     portal,
     owner.id,
     {
@@ -111,7 +111,7 @@ beforeAll(async () => {
     },
     { affiliation: ['中国科学院青藏高原研究所', 'Institute of Tibetan Plateau Research, CAS'] },
   );
-  ids.english = await insertExportRecord(portal, owner.id, {
+  ids.english = await buildExportRecord(portal, owner.id, {
     key: 'english',
     language: 'en',
     zh: { title: '冰雪 {a} 数据', abstract: '海冰。' },
@@ -125,7 +125,7 @@ beforeAll(async () => {
     doi: DOI_ENGLISH,
   });
   // The same first author, year and first title word as `english`: the same key before the short id.
-  ids.twin = await insertExportRecord(portal, owner.id, {
+  ids.twin = await buildExportRecord(portal, owner.id, {
     key: 'twin',
     language: 'en',
     zh: { title: '冰川厚度' },
@@ -133,7 +133,7 @@ beforeAll(async () => {
     authors: [['Anna Karlsson', 'Anna Karlsson']],
     published: '2021-02-01',
   });
-  ids.unbalanced = await insertExportRecord(portal, owner.id, {
+  ids.unbalanced = await buildExportRecord(portal, owner.id, {
     key: 'unbalanced',
     language: 'zh-hans',
     zh: { title: UNBALANCED.zh, abstract: UNBALANCED.zhAbstract },
@@ -144,7 +144,7 @@ beforeAll(async () => {
     ],
     published: '2022-03-04',
   });
-  ids.bare = await insertExportRecord(portal, owner.id, { key: 'bare', language: 'en', zh: { title: '' }, en: { title: 'Bare record' }, published: '2023-11-26' });
+  ids.bare = await buildExportRecord(portal, owner.id, { key: 'bare', language: 'en', zh: { title: '' }, en: { title: 'Bare record' }, published: '2023-11-26' });
 });
 
 afterAll(() => close());

@@ -7,9 +7,8 @@ import { Cite } from '@citation-js/core';
 import '@citation-js/plugin-bibtex';
 import '@citation-js/plugin-ris';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUser, type Person } from './factories.js';
+import { buildUser, type Person, buildExportRecord } from './factories.js';
 import { createTestPortal, EN, type TestPortal } from './helpers.js';
-import { insertExportRecord } from './exports-builders.js';
 import { call, expectStatus } from './metadata-builders.js';
 import { addLine, apply } from './orders-builders.js';
 
@@ -77,13 +76,13 @@ beforeAll(async () => {
     files: [1000],
   });
   // The issue's record: 王芳 on the Author Information tab as manager, 李伟 the data resource provider.
-  ids.issue = await insertExportRecord(portal, owner.id, record('issue', '10.11888/Creators.1'));
+  ids.issue = await buildExportRecord(portal, owner.id, record('issue', '10.11888/Creators.1'));
   await linkPeople(ids.issue, [
     [...WANG_FANG, 'manager'],
     [...LI_WEI, 'resourceProvider'],
   ]);
   // Every role: the creators are not the providers alone, and their order is the record's.
-  ids.cast = await insertExportRecord(portal, owner.id, record('cast', '10.11888/Creators.2'));
+  ids.cast = await buildExportRecord(portal, owner.id, record('cast', '10.11888/Creators.2'));
   await linkPeople(ids.cast, [
     [...WANG_FANG, 'manager'],
     [...LI_WEI, 'resourceProvider'],
@@ -96,7 +95,7 @@ beforeAll(async () => {
     ['陈明', 'Chen Ming', 'resourceProvider'],
   ]);
   // No one in a creator role.
-  ids.nobody = await insertExportRecord(portal, owner.id, record('nobody', '10.11888/Creators.3'));
+  ids.nobody = await buildExportRecord(portal, owner.id, record('nobody', '10.11888/Creators.3'));
   await linkPeople(ids.nobody, [['周敏', 'Zhou Min', 'contactParty']]);
 });
 

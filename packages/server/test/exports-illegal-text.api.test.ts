@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasIllegalText, stripIllegalText } from '@portal/shared';
-import { insertExportRecord, xmllintErrors } from './exports-builders.js';
-import { buildUser } from './factories.js';
+import { xmllintErrors } from './exports-builders.js';
+import { buildUser, buildExportRecord } from './factories.js';
 import { createTestPortal, FORM, type TestPortal } from './helpers.js';
 
 /**
@@ -30,7 +30,7 @@ beforeAll(async () => {
   // which has none): the shared rule's unit tests cover them, and the OAI arguments below.
   bad = ['\u0001', '\u0008', '\u000B', '\u000C', '\u000E', '\u001F', '\uFFFE', '\uFFFF', ...(portal.database.dialect === 'sqlite' ? ['\u0000'] : [])];
   dirty = (text: string) => text.replace(/ /g, `${bad.join('')} `);
-  id = await insertExportRecord(
+  id = await buildExportRecord(
     portal,
     owner.id,
     {

@@ -3,9 +3,9 @@ import { Parser as TurtleParser, Writer as QuadWriter, type Quad } from 'n3';
 import { RdfXmlParser } from 'rdfxml-streaming-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translate } from '@portal/shared';
-import { buildUser } from './factories.js';
+import { buildUser, buildExportRecord } from './factories.js';
 import { type TestPortal } from './helpers.js';
-import { createLandingTestPortal, insertExportRecord, localDocumentLoader } from './exports-builders.js';
+import { createLandingTestPortal, localDocumentLoader } from './exports-builders.js';
 import { expectStatus } from './metadata-builders.js';
 import { decide } from './review-builders.js';
 
@@ -33,7 +33,7 @@ beforeAll(async () => {
   ({ portal, close } = await createLandingTestPortal());
   const owner = await buildUser(portal);
   const staff = await buildUser(portal, { staff: true });
-  ids.full = await insertExportRecord(portal, owner.id, {
+  ids.full = await buildExportRecord(portal, owner.id, {
     key: 'full',
     language: 'zh-hans',
     zh: { title: '青藏高原冰川面积变化数据集', abstract: '本数据集记录了青藏高原冰川面积的长期变化。' },
@@ -48,7 +48,7 @@ beforeAll(async () => {
     doi: DOI,
     files: [1_000_000, 2_500_000],
   });
-  ids.noDoi = await insertExportRecord(portal, owner.id, {
+  ids.noDoi = await buildExportRecord(portal, owner.id, {
     key: 'noDoi',
     language: 'en',
     zh: { title: '南极海冰', abstract: '南极海冰范围。' },
@@ -61,7 +61,7 @@ beforeAll(async () => {
   // Its time is described in words only.
   await portal.database.db.updateTable('metadata').set({ time_description: 'Every austral winter since the first satellite records' }).where('id', '=', ids.noDoi).execute();
   await portal.database.db.updateTable('metadata_i18n').set({ time_description: '自有卫星记录以来的每个南半球冬季' }).where('metadata_id', '=', ids.noDoi).execute();
-  ids.onRequest = await insertExportRecord(portal, owner.id, {
+  ids.onRequest = await buildExportRecord(portal, owner.id, {
     key: 'onRequest',
     language: 'en',
     zh: { title: '冰芯记录', abstract: '冰芯。' },
@@ -70,7 +70,7 @@ beforeAll(async () => {
     published: '2023-01-20',
     files: [4096],
   });
-  ids.withdrawn = await insertExportRecord(portal, owner.id, {
+  ids.withdrawn = await buildExportRecord(portal, owner.id, {
     key: 'withdrawn',
     language: 'en',
     zh: { title: '撤销的冰湖数据', abstract: '冰湖' },
@@ -79,7 +79,7 @@ beforeAll(async () => {
     doi: '10.11888/Hydro.tpdc.300109',
   });
   expectStatus(await decide(portal, staff.token, ids.withdrawn, { review_status: 'unpublish', content: 'Duplicates another dataset.' }), 200);
-  ids.sici = await insertExportRecord(
+  ids.sici = await buildExportRecord(
     portal,
     owner.id,
     {
@@ -94,7 +94,7 @@ beforeAll(async () => {
     },
     { literature: [{ title: '引文', title_en: 'Cited', doi: CITED_DOI, type: 'article', year: '2020' }] },
   );
-  ids.draft = await insertExportRecord(portal, owner.id, { key: 'draft', status: 'draft', language: 'en', zh: { title: '草稿' }, en: { title: 'Draft' } });
+  ids.draft = await buildExportRecord(portal, owner.id, { key: 'draft', status: 'draft', language: 'en', zh: { title: '草稿' }, en: { title: 'Draft' } });
 }, 60_000);
 
 afterAll(async () => {

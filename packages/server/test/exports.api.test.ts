@@ -9,9 +9,9 @@ import '@citation-js/plugin-ris';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translate } from '@portal/shared';
 import { readDataCite } from '../src/modules/records-io/datacite.js';
-import { buildUser, type Person } from './factories.js';
+import { buildUser, type Person, buildExportRecord, PRIVATE_AUTHOR } from './factories.js';
 import { createTestPortal, tokenHeader, type TestPortal } from './helpers.js';
-import { insertExportRecord, localDocumentLoader, PRIVATE_AUTHOR, xmllintErrors } from './exports-builders.js';
+import { localDocumentLoader, xmllintErrors } from './exports-builders.js';
 
 /**
  * The exports of a published record (issue 9): each format for a record with both languages and
@@ -35,7 +35,7 @@ beforeAll(async () => {
   );
   portal = await createTestPortal({ env: { WEB_DIST: webDist } });
   owner = await buildUser(portal);
-  ids.full = await insertExportRecord(
+  ids.full = await buildExportRecord(
     portal,
     owner.id,
     {
@@ -86,7 +86,7 @@ beforeAll(async () => {
       updated: '2021-06-15',
     },
   );
-  ids.antimeridian = await insertExportRecord(
+  ids.antimeridian = await buildExportRecord(
     portal,
     owner.id,
     {
@@ -107,7 +107,7 @@ beforeAll(async () => {
     },
     { affiliation: ['斯德哥尔摩大学', 'Stockholm University'] },
   );
-  ids.pacific = await insertExportRecord(portal, owner.id, {
+  ids.pacific = await buildExportRecord(portal, owner.id, {
     key: 'pacific',
     language: 'en',
     zh: { title: '太平洋浮标观测' },
@@ -117,7 +117,7 @@ beforeAll(async () => {
     box: [160, -30, -150, 10],
     doi: '10.11888/Ocean.tpdc.300003',
   });
-  ids.polar = await insertExportRecord(portal, owner.id, {
+  ids.polar = await buildExportRecord(portal, owner.id, {
     key: 'polar',
     language: 'en',
     zh: { title: '北极海冰厚度', abstract: '北极海冰厚度的卫星测高反演结果。' },
@@ -129,7 +129,7 @@ beforeAll(async () => {
     doi: POLAR_DOI,
   });
   for (const status of ['submitted', 'unpublished'] as const) {
-    ids[status] = await insertExportRecord(portal, owner.id, {
+    ids[status] = await buildExportRecord(portal, owner.id, {
       key: status,
       status: status === 'submitted' ? 'submitted' : 'NotPublished',
       language: 'zh-hans',
@@ -689,7 +689,7 @@ describe('RIS and BibTeX of texts that hold their own syntax', () => {
   const spaced = (text: string) => text.replace(/\s+/g, ' ').trim();
 
   beforeAll(async () => {
-    id = await insertExportRecord(portal, owner.id, {
+    id = await buildExportRecord(portal, owner.id, {
       key: 'injection',
       language: 'en',
       zh: { title: zhTitle, abstract: zhAbstract },

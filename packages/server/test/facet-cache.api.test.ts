@@ -1,9 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COLUMN_FACETS, FacetCache, type FacetCountRow } from '../src/modules/search/facet-cache.js';
-import { buildUser } from './factories.js';
+import { buildUser, buildCatalogue, type CatalogueEntry } from './factories.js';
 import { createTestPortal, type TestPortal } from './helpers.js';
-import { insertCatalogue, type CatalogueEntry } from './search-builders.js';
 
 /**
  * The facet cache holds each entry's facet values in one flat array as loaded and the entries
@@ -46,7 +45,7 @@ function entry(): CatalogueEntry {
 }
 
 async function publishSome(count: number): Promise<string[]> {
-  return Object.values(await insertCatalogue(portal, ownerId, Array.from({ length: count }, entry)));
+  return Object.values(await buildCatalogue(portal, ownerId, Array.from({ length: count }, entry)));
 }
 
 /** A change to some records as the writing calls make it: the rows, then every derived view in the transaction. */

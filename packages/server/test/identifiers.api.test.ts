@@ -7,10 +7,10 @@ import { readRecordsFile } from '../src/modules/records-io/records-file.js';
 import { RecordsIoRepo } from '../src/modules/records-io/records-io.repo.js';
 import { RecordsIoService } from '../src/modules/records-io/records-io.service.js';
 import { SearchIndex } from '../src/modules/search/search-index.js';
-import { insertExportRecord, xmllintErrors } from './exports-builders.js';
-import { buildUser } from './factories.js';
+import { xmllintErrors } from './exports-builders.js';
+import { buildRecord, buildUser, buildExportRecord } from './factories.js';
 import { createTestPortal, EN, type TestPortal } from './helpers.js';
-import { addAuthor, authorForm, call, countRows, createRecord, expectStatus, postResource, resourceUrl, setStatus } from './metadata-builders.js';
+import { addAuthor, authorForm, call, countRows, expectStatus, postResource, resourceUrl, setStatus } from './metadata-builders.js';
 
 /**
  * Identifiers of people, organisations and funders (issue 17): ORCID iDs on authors, ROR IDs on
@@ -123,9 +123,9 @@ describe('funder identifiers on funds', () => {
 
 describe('staff set identifiers on shared entries', () => {
   it('in place on an author of a published record; its creator may not, nor may another user', async () => {
-    const record = await createRecord(portal, owner.token, { title: '冰川物质平衡' });
-    const { author } = await addAuthor(portal, owner.token, record.id);
-    await setStatus(portal, record.id, 'published');
+    const record = await buildRecord(portal, { owner, title: '冰川物质平衡' });
+    const { author } = await addAuthor(portal, owner.token, record);
+    await setStatus(portal, record, 'published');
     const body = { orcid: '0000-0002-1825-0097', affiliation_ror: 'https://ror.org/04wxnsj81' };
     // The existing rules of shared entries: the creator's entry used by a published record is locked, a stranger has no right.
     expectStatus(await call(portal, 'PATCH', resourceUrl('author', author.id), owner.token, { body }), 409);
@@ -133,16 +133,16 @@ describe('staff set identifiers on shared entries', () => {
     const changed = expectStatus(await call(portal, 'PATCH', resourceUrl('author', author.id), staff.token, { body }), 200);
     expect(changed).toMatchObject({ id: author.id, orcid: '0000-0002-1825-0097', affiliation_ror: '04wxnsj81' });
     expect(changed.copied_from).toBeUndefined();
-    const links = expectStatus(await call(portal, 'GET', `${resourceUrl('meta-author')}?metadata__id=${record.id}`, owner.token), 200);
+    const links = expectStatus(await call(portal, 'GET', `${resourceUrl('meta-author')}?metadata__id=${record}`, owner.token), 200);
     expect(links.results[0].author_detail).toMatchObject({ orcid: '0000-0002-1825-0097', affiliation_ror: '04wxnsj81' });
   });
 
   it("on a fund (a user's own copy when it is in their draft, as every shared entry)", async () => {
-    const record = await createRecord(portal, owner.token, { title: '冻土温度' });
-    const fund = await postResource(portal, owner.token, 'fund', { name: '冻土项目', name_en: 'Permafrost project', metadata: record.id });
+    const record = await buildRecord(portal, { owner, title: '冻土温度' });
+    const fund = await postResource(portal, owner.token, 'fund', { name: '冻土项目', name_en: 'Permafrost project', metadata: record });
     const own = expectStatus(await call(portal, 'PATCH', resourceUrl('fund', fund.id), owner.token, { body: { funder_identifier: '10.13039/501100001809' } }), 200);
     expect(own).toMatchObject({ id: fund.id, funder_identifier: '10.13039/501100001809' });
-    await setStatus(portal, record.id, 'published');
+    await setStatus(portal, record, 'published');
     const byStaff = expectStatus(await call(portal, 'PATCH', resourceUrl('fund', fund.id), staff.token, { body: { funder_identifier: 'https://ror.org/03yrm5c26' } }), 200);
     expect(byStaff).toMatchObject({ id: fund.id, funder_identifier: '03yrm5c26' });
   });
@@ -153,7 +153,7 @@ describe(`exports carry the identifiers${WITHOUT}`, () => {
   let described: string;
 
   beforeAll(async () => {
-    id = await insertExportRecord(
+    id = await buildExportRecord(
       portal,
       owner.id,
       {
@@ -184,7 +184,7 @@ describe(`exports carry the identifiers${WITHOUT}`, () => {
     const fundId = (await portal.database.db.selectFrom('meta_fund').select('fund_id').where('metadata_id', '=', id).executeTakeFirstOrThrow()).fund_id;
     expectStatus(await call(portal, 'PATCH', resourceUrl('fund', fundId), staff.token, { body: { funder_identifier: 'https://doi.org/10.13039/501100001809' } }), 200);
 
-    described = await insertExportRecord(portal, owner.id, {
+    described = await buildExportRecord(portal, owner.id, {
       key: 'described',
       language: 'zh-hans',
       zh: { title: '全新世湖泊沉积' },

@@ -4,9 +4,9 @@ import LinkHeader from 'http-link-header';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translate } from '@portal/shared';
 import { metaDescription } from '../src/modules/landing/index.js';
-import { buildUser, type Person } from './factories.js';
+import { buildExportRecord, buildThumbnail, buildUser, type Person } from './factories.js';
 import { tokenHeader, type TestPortal } from './helpers.js';
-import { createLandingTestPortal, insertExportRecord } from './exports-builders.js';
+import { createLandingTestPortal } from './exports-builders.js';
 import { expectStatus } from './metadata-builders.js';
 import { decide } from './review-builders.js';
 import { upload } from './upload-builders.js';
@@ -47,7 +47,7 @@ beforeAll(async () => {
   ({ portal, close } = await createLandingTestPortal());
   const owner = await buildUser(portal);
   staff = await buildUser(portal, { staff: true });
-  ids.chinese = await insertExportRecord(portal, owner.id, {
+  ids.chinese = await buildExportRecord(portal, owner.id, {
     key: 'chinese',
     language: 'zh-hans',
     zh: { title: '青藏高原冰川编目', abstract: CHINESE_ABSTRACT },
@@ -61,24 +61,8 @@ beforeAll(async () => {
     doi: DOI,
     files: [1_000_000, 2_500_000],
   });
-  thumbnailId = randomUUID();
-  await portal.database.db
-    .insertInto('meta_media')
-    .values({
-      id: thumbnailId,
-      metadata_id: ids.chinese,
-      type: 'thumbnail',
-      name: 'glaciers.png',
-      mime: 'image/png',
-      storage_key: `test/${randomUUID()}`,
-      resized_key: '',
-      sha256: '',
-      size: 2048,
-      created_by: owner.id,
-      created_at: new Date().toISOString(),
-    })
-    .execute();
-  ids.english = await insertExportRecord(portal, owner.id, {
+  thumbnailId = await buildThumbnail(portal, ids.chinese, owner);
+  ids.english = await buildExportRecord(portal, owner.id, {
     key: 'english',
     language: 'en',
     zh: { title: '南极海冰' },
@@ -86,7 +70,7 @@ beforeAll(async () => {
     sharing: 'offlineEmail',
     published: '2022-03-10',
   });
-  ids.nasty = await insertExportRecord(portal, owner.id, {
+  ids.nasty = await buildExportRecord(portal, owner.id, {
     key: 'nasty',
     language: 'en',
     zh: { title: '标题测试' },
@@ -94,7 +78,7 @@ beforeAll(async () => {
     themes: [['测试</script>', 'test</script>"']],
     published: '2023-02-01',
   });
-  ids.many = await insertExportRecord(portal, owner.id, {
+  ids.many = await buildExportRecord(portal, owner.id, {
     key: 'many',
     language: 'en',
     zh: { title: '十一个文件' },
@@ -102,7 +86,7 @@ beforeAll(async () => {
     published: '2023-03-01',
     files: Array.from({ length: 11 }, (_, i) => 1000 + i),
   });
-  ids.withdrawn = await insertExportRecord(portal, owner.id, {
+  ids.withdrawn = await buildExportRecord(portal, owner.id, {
     key: 'withdrawn',
     language: 'en',
     zh: { title: '撤销' },

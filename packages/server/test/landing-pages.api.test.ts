@@ -7,11 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translate } from '@portal/shared';
 import { DESCRIPTION_LENGTH, metaDescription } from '../src/modules/landing/index.js';
 import { sitemapLimits } from '../src/plugins/sitemap.js';
-import { buildUser, type Person } from './factories.js';
+import { buildUser, type Person, buildCatalogue } from './factories.js';
 import { createTestPortal, EN, type TestPortal } from './helpers.js';
 import { call, expectStatus, recordUrl } from './metadata-builders.js';
 import { decide } from './review-builders.js';
-import { insertCatalogue } from './search-builders.js';
 
 /**
  * Dataset landing pages `/{lang}/data/{id}/` as the server sends them (issue 9): the head of a
@@ -38,7 +37,7 @@ beforeAll(async () => {
   );
   portal = await createTestPortal({ env: { WEB_DIST: webDist } });
   [owner, staff] = await Promise.all([buildUser(portal, { realname: 'Provider Pan' }), buildUser(portal, { staff: true, realname: 'Desk Du' })]);
-  ids = await insertCatalogue(portal, owner.id, [
+  ids = await buildCatalogue(portal, owner.id, [
     {
       key: 'glaciers',
       language: 'zh-hans',

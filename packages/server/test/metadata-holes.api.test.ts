@@ -1,23 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUser, type Person } from './factories.js';
+import { buildDataFile, buildThumbnail, buildUser, type Person } from './factories.js';
 import { createTestPortal, EN, tokenHeader, type TestPortal } from './helpers.js';
-import {
-  addAuthor,
-  addKeyword,
-  call,
-  countRows,
-  createRecord,
-  expectStatus,
-  insertDataFile,
-  insertThumbnail,
-  multipart,
-  postResource,
-  recordUrl,
-  resourceUrl,
-  setStatus,
-} from './metadata-builders.js';
+import { addAuthor, addKeyword, call, countRows, createRecord, expectStatus, multipart, postResource, recordUrl, resourceUrl, setStatus } from './metadata-builders.js';
 
 /**
  * The holes of issue 6 found by probing the API as an attacker would, one describe each: shared
@@ -287,8 +273,8 @@ describe('hole 5: who cannot see a thing gets 404, as for an unknown id', () => 
     const { author, link } = await addAuthor(portal, owner.token, secret.id);
     const keyword = await addKeyword(portal, owner.token, secret.id, 'theme');
     const english = (await getRecordTranslations(secret.id))[0];
-    const fileId = await insertDataFile(portal, secret.id, owner.id);
-    const thumbnailId = await insertThumbnail(portal, secret.id, owner.id);
+    const fileId = await buildDataFile(portal, secret.id, owner);
+    const thumbnailId = await buildThumbnail(portal, secret.id, owner);
     const token = other.token;
     const othersRecords = await countRows(portal, 'metadata', { owner_id: other.id });
     const json = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: Record<string, unknown>) => call(portal, method, url, token, { body, headers: EN });

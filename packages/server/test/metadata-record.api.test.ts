@@ -1,9 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metadataI18nFields, metadataUpdateSchema, PROJECTIONS } from '@portal/shared';
-import { buildUser, type Person } from './factories.js';
+import { buildAttachment, buildCatalogue, buildDataFile, buildThumbnail, buildUser, type Person } from './factories.js';
 import { createTestPortal, EN, form, FORM, tokenHeader, type TestPortal } from './helpers.js';
-import { insertCatalogue } from './search-builders.js';
 import {
   addAuthor,
   addKeyword,
@@ -12,8 +10,6 @@ import {
   createRecord,
   expectStatus,
   getRecord,
-  insertDataFile,
-  insertThumbnail,
   patchRecord,
   postResource,
   recordUrl,
@@ -339,7 +335,7 @@ describe('GET /api/metadata/metadata/{id}/', () => {
 
   it('answers a published record kept in memory with the counts of now, whatever its texts hold', async () => {
     const title = 'Counts "hit_count":-1, "download_count":-1 } {';
-    const { kept } = await insertCatalogue(portal, owner.id, [{ key: 'kept', language: 'en', published: '2026-01-01', zh: { title: '计数' }, en: { title } }]);
+    const { kept } = await buildCatalogue(portal, owner.id, [{ key: 'kept', language: 'en', published: '2026-01-01', zh: { title: '计数' }, en: { title } }]);
     const record = { id: kept! };
     const first = await getRecord(portal, null, record.id);
     expect(first).toMatchObject({ title, hit_count: 0, download_count: 0 });
@@ -606,8 +602,8 @@ describe('POST /metadata/duplication/{id}', () => {
     await addAuthor(portal, owner.token, source.id);
     await addKeyword(portal, owner.token, source.id, 'theme', '冰川');
     await postResource(portal, owner.token, 'meta-fund', { metadata: source.id, fund: '6' });
-    await insertThumbnail(portal, source.id, owner.id);
-    await insertDataFile(portal, source.id, owner.id);
+    await buildThumbnail(portal, source.id, owner);
+    await buildDataFile(portal, source.id, owner);
   });
 
   it('refuses an anonymous caller with 401 and another user, who cannot see the draft, with 404, copying nothing', async () => {
@@ -820,26 +816,9 @@ describe('GET /metadata/metadata-is-null/', () => {
       ['meta_fund', (id) => postResource(portal, owner.token, 'meta-fund', { metadata: id, fund: '5' })],
       ['meta_special', (id) => postResource(portal, owner.token, 'meta-special', { metadata: id, special: special.id })],
       ['online_resources', (id) => postResource(portal, owner.token, 'online-resource', { metadata: id, name: '站点', url: 'https://example.org' })],
-      ['meta_media', (id) => insertThumbnail(portal, id, owner.id)],
-      ['meta_file', (id) => insertDataFile(portal, id, owner.id)],
-      [
-        'meta_attach',
-        (id) =>
-          portal.database.db
-            .insertInto('meta_attach')
-            .values({
-              id: randomUUID(),
-              metadata_id: id,
-              name: 'spec.pdf',
-              mime: 'application/pdf',
-              storage_key: `test/${id}`,
-              sha256: '',
-              size: 10,
-              created_by: owner.id,
-              created_at: new Date().toISOString(),
-            })
-            .execute(),
-      ],
+      ['meta_media', (id) => buildThumbnail(portal, id, owner)],
+      ['meta_file', (id) => buildDataFile(portal, id, owner)],
+      ['meta_attach', (id) => buildAttachment(portal, id, owner)],
     ];
     for (const [table, attach] of attachers) {
       it(table, async () => {

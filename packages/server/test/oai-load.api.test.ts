@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildAccount } from './factories.js';
+import { buildAccount, buildCatalogue } from './factories.js';
 import { createTestPortal, type TestPortal } from './helpers.js';
-import { insertCatalogue } from './search-builders.js';
 
 /**
  * Issue 16, "OAI ListRecords in iso19139 costs about 300 ms of CPU a page, anonymous and unlimited":
@@ -18,7 +17,7 @@ beforeAll(async () => {
   const owner = await buildAccount(portal, { staff: true });
   Object.assign(
     ids,
-    await insertCatalogue(portal, owner.id, [
+    await buildCatalogue(portal, owner.id, [
       { key: 'a', language: 'en', zh: { title: '冰川甲', abstract: '冰川。' }, en: { title: 'Glacier A', abstract: 'Glaciers of A.' }, published: '2024-01-10' },
       { key: 'b', language: 'en', zh: { title: '冰川乙', abstract: '冰川。' }, en: { title: 'Glacier B', abstract: 'Glaciers of B.' }, published: '2024-01-10' },
     ]),

@@ -5,11 +5,10 @@ import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { xmllintErrors } from './exports-builders.js';
-import { buildUser, type Person } from './factories.js';
+import { buildUser, type Person, buildCatalogue, type CatalogueEntry } from './factories.js';
 import { createTestPortal, FORM, type TestPortal } from './helpers.js';
 import { call, expectStatus, recordUrl, resourceUrl } from './metadata-builders.js';
 import { decide } from './review-builders.js';
-import { insertCatalogue, type CatalogueEntry } from './search-builders.js';
 
 /**
  * The OAI-PMH feed at /oai (issue 9): the six verbs, every error of the protocol, sets, selective
@@ -116,7 +115,7 @@ beforeAll(async () => {
   await at(JANUARY, async () => {
     Object.assign(
       ids,
-      await insertCatalogue(portal, staff.id, [
+      await buildCatalogue(portal, staff.id, [
         entry('doi', {
           doi: '10.11888/Glacio.tpdc.270001',
           themes: [['冰川', 'glacier']],
@@ -142,7 +141,7 @@ beforeAll(async () => {
   await at(MARCH, async () => {
     Object.assign(
       ids,
-      await insertCatalogue(portal, staff.id, [
+      await buildCatalogue(portal, staff.id, [
         entry('march1', { published: '2024-03-05' }),
         entry('march2', { published: '2024-03-05' }),
         entry('march3', { published: '2024-03-05', doi: '10.11888/Glacio.tpdc.270002' }),

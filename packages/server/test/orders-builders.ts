@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { buildOrder, buildUsers, ORDER_FORM_EN, type Person } from './factories.js';
+import { buildOrder, buildUsers, ORDER_FORM_EN, type Person, buildCatalogue } from './factories.js';
 import { EN, type TestPortal } from './helpers.js';
 import { call, expectStatus } from './metadata-builders.js';
-import { insertCatalogue } from './search-builders.js';
 import { upload } from './upload-builders.js';
 
 /**
@@ -45,8 +44,8 @@ export async function createOrdersCast(portal: TestPortal): Promise<OrdersCast> 
     doi: `10.11888/Test.${tag}.${n}`,
     published: '2024-01-0' + n,
   });
-  const a = await insertCatalogue(portal, ownerA.id, [entry('openA', 'online', 1), entry('mailA', 'offlineEmail', 2)]);
-  const b = await insertCatalogue(portal, ownerB.id, [entry('mailB', 'offlineEmail', 3), entry('centerB', 'offlineCenter', 4)]);
+  const a = await buildCatalogue(portal, ownerA.id, [entry('openA', 'online', 1), entry('mailA', 'offlineEmail', 2)]);
+  const b = await buildCatalogue(portal, ownerB.id, [entry('mailB', 'offlineEmail', 3), entry('centerB', 'offlineCenter', 4)]);
   const ids = { openA: a.openA!, mailA: a.mailA!, mailB: b.mailB!, centerB: b.centerB! };
   // The provider's published address of one dataset: its requests go there too.
   await portal.database.db.updateTable('metadata').set({ dist_email: 'distributor-a@example.org' }).where('id', '=', ids.mailA).execute();

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildUser } from './factories.js';
+import { buildRecord, buildUser, buildCatalogue } from './factories.js';
 import { createTestPortal, EN, type TestPortal } from './helpers.js';
-import { addAuthor, call, createRecord, expectStatus, patchRecord, postResource, recordUrl, resourceUrl, setStatus, storedStatus } from './metadata-builders.js';
+import { addAuthor, call, expectStatus, patchRecord, postResource, recordUrl, resourceUrl, setStatus, storedStatus } from './metadata-builders.js';
 import { decide, type Person } from './review-builders.js';
-import { foundIds, getOk, insertCatalogue, search } from './search-builders.js';
+import { foundIds, getOk, search } from './search-builders.js';
 
 /**
  * The public catalogue follows the records through their real calls: staff publish, edit and
@@ -37,7 +37,7 @@ const found = (q: string, params: Record<string, string> = {}) => foundIds(porta
  * through the API. Returns its id.
  */
 async function approvedRecord(zh: string, en: string): Promise<string> {
-  const { R } = await insertCatalogue(portal, creator.id, [
+  const { R } = await buildCatalogue(portal, creator.id, [
     { key: 'R', status: 'approved', language: 'zh-hans', zh: { title: zh }, en: { title: en }, license: 'CC BY 4.0', time: ['2000-01-01', '2020-12-31'], box: [73, 26, 105, 40] },
   ]);
   return R!;
@@ -54,7 +54,7 @@ async function publishedRecord(zh: string, en: string): Promise<string> {
 
 describe('the index follows the workflow', () => {
   it('a record is found from its publication to its unpublication, and again once republished', async () => {
-    const { R: id } = await insertCatalogue(portal, creator.id, [
+    const { R: id } = await buildCatalogue(portal, creator.id, [
       { key: 'R', status: 'submitted', language: 'zh-hans', zh: { title: '雅鲁藏布江泥沙通量观测' }, en: { title: 'Sediment flux of the Yarlung Tsangpo' }, files: [2048] },
     ]);
     if (!id) throw new Error('no record');
@@ -90,7 +90,7 @@ describe('the index follows the workflow', () => {
   });
 
   it('publishing without review puts a submitted record in the catalogue at once', async () => {
-    const { R: id } = await insertCatalogue(portal, creator.id, [
+    const { R: id } = await buildCatalogue(portal, creator.id, [
       { key: 'R', status: 'submitted', language: 'zh-hans', zh: { title: '羌塘高原野牦牛分布' }, en: { title: 'Wild yak of the Changtang' } },
     ]);
     expect(await found('野牦牛')).toEqual([]);
@@ -195,9 +195,9 @@ describe('the index follows edits of a published record', () => {
   });
 
   it('a creator’s changes to a draft never reach the catalogue', async () => {
-    const draft = await createRecord(portal, creator.token, { title: '扎日南木错湖冰厚度' });
-    await patchRecord(portal, creator.token, draft.id, { description: '扎日南木错湖冰厚度的冬季钻孔测量。' });
-    await postResource(portal, creator.token, 'keyword', { name: '湖冰厚度', type: 'theme', metadata: draft.id, translation: 'Lake ice thickness' });
+    const draft = await buildRecord(portal, { owner: creator, title: '扎日南木错湖冰厚度' });
+    await patchRecord(portal, creator.token, draft, { description: '扎日南木错湖冰厚度的冬季钻孔测量。' });
+    await postResource(portal, creator.token, 'keyword', { name: '湖冰厚度', type: 'theme', metadata: draft, translation: 'Lake ice thickness' });
     expect(await found('扎日南木错')).toEqual([]);
     expect(await found('钻孔测量')).toEqual([]);
     expect(await found('thickness')).toEqual([]);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { buildAccount } from './factories.js';
+import { buildAccount, buildCatalogue, type CatalogueEntry } from './factories.js';
 import { type TestPortal, createTestPortal } from './helpers.js';
-import { foundIds, getOk, insertCatalogue, search, searchCall, type CatalogueEntry, type Params } from './search-builders.js';
+import { foundIds, getOk, search, searchCall, type Params } from './search-builders.js';
 
 /**
  * The public catalogue's search on one small bilingual catalogue: words in both languages, every
@@ -240,7 +240,7 @@ beforeAll(async () => {
       { id: 'program-xda19', code: 'XDA19', name: '地球大数据科学工程', name_en: 'Big Earth Data', created_at: now },
     ] as never)
     .execute();
-  ids = await insertCatalogue(portal, owner.id, [...PUBLISHED, ...UNPUBLISHED]);
+  ids = await buildCatalogue(portal, owner.id, [...PUBLISHED, ...UNPUBLISHED]);
   keyOf = Object.fromEntries(Object.entries(ids).map(([key, id]) => [id, key]));
   // A thumbnail and an attachment are no data files: the home page's counts leave them out.
   for (const table of ['meta_media', 'meta_attach'] as const) {

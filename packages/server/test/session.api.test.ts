@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUser, buildAccount } from './factories.js';
+import { buildRecord, buildUser, buildAccount } from './factories.js';
 import { createTestPortal, FORM, form, tokenHeader, type TestAccount, type TestPortal } from './helpers.js';
-import { createRecord } from './metadata-builders.js';
 
 /** Login tokens: sliding expiry (TOKEN_TTL_DAYS), the HttpOnly cookie, no-store replies, logout's cookies. */
 let portal: TestPortal;
@@ -121,11 +120,12 @@ describe('the token cookie', () => {
 
 describe('Cache-Control: no-store', () => {
   it('on the login reply, account calls and every reply to an authenticated request', async () => {
-    const { token } = await buildUser(portal);
+    const user = await buildUser(portal);
+    const { token } = user;
     expect((await postLogin()).headers['cache-control']).toBe('no-store');
     expect((await validate(token)).headers['cache-control']).toBe('no-store');
-    const record = await createRecord(portal, token);
-    const read = await portal.app.inject({ method: 'GET', url: `/api/metadata/metadata/${record.id}/`, headers: tokenHeader(token) });
+    const record = await buildRecord(portal, { owner: user });
+    const read = await portal.app.inject({ method: 'GET', url: `/api/metadata/metadata/${record}/`, headers: tokenHeader(token) });
     expect(read.statusCode).toBe(200);
     expect(read.headers['cache-control']).toBe('no-store');
     const list = await portal.app.inject({ method: 'GET', url: '/api/metadata/metadata/', headers: tokenHeader(token) });

@@ -2,9 +2,9 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasIllegalText } from '@portal/shared';
 import { up as cleanText } from '../src/db/migrations/0008-clean-text.js';
-import { buildUser, type Person } from './factories.js';
+import { buildRecord, buildUser, type Person } from './factories.js';
 import { createTestPortal, EN, FORM, form, type TestPortal } from './helpers.js';
-import { addAuthor, authorForm, call, createRecord, expectStatus, multipart, recordUrl, resourceUrl } from './metadata-builders.js';
+import { addAuthor, authorForm, call, expectStatus, multipart, recordUrl, resourceUrl } from './metadata-builders.js';
 
 /**
  * Issue 16, "XML-illegal characters" and "NUL bytes on PostgreSQL": text XML cannot carry is refused
@@ -69,17 +69,17 @@ describe('anonymous routes refuse NUL and control characters instead of failing'
 
 describe('text fields refuse characters XML cannot carry', () => {
   it('refuses each in a title and keeps the stored title, naming the field', async () => {
-    const record = await createRecord(portal, owner.token, { title: 'Glacier mass balance' });
+    const record = await buildRecord(portal, { owner, title: 'Glacier mass balance' });
     for (const bad of BAD) {
-      const response = await call(portal, 'PATCH', recordUrl(record.id), owner.token, { body: { title: `Close${bad}` }, headers: EN });
+      const response = await call(portal, 'PATCH', recordUrl(record), owner.token, { body: { title: `Close${bad}` }, headers: EN });
       expect(response.statusCode, JSON.stringify(bad)).toBe(400);
       expect(response.json().title, JSON.stringify(bad)).toHaveLength(1);
       expect(response.json().detail).toMatch(/^title: .*control character/);
     }
-    const stored = await portal.database.db.selectFrom('metadata').select('title').where('id', '=', record.id).executeTakeFirstOrThrow();
+    const stored = await portal.database.db.selectFrom('metadata').select('title').where('id', '=', record).executeTakeFirstOrThrow();
     expect(stored.title).toBe('Glacier mass balance');
     // Tab, line breaks, pairs of surrogates and other characters are text, and pass.
-    expectStatus(await call(portal, 'PATCH', recordUrl(record.id), owner.token, { body: { description: 'a\tb\r\nc 😀 冰川 \u00A0' } }), 200);
+    expectStatus(await call(portal, 'PATCH', recordUrl(record), owner.token, { body: { description: 'a\tb\r\nc 😀 冰川 \u00A0' } }), 200);
   });
 
   it('names the field inside a nested body and in a form post', async () => {
@@ -92,9 +92,9 @@ describe('text fields refuse characters XML cannot carry', () => {
   });
 
   it('refuses a multipart field holding one before anything is stored', async () => {
-    const record = await createRecord(portal, owner.token);
+    const record = await buildRecord(portal, { owner });
     const body = await multipart([
-      ['metadata', `${record.id}\u0000`],
+      ['metadata', `${record}\u0000`],
       ['file', { filename: 'a.csv', content: 'x,y\n1,2\n' }],
     ]);
     const response = await portal.app.inject({
@@ -109,21 +109,21 @@ describe('text fields refuse characters XML cannot carry', () => {
 
 describe('the migration cleans text stored before the rule', () => {
   it('removes the characters from every text column it finds them in, and only those', async () => {
-    const record = await createRecord(portal, owner.token, { title: 'clean' });
-    const author = await addAuthor(portal, owner.token, record.id);
+    const record = await buildRecord(portal, { owner, title: 'clean' });
+    const author = await addAuthor(portal, owner.token, record);
     // PostgreSQL never stored NUL; SQLite may have.
     const nul = portal.database.dialect === 'sqlite' ? '\u0000' : '';
     await portal.database.db
       .updateTable('metadata')
       .set({ title: `Gla${nul}ci\u000Ber\uFFFF`, description: 'line\none\ttab\u0001' })
-      .where('id', '=', record.id)
+      .where('id', '=', record)
       .execute();
     await portal.database.db.updateTable('authors').set({ name: 'Wang\u001F Fang' }).where('id', '=', author.author.id).execute();
-    const untouched = await portal.database.db.selectFrom('metadata').select('updated_at').where('id', '=', record.id).executeTakeFirstOrThrow();
+    const untouched = await portal.database.db.selectFrom('metadata').select('updated_at').where('id', '=', record).executeTakeFirstOrThrow();
 
     await cleanText(portal.database.db as unknown as Kysely<unknown>);
 
-    const row = await portal.database.db.selectFrom('metadata').select(['title', 'description', 'updated_at']).where('id', '=', record.id).executeTakeFirstOrThrow();
+    const row = await portal.database.db.selectFrom('metadata').select(['title', 'description', 'updated_at']).where('id', '=', record).executeTakeFirstOrThrow();
     expect(row.title).toBe('Glacier');
     expect(row.description).toBe('line\none\ttab');
     expect(row.updated_at).toBe(untouched.updated_at);

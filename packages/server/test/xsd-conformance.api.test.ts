@@ -4,10 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertExportRecord } from './exports-builders.js';
-import { buildUser } from './factories.js';
+import { buildUser, buildExportRecord, buildCatalogue, type CatalogueEntry } from './factories.js';
 import { createTestPortal, type TestPortal } from './helpers.js';
-import { insertCatalogue, type CatalogueEntry } from './search-builders.js';
 
 /**
  * The DataCite and ISO 19139 exports and the OAI-PMH records against the official schemas (issues 16,
@@ -194,15 +192,15 @@ describe(`the official schemas${WITHOUT}`, () => {
     if (!HAVE_SCHEMAS) return;
     portal = await createTestPortal({ env: { OAI_PAGE_SIZE: String(PAGE) } });
     const owner = await buildUser(portal);
-    ids.fullZh = await insertExportRecord(portal, owner.id, fullRecord('fullZh', 'zh-hans', '10.11888/Glacio.tpdc.271001'), FULL_EXTRAS);
-    ids.fullEn = await insertExportRecord(portal, owner.id, fullRecord('fullEn', 'en', '10.11888/Glacio.tpdc.271002'), FULL_EXTRAS);
+    ids.fullZh = await buildExportRecord(portal, owner.id, fullRecord('fullZh', 'zh-hans', '10.11888/Glacio.tpdc.271001'), FULL_EXTRAS);
+    ids.fullEn = await buildExportRecord(portal, owner.id, fullRecord('fullEn', 'en', '10.11888/Glacio.tpdc.271002'), FULL_EXTRAS);
     for (const id of [ids.fullZh, ids.fullEn]) await addTheRest(id, owner.id);
     // No optional part: a title in the record's own language and the DOI, nothing else, no translation.
     for (const [key, language] of [
       ['bareZh', 'zh-hans'],
       ['bareEn', 'en'],
     ] as const) {
-      ids[key] = await insertExportRecord(portal, owner.id, {
+      ids[key] = await buildExportRecord(portal, owner.id, {
         key,
         language,
         zh: { title: `冰川 ${key}` },
@@ -212,7 +210,7 @@ describe(`the official schemas${WITHOUT}`, () => {
       });
     }
     // No DOI either (ISO 19139 only); a time range with one end; a box across the 180th meridian; a polar cap.
-    ids.noDoi = await insertExportRecord(portal, owner.id, {
+    ids.noDoi = await buildExportRecord(portal, owner.id, {
       key: 'noDoi',
       language: 'zh-hans',
       zh: { title: '无 DOI 的数据集' },
@@ -220,7 +218,7 @@ describe(`the official schemas${WITHOUT}`, () => {
       published: '2022-02-01',
       time: ['2000-01-01', ''],
     });
-    ids.antimeridian = await insertExportRecord(
+    ids.antimeridian = await buildExportRecord(
       portal,
       owner.id,
       {
@@ -235,7 +233,7 @@ describe(`the official schemas${WITHOUT}`, () => {
       },
       { affiliation: ['', 'Stockholm University'] },
     );
-    ids.polar = await insertExportRecord(portal, owner.id, {
+    ids.polar = await buildExportRecord(portal, owner.id, {
       key: 'polar',
       language: 'en',
       zh: { title: '北极' },
@@ -246,7 +244,7 @@ describe(`the official schemas${WITHOUT}`, () => {
       doi: '10.11888/Polar.1',
     });
     // An open-ended range with a DOI, over the South Pole; its themes map to ISO topic categories and GCMD keywords.
-    ids.openEnded = await insertExportRecord(portal, owner.id, {
+    ids.openEnded = await buildExportRecord(portal, owner.id, {
       key: 'openEnded',
       language: 'en',
       zh: { title: '南极海冰' },
@@ -261,7 +259,7 @@ describe(`the official schemas${WITHOUT}`, () => {
       doi: '10.11888/Polar.2',
     });
     // Time only in words (no dates), in both languages.
-    ids.described = await insertExportRecord(portal, owner.id, {
+    ids.described = await buildExportRecord(portal, owner.id, {
       key: 'described',
       language: 'zh-hans',
       zh: { title: '全新世湖泊沉积' },
@@ -276,7 +274,7 @@ describe(`the official schemas${WITHOUT}`, () => {
       .where('metadata_id', '=', ids.described)
       .execute();
     // Characters beyond the BMP (𠮷, two UTF-16 units) in the title, the abstract and an author's name.
-    ids.nonBmp = await insertExportRecord(portal, owner.id, {
+    ids.nonBmp = await buildExportRecord(portal, owner.id, {
       key: 'nonBmp',
       language: 'zh-hans',
       zh: { title: '𠮷林冰川 𠮷', abstract: '𠮷 字在基本多文种平面之外。' },
@@ -287,7 +285,7 @@ describe(`the official schemas${WITHOUT}`, () => {
       doi: '10.11888/NonBmp.1',
     });
     // Degrees so near 0 that JavaScript writes them with an exponent (1e-7), which xs:decimal has not.
-    ids.nearZero = await insertExportRecord(portal, owner.id, {
+    ids.nearZero = await buildExportRecord(portal, owner.id, {
       key: 'nearZero',
       language: 'en',
       zh: { title: '几内亚湾' },
@@ -297,7 +295,7 @@ describe(`the official schemas${WITHOUT}`, () => {
       doi: '10.11888/Ocean.2',
     });
     // No creator (shared rules/creators.ts): a publisher and a metadata author only; the data centre is cited.
-    ids.noCreator = await insertExportRecord(portal, owner.id, {
+    ids.noCreator = await buildExportRecord(portal, owner.id, {
       key: 'noCreator',
       language: 'zh-hans',
       zh: { title: '无作者的数据集' },
@@ -318,7 +316,7 @@ describe(`the official schemas${WITHOUT}`, () => {
     // The fillers, written at once: in turn across 180°, at the North Pole, open-ended, described only by the page's records, Chinese and English.
     const boxes: ([number, number, number, number] | undefined)[] = [[175, -20, -175, -10], [-180, 80, 180, 90], [90, 27, 100, 36], undefined];
     const times: ([string, string] | undefined)[] = [['2001-01-01', ''], ['', '2010-12-31'], ['1980-01-01', '1990-12-31'], undefined];
-    await insertCatalogue(
+    await buildCatalogue(
       portal,
       owner.id,
       Array.from({ length: FILLERS }, (_, n): CatalogueEntry => ({
