@@ -30,7 +30,9 @@ async function storedFiles(): Promise<string[]> {
   return entries.filter((entry) => entry.isFile()).map((entry) => entry.name);
 }
 
-const bytes = (size: number) => ({ filename: 'data.bin', content: new Uint8Array(size).fill(7) });
+/** A data file of this size, each under a name of its own (one folder holds one file of a name). */
+let uploaded = 0;
+const bytes = (size: number) => ({ filename: `data-${++uploaded}.bin`, content: new Uint8Array(size).fill(7) });
 
 describe('records created per hour', () => {
   it("refuses the record past the limit with 429 in the caller's language, writing nothing", async () => {
