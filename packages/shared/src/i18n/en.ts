@@ -2,6 +2,7 @@ import { ftpEn } from './ftp.en.js';
 import { uploadsEn } from './uploads.en.js';
 import { doiEn } from './doi.en.js';
 import { fileTreeEn } from './file-tree.en.js';
+import { fileManagerEn } from './file-manager.en.js';
 import { identifiersEn } from './identifiers.en.js';
 import { statisticsEn } from './statistics.en.js';
 import { editorEn } from './editor.en.js';
@@ -210,6 +211,7 @@ export const en = {
   doi: doiEn,
   ftp: ftpEn,
   fileTree: fileTreeEn,
+  fileManager: fileManagerEn,
   identifiers: identifiersEn,
   statistics: statisticsEn,
   uploads: uploadsEn,

@@ -2,6 +2,7 @@ import { ftpZhHans } from './ftp.zh-hans.js';
 import { uploadsZhHans } from './uploads.zh-hans.js';
 import { doiZhHans } from './doi.zh-hans.js';
 import { fileTreeZhHans } from './file-tree.zh-hans.js';
+import { fileManagerZhHans } from './file-manager.zh-hans.js';
 import { identifiersZhHans } from './identifiers.zh-hans.js';
 import { statisticsZhHans } from './statistics.zh-hans.js';
 import { editorZhHans } from './editor.zh-hans.js';
@@ -205,6 +206,7 @@ export const zhHans: Messages = {
   doi: doiZhHans,
   ftp: ftpZhHans,
   fileTree: fileTreeZhHans,
+  fileManager: fileManagerZhHans,
   identifiers: identifiersZhHans,
   statistics: statisticsZhHans,
   uploads: uploadsZhHans,

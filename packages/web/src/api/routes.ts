@@ -33,6 +33,13 @@ export const ROUTES = {
   uploadAttachment: '/metadata/upload-attachment',
   attachmentDownload: '/api/metadata/meta-attach/:id/download/',
   resourceDownload: '/api/metadata/:name/:id/download/',
+  // a record's file tree and its resumable uploads (issue 19)
+  fileTree: '/api/data/file/',
+  createFolder: '/data/createFolder/',
+  newFile: '/data/newfile/',
+  deleteFile: '/data/deleteFile/',
+  moveFile: '/data/moveFile/',
+  tusUploads: '/api/data/tus/',
   // orders
   basket: '/api/account/line_item/',
   basketLine: '/api/account/line_item/:id/',

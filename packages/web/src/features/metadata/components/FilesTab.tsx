@@ -6,6 +6,7 @@ import { METADATA_LIMITS } from '@portal/shared';
 import { path } from '../../../api/routes';
 import { formatDateTime } from '../../../components/format';
 import { deleteStored, resource, uploadFile, type EditorTabProps, type StoredFile } from '../api';
+import { FileManager } from './files/FileManager';
 import { useFeedback } from './useFeedback';
 
 const KINDS = {
@@ -42,8 +43,13 @@ export function formatSize(bytes: number): string {
   return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 }
 
-/** Data Files (at most 5, each at most 200 MB, spec section 5) and Documents (specification documents only). */
+/** Data Files: the record's file tree (issue 19, files/FileManager.tsx); Documents: specification documents only, a flat list. */
 export function FilesTab({ record, readOnly, kind }: EditorTabProps & { kind: keyof typeof KINDS }) {
+  return kind === 'data' ? <FileManager record={record} readOnly={readOnly} /> : <StoredFilesTab record={record} readOnly={readOnly} kind={kind} />;
+}
+
+/** Documents (specification documents only, spec section 5), each uploaded in one request. */
+function StoredFilesTab({ record, readOnly, kind }: EditorTabProps & { kind: keyof typeof KINDS }) {
   const { message, t } = useFeedback();
   const queryClient = useQueryClient();
   const def = KINDS[kind];
