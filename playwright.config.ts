@@ -53,6 +53,8 @@ export default defineConfig({
       DATA_DIR: E2E_DATA_DIR,
       PUBLIC_URL: `http://localhost:${E2E_PORT}`,
       LOG_LEVEL: 'warn',
+      // The portal's FTP server beside it, on a port of this run's own (two runs, or a portal on 2121, may share the machine).
+      FTP_PORT: String(E2E_PORT + 1),
       // Every test logs in afresh from one address: the production limits would refuse the later ones.
       RATE_LIMIT_LOGIN: '1000',
       RATE_LIMIT_REGISTER: '1000',

@@ -124,7 +124,8 @@ export default function EditPage() {
   }, [blocker.state, session, modal, t]);
 
   if (isLoading) return <PageSpinner />;
-  if (error || !record) {
+  // A failed refetch (the network back after a cut) keeps the record shown: only a record never read is an error.
+  if (!record) {
     const text = error instanceof ApiError && error.message ? error.message : t('metadata.notFound');
     return <Result status={error instanceof ApiError && error.status === 403 ? '403' : 'warning'} title={text} />;
   }
