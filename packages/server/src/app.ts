@@ -13,7 +13,7 @@ import { createMailer, type Mailer } from './mail/mailer.js';
 import { AccountDirectory, accountRoutes, AccountService } from './modules/account/index.js';
 import { FilesRepo } from './modules/files/index.js';
 import { filesRoutes } from './modules/files/index.js';
-import { FilesService } from './modules/files/index.js';
+import { FilesService, StoredFiles } from './modules/files/index.js';
 import { ExportsService, exportsForLanding, exportsRoutes } from './modules/exports/index.js';
 import { LandingRepo, LandingService, landingPages, landingRoutes, tombstoneOf } from './modules/landing/index.js';
 import { MetadataAccess, MetadataService, metadataRoutes, ResourceService } from './modules/metadata/index.js';
@@ -27,6 +27,7 @@ import { SearchIndex, SearchRepo, SearchService, searchRoutes } from './modules/
 import { DoiService, doiRoutes } from './modules/doi/index.js';
 import { createFtp, ftpRoutes, type FtpService, type PortalFtpServer } from './modules/ftp/index.js';
 import { ChunkedUploads, TusUploads, UploadsRepo, uploadsRoutes, UploadsService } from './modules/uploads/index.js';
+import { ArchiveService, archiveRoutes, HttpIndex } from './modules/archive/index.js';
 import { authPlugin } from './plugins/auth.js';
 import { csrfPlugin } from './plugins/csrf.js';
 import { errorsPlugin } from './plugins/errors.js';
@@ -56,6 +57,7 @@ export interface Portal {
   ftp: FtpService;
   ftpServer: PortalFtpServer;
   uploads: UploadsService;
+  archives: ArchiveService;
 }
 
 export interface BuildOptions {
@@ -203,20 +205,24 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     log: app.log,
   });
   await app.register(uploadsRoutes, { chunked: new ChunkedUploads(uploads), tus: new TusUploads(uploads) });
-  await app.register(downloadRoutes, {
-    orders,
-    zips: orders.zips(metadataAccess, storage),
-    usage,
-    storage,
-    publicUrl: config.publicUrl,
-    linkKey: downloadLinkKey(config.secretKey ?? (await storedSecret(database.db))),
-  });
+  const linkKey = downloadLinkKey(config.secretKey ?? (await storedSecret(database.db)));
+  await app.register(downloadRoutes, { orders, zips: orders.zips(metadataAccess, storage), usage, storage, publicUrl: config.publicUrl, linkKey });
+  // Whole datasets (issue 19): a published record's archive, built in the background after each change, and an order's signed HTTP index.
+  const storedFiles = new StoredFiles(database.db);
+  const archives = new ArchiveService(database.db, metadataAccess, downloads, storedFiles, storage, { ...config.archive, log: app.log });
+  if (config.archive.enabled) {
+    metadataAccess.onChange(archives);
+    metadataAccess.events.on('removing', ({ id }) => archives.remove(id));
+  }
+  // A build under way stops (its row pending again) before the database closes.
+  app.addHook('preClose', () => archives.stop());
+  await app.register(archiveRoutes, { archives, index: new HttpIndex(orders, storedFiles, linkKey, config.publicUrl), usage, storage });
   // FTP accounts and the FTP server in this process (issue 19): a record's files through the files module's face.
   const ftp = createFtp(config, { db: database.db, access: metadataAccess, orders, accounts, files, storage, log: app.log });
   metadataAccess.events.on('removing', ({ id }) => ftp.service.incoming.remove(id));
   await app.register(ftpRoutes, { ftp: ftp.service });
   // Unfinished uploads, abandoned empty drafts and expired tokens: removed at start, then regularly.
-  const jobs = cleanupJobs({ accounts, metadata, storage, review, search, orders, usage, doi, uploads, ftp: ftp.service });
+  const jobs = cleanupJobs({ accounts, metadata, storage, review, search, orders, usage, doi, uploads, ftp: ftp.service, archives });
   await runCleanupJobs(jobs, app.log);
   scheduleCleanupJobs(app, jobs);
   // Landing pages and their calls ask exports through what exports gives them (exports link to landing pages).
@@ -235,5 +241,5 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('preClose', () => ftp.server.stop());
   if (config.ftp.enabled) await ftp.server.start();
 
-  return { app, database, accounts, metadata, review, search, searchIndex, metadataAccess, oaiIndex, orders, usage, doi, uploads, ftp: ftp.service, ftpServer: ftp.server };
+  return { app, database, accounts, metadata, review, search, searchIndex, metadataAccess, oaiIndex, orders, usage, doi, uploads, ftp: ftp.service, ftpServer: ftp.server, archives };
 }

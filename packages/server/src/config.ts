@@ -42,6 +42,8 @@ export interface Config {
   datacite: DataciteConfig | undefined;
   /** The FTP server inside the portal process (`FTP_*`, README.md). */
   ftp: FtpConfig;
+  /** Whole-dataset archives (`ARCHIVE_ENABLED`, `ARCHIVE_MAX_GB`, README.md): built for published records of at most `maxBytes` of data. */
+  archive: { enabled: boolean; maxBytes: number };
 }
 
 /** `FTP_ENABLED`, `FTP_HOST`, `FTP_PORT`, `FTP_PASV_PORTS`, `FTP_TLS_CERT` / `FTP_TLS_KEY` (README.md, FTP). */
@@ -273,5 +275,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadExpiryHours: positiveInteger(env, 'UPLOAD_EXPIRY_HOURS', 24),
     datacite: parseDatacite(env),
     ftp: parseFtp(env, publicUrl),
+    archive: {
+      enabled: !['false', '0', 'no', 'off'].includes((env.ARCHIVE_ENABLED ?? 'true').trim().toLowerCase()),
+      maxBytes: positiveInteger(env, 'ARCHIVE_MAX_GB', 50) * 1024 ** 3,
+    },
   };
 }

@@ -9,6 +9,7 @@ import type { ReviewService } from './modules/review/index.js';
 import type { SearchService } from './modules/search/index.js';
 import type { UploadsService } from './modules/uploads/index.js';
 import type { LocalDiskStore } from './storage/index.js';
+import type { ArchiveService } from './modules/archive/index.js';
 
 /** One clean-up the server repeats while it runs (and `npm run portal -- cleanup` runs once). */
 export interface CleanupJob {
@@ -41,6 +42,7 @@ export function cleanupJobs(parts: {
   doi?: DoiService;
   uploads?: UploadsService;
   ftp?: FtpService;
+  archives?: ArchiveService;
 }): CleanupJob[] {
   return [
     {
@@ -72,6 +74,9 @@ export function cleanupJobs(parts: {
     ...(parts.doi ? [{ name: 'ended protection periods', everyMs: HOUR, run: () => parts.doi!.noteEndedEmbargoes() }] : []),
     // FTP download accounts end with their download (spec section 4): past their expiry they are deleted.
     ...(parts.ftp ? [{ name: 'expired FTP accounts', everyMs: 10 * MINUTE, run: () => parts.ftp!.removeExpired() }] : []),
+    // Whole-dataset archives: drops those of records no longer published, checks changed records, builds what is pending
+    // (a build whose process died included). Started, not awaited: a build of tens of GB must not hold the start or the other jobs.
+    ...(parts.archives?.enabled ? [{ name: 'whole-dataset archives', everyMs: MINUTE, run: () => (void parts.archives!.kick(), Promise.resolve(0)) }] : []),
   ];
 }
 

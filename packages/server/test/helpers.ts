@@ -48,6 +48,8 @@ export async function createTestPortal(overrides: { rateLimits?: Partial<RateLim
       WEB_DIST: path.join(dataDir, 'no-web'),
       METADATA_CREATE_PER_HOUR: '100000',
       FTP_ENABLED: 'false',
+      // Whole-dataset archives are built only where a test turns them on (ARCHIVE_ENABLED: 'true'): elsewhere they would copy every published record's files.
+      ARCHIVE_ENABLED: 'false',
       ...overrides.env,
     }),
     databaseUrl,

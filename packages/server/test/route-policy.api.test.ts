@@ -49,6 +49,7 @@ const ACCOUNT_ROUTES: Record<string, Access> = {
   'POST /account/reapply/': 'user',
   'GET /api/account/voucher/:id/': 'user',
   'GET /api/account/order/:id/links/': 'user',
+  'GET /api/account/order/:id/index-link/': 'user',
   'GET /account/order-statistics/': 'user',
   'GET /account/order-statistics': 'user',
   'GET /api/account/order-date-statistics/': 'user',

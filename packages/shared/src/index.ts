@@ -21,3 +21,4 @@ export * from './contracts/orders.js';
 export * from './rules/creators.js';
 export * from './rules/file-tree.js';
 export * from './contracts/file-tree.js';
+export * from './contracts/archive.js';

@@ -23,6 +23,7 @@ import * as i18nDistributorPlace from './migrations/0015-i18n-distributor-place.
 import * as fileTree from './migrations/0016-file-tree.js';
 import * as uploads from './migrations/0017-uploads.js';
 import * as ftpAccounts from './migrations/0018-ftp-accounts.js';
+import * as archives from './migrations/0019-archives.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -83,6 +84,7 @@ const migrations: Record<string, Migration> = {
   '0016-file-tree': fileTree,
   '0017-uploads': uploads,
   '0018-ftp-accounts': ftpAccounts,
+  '0019-archives': archives,
 };
 
 class ListedMigrations implements MigrationProvider {

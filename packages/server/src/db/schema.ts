@@ -16,6 +16,7 @@ import type { DoiTables } from './schema/doi.js';
 import type { ServerTables } from './schema/server.js';
 import type { FtpTables } from './schema/ftp.js';
 import type { UploadsTables } from './schema/uploads.js';
+import type { ArchiveTables } from './schema/archive.js';
 
 export type * from './schema/account.js';
 export type * from './schema/metadata.js';
@@ -29,5 +30,6 @@ export type * from './schema/doi.js';
 export type * from './schema/server.js';
 export type * from './schema/ftp.js';
 export type * from './schema/uploads.js';
+export type * from './schema/archive.js';
 
-export interface Database extends AccountTables, MetadataTables, FilesTables, ReviewTables, SearchTables, UsageTables, OaiTables, OrdersTables, DoiTables, ServerTables, UploadsTables, FtpTables {}
+export interface Database extends AccountTables, MetadataTables, FilesTables, ReviewTables, SearchTables, UsageTables, OaiTables, OrdersTables, DoiTables, ServerTables, UploadsTables, FtpTables, ArchiveTables {}

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import type { Tx } from '../../src/db/index.js';
+import { FileTreeRepo } from '../../src/modules/files/file-tree.repo.js';
 import { createBlobStore } from '../../src/storage/index.js';
 import type { TestPortal } from '../helpers.js';
 
@@ -16,6 +17,8 @@ export interface FileSpec {
   content?: string | Uint8Array;
   size?: number;
   mime?: string;
+  /** The folder it is in ('/a/b/'; the root unless given), made with its parents when missing. */
+  path?: string;
 }
 
 /** A stored data file: its row's id and its bytes. */
@@ -60,11 +63,13 @@ export class FileWriter {
       const content = bytesOf(spec);
       const blob = await store(this.portal, content);
       const id = randomUUID();
+      if (spec.path && spec.path !== '/') await new FileTreeRepo(this.trx).ensureFolders(this.trx, metadataId, spec.path, createdBy, now);
       await this.trx
         .insertInto('meta_file')
         .values({
           id,
           metadata_id: metadataId,
+          ...(spec.path ? { path: spec.path } : {}),
           name: spec.name ?? (index === 0 ? 'data.nc' : `data-${index + 1}.nc`),
           mime: spec.mime ?? 'application/x-netcdf',
           storage_key: blob.key,

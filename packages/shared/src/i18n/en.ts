@@ -1,3 +1,4 @@
+import { datasetArchiveEn } from './dataset-archive.en.js';
 import { ftpEn } from './ftp.en.js';
 import { uploadsEn } from './uploads.en.js';
 import { doiEn } from './doi.en.js';
@@ -215,4 +216,5 @@ export const en = {
   identifiers: identifiersEn,
   statistics: statisticsEn,
   uploads: uploadsEn,
+  datasetArchive: datasetArchiveEn,
 };

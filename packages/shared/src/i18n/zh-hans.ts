@@ -1,3 +1,4 @@
+import { datasetArchiveZhHans } from './dataset-archive.zh-hans.js';
 import { ftpZhHans } from './ftp.zh-hans.js';
 import { uploadsZhHans } from './uploads.zh-hans.js';
 import { doiZhHans } from './doi.zh-hans.js';
@@ -210,4 +211,5 @@ export const zhHans: Messages = {
   identifiers: identifiersZhHans,
   statistics: statisticsZhHans,
   uploads: uploadsZhHans,
+  datasetArchive: datasetArchiveZhHans,
 };

@@ -5,6 +5,7 @@
  */
 export { FilesService, mediaImagePath, type IncomingFile, type OpenedFile } from './files.service.js';
 export { FilesRepo, type FileKind, type MediaRow, type StoredFileRow, type Slice } from './files.repo.js';
-export { StoredFiles } from './stored-files.js';
+export { StoredFiles, type TreeFileRow } from './stored-files.js';
+export type { TreeRow } from './file-tree.repo.js';
 export type { FolderPage, StoredBlobInput } from './file-tree.service.js';
 export { filesRoutes } from './files.routes.js';

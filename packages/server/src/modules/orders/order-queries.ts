@@ -158,10 +158,36 @@ export class OrderQueries {
   }
 
   private async grantedFiles(row: OrderRow, now: Date) {
+    return this.repo.dataFilesOf((await this.grantedDatasets(row, now)).map((dataset) => dataset.metadata_id));
+  }
+
+  /** The order's datasets it gives right now: published and out of their protection period, in the order's order. */
+  private async grantedDatasets(row: OrderRow, now: Date): Promise<DatasetFacts[]> {
     const lines = (await this.repo.linesOf(this.db, [row.id])).get(row.id) ?? [];
     const facts = await this.repo.datasets(this.db, lines);
-    const open = lines.filter((id) => facts.get(id)?.status === 'published' && !isEmbargoed(facts.get(id)!, now));
-    return this.repo.dataFilesOf(open);
+    return lines.flatMap((id) => {
+      const dataset = facts.get(id);
+      return dataset && dataset.status === 'published' && !isEmbargoed(dataset, now) ? [dataset] : [];
+    });
+  }
+
+  /** As `orderFiles`, the datasets an approved order of the caller (any order, for staff) gives right now, without their files. */
+  async orderDatasets(user: AuthenticatedUser, orderId: string, now = new Date()) {
+    const [row] = await this.repo.findOrders(this.db, [orderId]);
+    if (!row || (row.applicant_id !== user.id && !user.is_staff)) throw new AppError('NOT_FOUND', 'errors.notFound');
+    if (effectiveOrderStatus(row, now) !== 'approved') throw new AppError('CONFLICT', 'orders.linkExpired');
+    return { order: row, datasets: await this.grantedDatasets(row, now) };
+  }
+
+  /**
+   * What a signed index link gives, checked on every use (as `signedFile`): the order still approved
+   * and unexpired; its datasets published and out of their protection period.
+   */
+  async signedDatasets(orderId: string, now = new Date()) {
+    const [row] = await this.repo.findOrders(this.db, [orderId]);
+    if (!row) throw new AppError('FORBIDDEN', 'orders.linkForged');
+    if (effectiveOrderStatus(row, now) !== 'approved') throw new AppError('FORBIDDEN', 'orders.linkExpired');
+    return { order: row, datasets: await this.grantedDatasets(row, now) };
   }
 
   /**
