@@ -140,6 +140,7 @@ describe('GET /api/archive/archives/{id}/', () => {
   });
 
   it('resumes: ranges with the archive’s ETag, curl -C - finishes a cut download, HEAD tells the size', async () => {
+    await built();
     const archive = await archiveOf(people.staff.token, openId);
     const url = `${baseUrl}${archive.download_url}`;
     const whole = await fetch(url, { headers: tokenHeader(people.staff.token) });
@@ -151,6 +152,10 @@ describe('GET /api/archive/archives/{id}/', () => {
     const cut = path.join(work, 'cut.zip');
     await fs.writeFile(cut, bytes.subarray(0, 100_000));
     await run('curl', ['-sSf', '-C', '-', '-H', `Authorization: Token ${people.staff.token}`, '-o', cut, url]);
+    expect(sha256(await fs.readFile(cut))).toBe(archive.sha256);
+    // And wget -c, as README words it.
+    await fs.writeFile(cut, bytes.subarray(0, 54_321));
+    await run('wget', ['-q', '-c', '--header', `Authorization: Token ${people.staff.token}`, '-O', cut, url]);
     expect(sha256(await fs.readFile(cut))).toBe(archive.sha256);
 
     const rest = await fetch(url, { headers: { ...tokenHeader(people.staff.token), range: 'bytes=100000-', 'if-range': `"${archive.sha256}"` } });
