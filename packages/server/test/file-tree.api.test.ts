@@ -150,10 +150,11 @@ describe('who may', () => {
 
   beforeAll(async () => {
     draft = await draftOf(people.creator);
-    published = await buildRecord(portal, { owner: people.creator, status: 'published', published: '2024-01-01' });
+    published = await buildRecord(portal, { owner: people.creator, status: 'draft', published: '2024-01-01' });
     reviewed = await buildRecord(portal, { owner: people.creator, status: 'underReview', columns: { review_round: 1 } });
     await buildReview(portal, { record: reviewed, expert: people.expert });
     for (const id of [draft, published, reviewed]) await addFile(people.staff, id, '/', 'seen.txt');
+    await setRecordStatus(portal, published, 'published');
   });
 
   it('lets whoever may see the record list it, and hides it from the others', async () => {
@@ -171,11 +172,12 @@ describe('who may', () => {
     for (const [who, caller, id, status] of cases) expect([who, (await list(caller, id)).statusCode]).toEqual([who, status]);
   });
 
-  it('lets the creator change a draft and staff any record; refuses the others, and the creator on a published record with the no-right message', async () => {
+  it('lets the creator change a draft and staff any unpublished record; refuses the others, the creator on a published record with the no-right message, and staff there until it is reopened', async () => {
     const cases: [string, Caller, string, number][] = [
       ['creator', people.creator, draft, 201],
       ['staff', people.staff, draft, 201],
-      ['staff', people.staff, published, 201],
+      ['staff', people.staff, reviewed, 201],
+      ['staff', people.staff, published, 409],
       ['other', people.other, draft, 404],
       ['expert', people.expert, reviewed, 403],
       ['creator', people.creator, reviewed, 409],

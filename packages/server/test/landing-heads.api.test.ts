@@ -4,12 +4,11 @@ import LinkHeader from 'http-link-header';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translate } from '@portal/shared';
 import { metaDescription } from '../src/modules/landing/index.js';
-import { buildExportRecord, buildThumbnail, buildUser, type Person } from './factories.js';
+import { buildDataFile, buildExportRecord, buildThumbnail, buildUser, type Person } from './factories.js';
 import { tokenHeader, type TestPortal } from './helpers.js';
 import { createLandingTestPortal } from './exports-builders.js';
 import { expectStatus } from './metadata-builders.js';
 import { decide } from './review-builders.js';
-import { upload } from './upload-builders.js';
 
 /**
  * What a dataset's landing page tells machines (issue 17): its head as a crawler and a link preview
@@ -347,9 +346,9 @@ describe('GET /{lang}/data/{id}/linkset', () => {
 
 describe('signposts of a file and of an export', () => {
   it("a data file's download names its landing page (collection)", async () => {
-    const uploaded = await upload(portal, staff.token, '/metadata/upload-file/', ids.english!, { filename: 'extent.csv', content: 'day,extent\n1,15.2\n', type: 'text/csv' });
-    expect(uploaded.statusCode, uploaded.body).toBe(201);
-    const response = await get(`/api/metadata/meta-file/${uploaded.json().id}/download/`, { ...tokenHeader(staff.token), 'accept-language': 'en' });
+    // A published record's files are written as an upload leaves them (no upload changes them: record-policy.ts changeFiles).
+    const fileId = await buildDataFile(portal, ids.english!, staff, { name: 'extent.csv', content: 'day,extent\n1,15.2\n', mime: 'text/csv' });
+    const response = await get(`/api/metadata/meta-file/${fileId}/download/`, { ...tokenHeader(staff.token), 'accept-language': 'en' });
     expect(response.statusCode).toBe(200);
     const link = LinkHeader.parse(String(response.headers.link));
     expect(link.rel('collection').map((l) => [l.uri, l.type])).toEqual([[`http://portal.test/en/data/${ids.english}/`, 'text/html']]);

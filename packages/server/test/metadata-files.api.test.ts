@@ -653,6 +653,12 @@ describe('a record that changes while its file is on its way', () => {
       await this.change(record.id);
       return record;
     }
+    /** A data file's check (record-policy.ts changeFiles), followed by the same change. */
+    override async filesWritable(...args: Parameters<MetadataAccess['filesWritable']>) {
+      const record = await super.filesWritable(...args);
+      await this.change(record.id);
+      return record;
+    }
   }
 
   const filesWith = (change: (id: string) => Promise<unknown>) =>

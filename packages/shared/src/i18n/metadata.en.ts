@@ -116,6 +116,8 @@ export const metadataEn = {
   notLinked: 'The metadata does not use this entry.',
   staffOnly: 'Only the data centre may set this field.',
   readOnly: 'The metadata is in review and cannot be changed. Return it to draft first.',
+  filesPublished:
+    'The data files of a published record do not change under its DOI: unpublish it first (the review workflow), change its files, and publish it again as a new version.',
   notFound: 'The metadata was not found',
   exports: {
     format: 'Choose one of the export formats: datacite, iso19139, dcat, turtle, rdfxml, schemaorg, ris, bibtex, csl, apa or gbt7714.',

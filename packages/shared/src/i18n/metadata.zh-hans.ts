@@ -114,6 +114,7 @@ export const metadataZhHans: Messages['metadata'] = {
   notLinked: '该元数据没有使用此条目。',
   staffOnly: '只有数据中心可以设置此字段。',
   readOnly: '元数据正在审核中，不能修改。请先退回草稿。',
+  filesPublished: '已发布元数据的数据文件在其 DOI 下不能更改：请先撤销发布（审核流程），修改数据文件后再发布为新版本。',
   notFound: '未找到该元数据',
   exports: {
     format: '请选择一种导出格式：datacite、iso19139、dcat、turtle、rdfxml、schemaorg、ris、bibtex、csl、apa 或 gbt7714。',

@@ -85,7 +85,8 @@ const noEntry = () => new AppError('NOT_FOUND', 'fileTree.noEntry');
  * folder's exact count and bytes. Reading follows FilesService.list (who may see the record), a
  * file's bytes the download rule; changing it MetadataAccess.writable (the creator while a draft,
  * staff), checked again under the record's lock with the name's clash and the uploader's quota. A
- * published record's files are refused to its creator with the spec's 'no right' message.
+ * published record's files change for nobody (record-policy.ts `changeFiles`): its creator is told
+ * the spec's 'no right', staff to reopen it first.
  */
 export class FileTree {
   constructor(
@@ -217,38 +218,26 @@ export class FileTree {
     return entryView(moved ?? (await this.repo.entry(this.repo.db, record.id, from.path, from.name))!);
   }
 
-  /** The record when the caller may change its files now; a published one refused with 'no right'. */
+  /** The record when the caller may change its files now (record-policy.ts `changeFiles`: a published one's files never). */
   private async writable(user: AuthenticatedUser | null, metadataId: string | undefined): Promise<MetadataRow> {
     if (!user) throw new AppError('UNAUTHENTICATED', 'account.loginRequired');
     if (!metadataId) throw fieldError('metadata_id', 'fileTree.metadataRequired');
-    try {
-      return await this.access.writable(user, metadataId);
-    } catch (error) {
-      throw await this.published(error, user, metadataId);
-    }
+    return this.access.filesWritable(user, metadataId);
   }
 
-  /** 'readOnly' of a published record becomes the spec's 'no right'. */
-  private async published(error: unknown, user: AuthenticatedUser, metadataId: string): Promise<unknown> {
-    if (!(error instanceof AppError) || error.messageKey !== 'metadata.readOnly') return error;
-    const record = await this.access.readable(user, metadataId);
-    return record.status === 'published' ? new AppError('FORBIDDEN', 'metadata.noRight') : error;
-  }
-
-  /** Runs `work` in a transaction holding the record's lock, checked again: still there, still writable by the caller. */
+  /** Runs `work` in a transaction holding the record's lock, the files' rule judged again on the record as it is now. */
   private async write(user: AuthenticatedUser, record: MetadataRow, now: string, work: (trx: Tx) => Promise<void>): Promise<void> {
     try {
       await this.repo.db.transaction().execute(async (trx) => {
-        const refusal = await this.access.lockForWrite(trx, record.id, now, !user.is_staff);
-        if (refusal === 'gone') throw new AppError('NOT_FOUND', 'metadata.notFound');
-        if (refusal) throw new AppError('CONFLICT', 'metadata.readOnly');
+        const refusal = await this.access.lockForFiles(trx, user, record.id, now);
+        if (refusal) throw refusal;
         await work(trx);
       });
     } catch (error) {
       if (error instanceof NameTaken) throw exists();
       // Two writers of one name at once on SQLite's deferred lock: the index refuses the second.
       if (/unique|duplicate key/i.test(String((error as Error | null)?.message))) throw exists();
-      throw await this.published(error, user, record.id);
+      throw error;
     }
   }
 

@@ -1,6 +1,8 @@
 import type { Insertable, Selectable } from 'kysely';
 import { lockUserRow, type Db, type Tx } from '../../db/index.js';
 import type { MetaMediaTable, StoredFileTable } from '../../db/schema.js';
+import type { AppError } from '../../errors.js';
+import type { AuthenticatedUser } from '../account/index.js';
 import { MetadataAccess, type RecordWriteRefusal } from '../metadata/index.js';
 
 /** Data files (`meta_file`) and specification documents (`meta_attach`) share one shape. */
@@ -22,7 +24,7 @@ export interface Slice {
 export type Refusal = RecordWriteRefusal;
 
 /** Inserted, refused because the record has its maximum already or the uploader's quota is used up, or a Refusal. */
-export type InsertResult = 'inserted' | 'full' | 'quota' | 'exists' | Refusal;
+export type InsertResult = 'inserted' | 'full' | 'quota' | 'exists' | Refusal | AppError;
 
 /**
  * What the caller may still change, checked again under the lock: `draftOnly` for a non-staff caller
@@ -30,6 +32,8 @@ export type InsertResult = 'inserted' | 'full' | 'quota' | 'exists' | Refusal;
  */
 export interface WriteCondition {
   draftOnly: boolean;
+  /** A data file's write: the files' rule (MetadataAccess.lockForFiles) for this caller instead of `draftOnly`. */
+  filesOf?: AuthenticatedUser;
   /** The uploader's storage quota (none for staff): their stored bytes with the new file stay within it. */
   quota?: { userId: string; bytes: number };
 }
@@ -42,7 +46,7 @@ export class FilesRepo {
    */
   constructor(
     readonly db: Db,
-    private readonly records: Pick<MetadataAccess, 'lockForWrite'> = new MetadataAccess(db),
+    private readonly records: Pick<MetadataAccess, 'lockForWrite' | 'lockForFiles'> = new MetadataAccess(db),
   ) {}
 
   async count(kind: FileKind, metadataId: string): Promise<number> {
@@ -80,7 +84,9 @@ export class FilesRepo {
    */
   async insertWithin(kind: FileKind, row: Insertable<StoredFileTable>, max: number, condition: WriteCondition): Promise<InsertResult> {
     return this.db.transaction().execute(async (trx) => {
-      const refusal = await this.records.lockForWrite(trx, row.metadata_id, row.created_at, condition.draftOnly);
+      const refusal = condition.filesOf
+        ? await this.records.lockForFiles(trx, condition.filesOf, row.metadata_id, row.created_at)
+        : await this.records.lockForWrite(trx, row.metadata_id, row.created_at, condition.draftOnly);
       if (refusal) return refusal;
       if ((await countOf(trx, TABLE[kind], row.metadata_id)) >= max) return 'full';
       if (await isOverQuota(trx, condition, Number(row.size))) return 'quota';

@@ -180,7 +180,7 @@ export class FilesService {
   /** POST /metadata/upload-file/ and /metadata/upload-attachment: one file for a record. */
   async upload(user: AuthenticatedUser | null, kind: FileKind, metadataId: string | undefined, file: IncomingFile | undefined): Promise<StoredFile> {
     const rules = KINDS[kind];
-    const record = await this.writableRecord(user, metadataId);
+    const record = await this.writableRecord(user, metadataId, kind);
     if (!file) throw fieldError('file', 'metadata.files.noFile');
     const name = displayName(file.filename);
     let mime: string;
@@ -209,10 +209,11 @@ export class FilesService {
         created_by: user!.id,
         created_at: new Date().toISOString(),
       };
-      const result = await this.repo.insertWithin(kind, row, rules.max, { draftOnly: !user!.is_staff, quota: quota.condition });
+      const result = await this.repo.insertWithin(kind, row, rules.max, { draftOnly: !user!.is_staff, filesOf: kind === 'file' ? user! : undefined, quota: quota.condition });
       if (result === 'full') throw this.tooMany(kind);
       if (result === 'quota') throw this.quotaExceeded();
       if (result === 'exists') throw new AppError('CONFLICT', 'fileTree.exists');
+      if (result instanceof AppError) throw result;
       if (result !== 'inserted') throw refused(result);
       return fileView(row);
     } catch (error) {
@@ -322,7 +323,7 @@ export class FilesService {
   }
 
   async remove(user: AuthenticatedUser | null, kind: FileKind, id: string): Promise<void> {
-    await this.writableRow(user, () => this.repo.find(kind, id));
+    await this.writableRow(user, () => this.repo.find(kind, id), kind);
     const removed = await this.repo.remove(kind, id);
     if (!removed) throw new AppError('NOT_FOUND', 'errors.notFound');
     await this.deleteBlobs([removed.storage_key]);
@@ -371,10 +372,11 @@ export class FilesService {
     await this.deleteBlobs(await this.repo.removeAllOf(metadataId));
   }
 
-  private async writableRecord(user: AuthenticatedUser | null, metadataId: string | undefined) {
+  /** The record when the caller may change it now; its data files (`kind` 'file') by the files' own rule (none while published). */
+  private async writableRecord(user: AuthenticatedUser | null, metadataId: string | undefined, kind?: FileKind) {
     if (!user) throw new AppError('UNAUTHENTICATED', 'account.loginRequired');
     if (!metadataId) throw fieldError('metadata', 'metadata.validation.metadata');
-    return this.access.writable(user, metadataId);
+    return kind === 'file' ? this.access.filesWritable(user, metadataId) : this.access.writable(user, metadataId);
   }
 
   private async readableRow<T extends StoredFileRow>(user: AuthenticatedUser | null, find: () => Promise<T | undefined>): Promise<T> {
@@ -384,11 +386,11 @@ export class FilesService {
     return row;
   }
 
-  private async writableRow<T extends StoredFileRow>(user: AuthenticatedUser | null, find: () => Promise<T | undefined>): Promise<T> {
+  private async writableRow<T extends StoredFileRow>(user: AuthenticatedUser | null, find: () => Promise<T | undefined>, kind?: FileKind): Promise<T> {
     if (!user) throw new AppError('UNAUTHENTICATED', 'account.loginRequired');
     const row = await find();
     if (!row) throw new AppError('NOT_FOUND', 'errors.notFound');
-    await orNotFound(this.access.writable(user, row.metadata_id));
+    await orNotFound(kind === 'file' ? this.access.filesWritable(user, row.metadata_id) : this.access.writable(user, row.metadata_id));
     return row;
   }
 

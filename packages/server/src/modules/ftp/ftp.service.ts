@@ -116,7 +116,7 @@ export class FtpService {
   /** POST /api/data/ftp/: an upload account on a record the caller may change (a draft of theirs). */
   async createUpload(user: AuthenticatedUser, metadataId: string, now = new Date()) {
     const endpoint = this.endpoint();
-    const record = await this.parts.access.writable(user, metadataId);
+    const record = await this.parts.access.filesWritable(user, metadataId);
     return this.create('upload', user, record.id, null, endpoint, now);
   }
 
@@ -130,7 +130,7 @@ export class FtpService {
 
   /** POST /data/sync/: what arrived in the record's incoming folder goes into its tree, each file checksummed as it is stored. */
   async sync(user: AuthenticatedUser, metadataId: string): Promise<SyncResult> {
-    const record = await this.parts.access.writable(user, metadataId);
+    const record = await this.parts.access.filesWritable(user, metadataId);
     const before = this.syncing.get(record.id) ?? Promise.resolve();
     const run = before.catch(() => undefined).then(() => this.syncNow(user, record.id));
     this.syncing.set(record.id, run);
@@ -179,7 +179,7 @@ export class FtpService {
         const verdict = await this.parts.orders.downloads.check(user, row.metadata_id, now);
         if (!verdict.have_download) throw new FtpRefused('No right to download this data');
       } else {
-        await this.parts.access.writable(user, row.metadata_id);
+        await this.parts.access.filesWritable(user, row.metadata_id);
       }
     } catch (error) {
       if (error instanceof FtpRefused) throw error;
@@ -189,10 +189,18 @@ export class FtpService {
     return { accountId: row.id, kind, metadataId: row.metadata_id, user, expiresAt: row.expires_at ? Date.parse(row.expires_at) : null };
   }
 
-  /** Whether a session's account is still there and unexpired (checked before each transfer). */
+  /**
+   * Whether a session's account is still there and unexpired (checked before each transfer); an
+   * upload account's record must still take files (record-policy.ts `changeFiles`: not once published).
+   */
   async stillValid(session: FtpSession, now = Date.now()): Promise<boolean> {
     if (session.expiresAt !== null && session.expiresAt <= now) return false;
-    return !!(await this.repo.byId(session.accountId));
+    if (!(await this.repo.byId(session.accountId))) return false;
+    if (session.kind === 'download') return true;
+    return this.parts.access.filesWritable(session.user, session.metadataId).then(
+      () => true,
+      () => false,
+    );
   }
 
   /** The job: accounts past their expiry are deleted. */

@@ -7,7 +7,7 @@ import type { AuthenticatedUser } from '../account/index.js';
 import { MetadataWritesRepo, type RecordValues, type Refusal } from './metadata-writes.repo.js';
 import { MetadataRepo } from './metadata.repo.js';
 import { RecordEvents, type RecordChangeListener } from './record-events.js';
-import { assertAuthorized, factsNeeded, mayLead, reviewerRoles, type NeededFacts, type RecordAction, type RecordFacts } from './record-policy.js';
+import { assertAuthorized, authorize, factsNeeded, mayLead, reviewerRoles, type NeededFacts, type RecordAction, type RecordFacts } from './record-policy.js';
 
 export type MetadataRow = Selectable<MetadataTable>;
 export type { RecordChangeListener } from './record-events.js';
@@ -102,6 +102,14 @@ export class MetadataAccess {
     return this.authorized(user, 'update', id);
   }
 
+  /**
+   * The record, when the caller may change its data files now (record-policy.ts `changeFiles`: as
+   * `writable`, and nobody while it is published). Every write path of the files checks this.
+   */
+  filesWritable(user: AuthenticatedUser | null, id: string): Promise<MetadataRow> {
+    return this.authorized(user, 'changeFiles', id);
+  }
+
   /** Marks the record as changed now (lists sort by it). */
   async touch(id: string): Promise<void> {
     await this.writes.transaction(async (trx) => {
@@ -136,6 +144,17 @@ export class MetadataAccess {
    */
   lockForWrite(trx: Tx, metadataId: string, now: string, draftOnly: boolean): Promise<Refusal | undefined> {
     return this.writes.lockForWrite(trx, metadataId, now, draftOnly);
+  }
+
+  /**
+   * For a write of the record's data files: locks the record in `trx` and judges `changeFiles` on it
+   * as it is now (the check before the bytes streamed is repeated here); the refusal's error, or undefined.
+   */
+  async lockForFiles(trx: Tx, user: AuthenticatedUser, metadataId: string, now: string): Promise<AppError | undefined> {
+    const record = await this.writes.lockRecord(trx, metadataId, now);
+    if (!record) return new AppError('NOT_FOUND', 'metadata.notFound');
+    const decision = authorize(user, 'changeFiles', record);
+    return decision.allowed ? undefined : decision.error;
   }
 
   /** Adds to the records' view or download counts (modules/usage, in its batch's transaction), the rows in the order of `ids`. */

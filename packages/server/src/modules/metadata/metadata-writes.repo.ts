@@ -137,6 +137,16 @@ export class MetadataWritesRepo {
     return record ? 'readOnly' : 'gone';
   }
 
+  /**
+   * Touches the record inside the transaction, which locks it, and answers it as it is now (the
+   * status judged is the one after any concurrent change); undefined when it is gone.
+   */
+  async lockRecord(trx: Tx, metadataId: string, now: string): Promise<MetadataRow | undefined> {
+    const result = await trx.updateTable('metadata').set({ updated_at: now }).where('id', '=', metadataId).executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return undefined;
+    return trx.selectFrom('metadata').selectAll().where('id', '=', metadataId).executeTakeFirst();
+  }
+
   /** Adds to the records' view or download counts: `added` by record id, the rows in the given order. */
   async addCounts(trx: Db, column: 'hit_count' | 'download_count', added: ReadonlyMap<string, number>, ids: readonly string[]): Promise<void> {
     if (!ids.length) return;

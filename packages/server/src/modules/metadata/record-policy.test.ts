@@ -77,7 +77,7 @@ const CALLERS: Record<string, Caller> = {
   managerNotLeader: { user: person('manager'), facts: { invitations: [], managesTopic: true } },
 };
 
-type Outcome = 'ok' | '401' | '404' | '403 noRight' | '403 wrongRole' | '409 readOnly';
+type Outcome = 'ok' | '401' | '404' | '403 noRight' | '403 wrongRole' | '409 readOnly' | '409 filesPublished';
 
 function outcome(decision: Decision): string {
   if (decision.allowed) return 'ok';
@@ -101,6 +101,7 @@ const stranger = {
   readReviews: byStatus('404', { published: '403 wrongRole' }),
   update: byStatus('404', { published: '403 noRight' }),
   delete: byStatus('404', { published: '403 noRight' }),
+  changeFiles: byStatus('404', { published: '403 noRight' }),
 };
 const standingExpert = {
   read: byStatus('404', { ...each(WITH_EXPERTS, 'ok'), published: 'ok' }),
@@ -109,6 +110,7 @@ const standingExpert = {
   readReviews: byStatus('404', { ...each(WITH_EXPERTS, '403 wrongRole'), published: '403 wrongRole' }),
   update: byStatus('404', { ...each(WITH_EXPERTS, '403 noRight'), published: '403 noRight' }),
   delete: byStatus('404', { ...each(WITH_EXPERTS, '403 noRight'), published: '403 noRight' }),
+  changeFiles: byStatus('404', { ...each(WITH_EXPERTS, '403 noRight'), published: '403 noRight' }),
 };
 
 const EXPECTED: Record<string, Record<Exclude<RecordAction, 'download'>, Record<string, Outcome>>> = {
@@ -119,6 +121,7 @@ const EXPECTED: Record<string, Record<Exclude<RecordAction, 'download'>, Record<
     readReviews: byStatus('401'),
     update: byStatus('401'),
     delete: byStatus('401'),
+    changeFiles: byStatus('401'),
   },
   owner: {
     read: byStatus('ok'),
@@ -127,8 +130,19 @@ const EXPECTED: Record<string, Record<Exclude<RecordAction, 'download'>, Record<
     readReviews: byStatus('ok'),
     update: byStatus('409 readOnly', { draft: 'ok' }),
     delete: byStatus('409 readOnly', { draft: 'ok' }),
+    // A published record's files are no creator's to change: the spec's 'no right'.
+    changeFiles: byStatus('409 readOnly', { draft: 'ok', published: '403 noRight' }),
   },
-  staff: { read: byStatus('ok'), readFiles: byStatus('ok'), manage: byStatus('ok'), readReviews: byStatus('ok'), update: byStatus('ok'), delete: byStatus('ok') },
+  staff: {
+    read: byStatus('ok'),
+    readFiles: byStatus('ok'),
+    manage: byStatus('ok'),
+    readReviews: byStatus('ok'),
+    update: byStatus('ok'),
+    delete: byStatus('ok'),
+    // Staff change a published record's files only once the review workflow has reopened it (unpublished).
+    changeFiles: byStatus('ok', { published: '409 filesPublished' }),
+  },
   other: stranger,
   expertInvited: standingExpert,
   expertReviewing: standingExpert,
@@ -142,6 +156,7 @@ const EXPECTED: Record<string, Record<Exclude<RecordAction, 'download'>, Record<
     readReviews: byStatus('403 wrongRole', { draft: '404' }),
     update: byStatus('403 noRight', { draft: '404' }),
     delete: byStatus('403 noRight', { draft: '404' }),
+    changeFiles: byStatus('403 noRight', { draft: '404' }),
   },
   managerNotLeader: stranger,
 };

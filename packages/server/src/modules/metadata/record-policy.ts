@@ -20,13 +20,18 @@ import type { AuthenticatedUser } from '../account/index.js';
  *   feedback): its creator and staff.
  * - update and delete (the record and everything attached to it): its creator while it is a draft,
  *   and staff; the creator of a record in review or published gets 'read-only'.
+ * - changeFiles (its data files: the file tree, uploads of either protocol, FTP upload accounts and
+ *   their sync): as update, but nobody changes the files of a published record, whose DOI names
+ *   them: its creator gets the spec's 'no right', staff are told to reopen it first. Reopening is the
+ *   review workflow's own step (staff unpublish it: NotPublished, where staff may change it; publishing
+ *   it again counts a new version when its files differ, modules/doi/record-versions.ts).
  * - download (its data files, on every download path): its creator and staff always; an unpublished
  *   record's only for its reviewers while they may read it; a published one's once its protection
  *   period is over, for anyone signed in when it is open access (sharing policy `online`), else with
  *   an approved order in force. Callers read the record first (a hidden one is NOT_FOUND).
  * Every call but read and download is for a signed-in caller: signed out, 401 before anything else.
  */
-export type RecordAction = 'read' | 'readFiles' | 'manage' | 'readReviews' | 'update' | 'delete' | 'download';
+export type RecordAction = 'read' | 'readFiles' | 'manage' | 'readReviews' | 'update' | 'delete' | 'changeFiles' | 'download';
 
 /** The record's columns the rules read. */
 export type PolicyRecord = Pick<Selectable<MetadataTable>, 'owner_id' | 'status' | 'review_round' | 'submitting_type' | 'embargo_until' | 'sharing_policy'>;
@@ -56,7 +61,7 @@ export interface NeededFacts {
   orders: boolean;
 }
 
-export type Refusal = 'hidden' | 'login' | 'noRight' | 'readOnly' | 'wrongRole' | 'notPublished' | 'embargo' | 'order' | 'waiting';
+export type Refusal = 'hidden' | 'login' | 'noRight' | 'readOnly' | 'published' | 'wrongRole' | 'notPublished' | 'embargo' | 'order' | 'waiting';
 
 /** Allowed (`order`: the approved order a download goes by), or refused with why and the error to throw. */
 export type Decision = { allowed: true; order?: string } | { allowed: false; reason: Refusal; error: AppError };
@@ -64,7 +69,7 @@ export type Decision = { allowed: true; order?: string } | { allowed: false; rea
 /** While the record is with the experts, an invited one may read it (and its data files). */
 export const EXPERT_VISIBLE_STATUSES = ['invited', 'underReview', 'approved'] as const;
 
-const SIGNED_IN_ONLY: readonly RecordAction[] = ['readFiles', 'manage', 'readReviews', 'update', 'delete'];
+const SIGNED_IN_ONLY: readonly RecordAction[] = ['readFiles', 'manage', 'readReviews', 'update', 'delete', 'changeFiles'];
 
 const allowed: Decision = { allowed: true };
 const refuse = (reason: Refusal, error: AppError): Decision => ({ allowed: false, reason, error });
@@ -133,6 +138,9 @@ export function authorize(user: AuthenticatedUser | null, action: RecordAction, 
   if (action === 'readFiles') return own || reviewerMayRead(user!, record, facts) ? allowed : refuse('noRight', new AppError('FORBIDDEN', 'metadata.noRight'));
   if (action === 'readReviews') return own ? allowed : refuse('wrongRole', new AppError('FORBIDDEN', 'review.wrongRole'));
   if (!own) return refuse('noRight', new AppError('FORBIDDEN', 'metadata.noRight'));
+  if (action === 'changeFiles' && record.status === 'published') {
+    return user!.is_staff ? refuse('published', new AppError('CONFLICT', 'metadata.filesPublished')) : refuse('noRight', new AppError('FORBIDDEN', 'metadata.noRight'));
+  }
   if (action === 'manage' || user!.is_staff || record.status === 'draft') return allowed;
   return refuse('readOnly', new AppError('CONFLICT', 'metadata.readOnly'));
 }

@@ -74,11 +74,11 @@ export class UploadsService {
     return new Date(now + this.options.expiryMs).toISOString();
   }
 
-  /** The record, when the caller may write to it now (refused before any byte is read). */
+  /** The record, when the caller may change its data files now (record-policy.ts `changeFiles`; refused before any byte is read). */
   async writable(user: AuthenticatedUser | null, metadataId: string | undefined): Promise<AuthenticatedUser> {
     if (!user) throw new AppError('UNAUTHENTICATED', 'account.loginRequired');
     if (!metadataId) throw fieldError('metadata_id', 'metadata.validation.metadata');
-    await this.access.writable(user, metadataId);
+    await this.access.filesWritable(user, metadataId);
     return user;
   }
 
