@@ -27,12 +27,6 @@ export async function archiveRoutes(parent: FastifyInstance, { archives, index, 
   const app = parent.withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  // A change (publication, a file) asked for the archive worker: it starts once the reply has gone.
-  app.addHook('onResponse', (_request, _reply, done) => {
-    archives.afterResponse();
-    done();
-  });
-
   app.get('/api/archive/archives/:id/', { schema: { params: idParams, response: { 200: archiveSchema } }, config: { access: 'user' } }, async (request) => {
     const archive = await archives.state(request.user, request.params.id);
     if (archive.state === 'failed') return { ...archive, detail: translate(request.language, 'datasetArchive.failed') };

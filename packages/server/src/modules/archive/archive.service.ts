@@ -124,7 +124,8 @@ export class ArchiveService implements RecordChangeListener {
   /** The archive's row for the record as it is now: compared with its files again when the record changed since the last check. */
   private async upToDate(record: MetadataRow): Promise<ArchiveRow> {
     const row = await this.repo.find(record.id);
-    const fresh = row && row.checked_at !== '' && row.checked_at > record.updated_at ? row : await this.check(record.id);
+    // A record too large is compared again on every call: ARCHIVE_MAX_GB may have been raised since.
+    const fresh = row && row.checked_at !== '' && row.checked_at > record.updated_at && row.state !== 'too_large' ? row : await this.check(record.id);
     if (fresh.state === 'pending') this.hasWork = true;
     return fresh;
   }
