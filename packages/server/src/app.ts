@@ -214,16 +214,20 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     metadataAccess.onChange(archives);
     metadataAccess.events.on('removing', ({ id }) => archives.remove(id));
   }
-  // A change (publication, a file) asks for the archive worker: it starts once the reply has gone (its transaction committed).
-  app.addHook('onResponse', (_request, _reply, done) => {
-    archives.afterResponse();
-    done();
-  });
   // A build under way stops (its row pending again) before the database closes.
   app.addHook('preClose', () => archives.stop());
   await app.register(archiveRoutes, { archives, index: new HttpIndex(orders, storedFiles, linkKey, config.publicUrl), usage, storage });
   // FTP accounts and the FTP server in this process (issue 19): a record's files through the files module's face.
-  const ftp = createFtp(config, { db: database.db, access: metadataAccess, orders, accounts, files, storage, log: app.log });
+  const ftp = createFtp(config, {
+    db: database.db,
+    access: metadataAccess,
+    orders,
+    accounts,
+    files,
+    storage,
+    usedBytesOf: async (userId) => (await filesRepo.storedBytesOf(userId)) + (await uploads.repo.reservedBytes(userId)),
+    log: app.log,
+  });
   metadataAccess.events.on('removing', ({ id }) => ftp.service.incoming.remove(id));
   await app.register(ftpRoutes, { ftp: ftp.service });
   // Unfinished uploads, abandoned empty drafts and expired tokens: removed at start, then regularly.
@@ -246,22 +250,5 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('preClose', () => ftp.server.stop());
   if (config.ftp.enabled) await ftp.server.start();
 
-  return {
-    app,
-    database,
-    accounts,
-    metadata,
-    review,
-    search,
-    searchIndex,
-    metadataAccess,
-    oaiIndex,
-    orders,
-    usage,
-    doi,
-    uploads,
-    ftp: ftp.service,
-    ftpServer: ftp.server,
-    archives,
-  };
+  return { app, database, accounts, metadata, review, search, searchIndex, metadataAccess, oaiIndex, orders, usage, doi, uploads, ftp: ftp.service, ftpServer: ftp.server, archives };
 }

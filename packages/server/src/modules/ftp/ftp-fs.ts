@@ -5,7 +5,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { FileSystem, type FtpConnection } from 'ftp-srv';
 import { AppError } from '../../errors.js';
 import { PRIVATE_FILE, PRIVATE_FOLDER } from '../../file-modes.js';
-import { IncomingFolders, PART_PREFIX } from './incoming.js';
+import { IncomingFolders, PART_PREFIX, type IncomingUsage } from './incoming.js';
 import { diskPath, FtpRefusal, splitPath, virtualPath } from './ftp-paths.js';
 import type { RecordTree, TreeEntry } from './record-tree.js';
 import type { FtpSession } from './ftp.service.js';
@@ -132,15 +132,32 @@ export class DownloadFs extends SessionFs {
 }
 
 /**
+ * What an upload session may write: no file beyond `fileMax` (50 GB, as every upload path), and the
+ * record's incoming folder within what is left of the account's storage quota (`ceiling`: the bytes
+ * the folder may hold for it; null for staff, who have none). Both are checked before each piece of
+ * data is written, so a STOR stops with a 550 and its message at the byte that would go beyond.
+ */
+export interface UploadLimits {
+  fileMax: number;
+  /** The record's incoming bytes, shared by every session writing there. */
+  usage(): Promise<IncomingUsage>;
+  ceiling(): Promise<number | null>;
+  /** The replies: a file over fileMax, the quota used up. */
+  tooBig: string;
+  overQuota: string;
+}
+
+/**
  * An upload account's view: the record's incoming folder on the disk, write-only (files are never
  * read back). A file is written under a hidden name, flushed and renamed when whole, so a sync never
- * takes half a file. Links are neither made nor followed.
+ * takes half a file. Links are neither made nor followed. Its writes stay within `limits`.
  */
 export class UploadFs extends SessionFs {
   constructor(
     connection: FtpConnection,
     private readonly folder: string,
     private readonly guard: Guard,
+    private readonly limits: UploadLimits,
   ) {
     super(connection);
   }
@@ -197,7 +214,12 @@ export class UploadFs extends SessionFs {
     // REST + STOR and APPE continue the file itself; a new STOR is written aside and renamed when whole.
     const resume = append || (start ?? 0) > 0;
     if (resume && !current) throw missing();
-    const stream = new ArrivingFile(file, resume ? file : IncomingFolders.partNameFor(file), append ? undefined : (start ?? 0));
+    const usage = await this.limits.usage();
+    const ceiling = await this.limits.ceiling();
+    if (ceiling !== null && usage.bytes >= ceiling) throw new FtpRefusal(this.limits.overQuota, 552);
+    if ((start ?? 0) > this.limits.fileMax) throw new FtpRefusal(this.limits.tooBig, 552);
+    const meter: Meter = { ...this.limits, usage, ceiling, oldSize: current?.size ?? 0 };
+    const stream = new ArrivingFile(file, resume ? file : IncomingFolders.partNameFor(file), append ? undefined : (start ?? 0), meter);
     // ftp-srv ends an upload by emitting 'close' on the stream when it has a 'close' listener (pipe adds one).
     stream.once('close', () => stream.end());
     return { stream, clientPath: target };
@@ -209,7 +231,10 @@ export class UploadFs extends SessionFs {
     if (target === '/') throw denied();
     const { file, stat } = await this.existing(target);
     if (stat.isDirectory()) await fs.rmdir(file);
-    else await fs.unlink(file);
+    else {
+      await fs.unlink(file);
+      (await this.limits.usage()).bytes -= stat.size;
+    }
   }
 
   override async mkdir(folder: string) {
@@ -229,17 +254,34 @@ export class UploadFs extends SessionFs {
   override async chmod() {}
 }
 
+/** An arriving file's limits (UploadLimits, resolved for one STOR) and the size of the file it continues or replaces. */
+interface Meter {
+  fileMax: number;
+  usage: IncomingUsage;
+  ceiling: number | null;
+  oldSize: number;
+  tooBig: string;
+  overQuota: string;
+}
+
 /**
  * An uploaded file on its way to the disk: written at `position` (appended when undefined) to
  * `part`, flushed and renamed to `target` before 'finish' (when `part` differs); removed on failure.
+ * Each piece is counted in the record's incoming bytes before it is written, and refused when the
+ * file would grow past the per-file limit or the folder past its ceiling (nothing of it is written).
  */
 class ArrivingFile extends Writable {
   private handle: fs.FileHandle | undefined;
+  /** Where the file ends now. */
+  private length = 0;
+  /** Bytes of a part file counted in the usage (given back when the part is removed). */
+  private partBytes = 0;
 
   constructor(
     private readonly target: string,
     private readonly part: string,
     private position: number | undefined,
+    private readonly meter: Meter,
   ) {
     super({ highWaterMark: 1024 * 1024 });
   }
@@ -249,7 +291,14 @@ class ArrivingFile extends Writable {
     fs.open(this.part, flags, PRIVATE_FILE)
       .then(async (handle) => {
         this.handle = handle;
-        if (this.position !== undefined && this.part === this.target) await handle.truncate(this.position);
+        if (this.part !== this.target) this.length = 0;
+        else if (this.position === undefined) this.length = this.meter.oldSize;
+        else {
+          // REST + STOR: the file is cut (or extended) at the offset.
+          await handle.truncate(this.position);
+          this.meter.usage.bytes += this.position - this.meter.oldSize;
+          this.length = this.position;
+        }
         callback();
       })
       .catch(callback);
@@ -258,6 +307,12 @@ class ArrivingFile extends Writable {
   override _writev(chunks: { chunk: Buffer }[], callback: (error?: Error | null) => void): void {
     const buffers = chunks.map(({ chunk }) => chunk);
     const size = buffers.reduce((sum, buffer) => sum + buffer.length, 0);
+    const { usage, ceiling, fileMax } = this.meter;
+    if (this.length + size > fileMax) return callback(new FtpRefusal(this.meter.tooBig, 552));
+    if (ceiling !== null && usage.bytes + size > ceiling) return callback(new FtpRefusal(this.meter.overQuota, 552));
+    usage.bytes += size;
+    this.length += size;
+    if (this.part !== this.target) this.partBytes += size;
     this.handle!.writev(buffers, this.position)
       .then(() => {
         if (this.position !== undefined) this.position += size;
@@ -272,7 +327,13 @@ class ArrivingFile extends Writable {
     handle
       .sync()
       .then(() => handle.close())
-      .then(() => (this.part !== this.target ? fs.rename(this.part, this.target) : undefined))
+      .then(async () => {
+        if (this.part === this.target) return;
+        await fs.rename(this.part, this.target);
+        // The file it replaced (a second STOR of one name) no longer counts.
+        this.meter.usage.bytes -= this.meter.oldSize;
+        this.partBytes = 0;
+      })
       .then(() => callback())
       .catch(callback);
   }
@@ -281,8 +342,13 @@ class ArrivingFile extends Writable {
     const handle = this.handle;
     this.handle = undefined;
     const closing = handle ? handle.close().catch(() => undefined) : Promise.resolve();
+    const removing = (error || !this.writableFinished) && this.part !== this.target;
     closing
-      .then(() => ((error || !this.writableFinished) && this.part !== this.target ? fs.rm(this.part, { force: true }) : undefined))
+      .then(() => (removing ? fs.rm(this.part, { force: true }) : undefined))
+      .then(() => {
+        if (removing) this.meter.usage.bytes -= this.partBytes;
+        this.partBytes = 0;
+      })
       .then(() => callback(error))
       .catch(() => callback(error));
   }

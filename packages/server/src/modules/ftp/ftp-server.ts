@@ -79,7 +79,7 @@ export class PortalFtpServer {
           if (session.kind === 'download') resolve({ fs: new DownloadFs(connection, this.tree, session, guard), blacklist: DOWNLOAD_REFUSED });
           else
             this.ftp.incoming.folderOf(session.metadataId).then(
-              (folder) => resolve({ fs: new UploadFs(connection, folder, guard), blacklist: UPLOAD_REFUSED }),
+              (folder) => resolve({ fs: new UploadFs(connection, folder, guard, this.ftp.uploadLimits(session)), blacklist: UPLOAD_REFUSED }),
               (error: Error) => reject(error),
             );
         },

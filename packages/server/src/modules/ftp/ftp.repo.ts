@@ -21,6 +21,12 @@ export class FtpRepo {
     return this.db.selectFrom('ftp_accounts').selectAll().where('kind', '=', kind).where('user_id', '=', userId).where('metadata_id', '=', metadataId).executeTakeFirst();
   }
 
+  /** The records the user has upload accounts on. */
+  async uploadRecordsOf(userId: string): Promise<string[]> {
+    const rows = await this.db.selectFrom('ftp_accounts').select('metadata_id').distinct().where('kind', '=', 'upload').where('user_id', '=', userId).execute();
+    return rows.map((row) => row.metadata_id);
+  }
+
   /** The record's accounts of this kind, oldest first. */
   ofRecord(kind: FtpKind, metadataId: string) {
     return this.db.selectFrom('ftp_accounts').selectAll().where('kind', '=', kind).where('metadata_id', '=', metadataId).orderBy('created_at').orderBy('id').execute();

@@ -1,16 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import argon2 from 'argon2';
+import { METADATA_LIMITS, translate } from '@portal/shared';
 import { newId, type Db } from '../../db/index.js';
 import { AppError } from '../../errors.js';
 import type { AccountService, AuthenticatedUser } from '../account/index.js';
 import type { MetadataAccess } from '../metadata/index.js';
 import type { OrdersService } from '../orders/index.js';
+import type { UploadLimits } from './ftp-fs.js';
 import type { IncomingFolders } from './incoming.js';
 import type { RecordTree } from './record-tree.js';
 import { FtpRepo, type FtpAccountRow, type FtpKind } from './ftp.repo.js';
 
 const DAY = 24 * 3_600_000;
+/** Files over 50 GB are refused on every upload path (spec sections 5 and 9: compress them first). */
+export const LARGEST_FILE_BYTES = METADATA_LIMITS.compressAboveBytes;
 
 /**
  * FTP passwords are random (144 bits) but still stored as the accounts' are: argon2id at OWASP's
@@ -77,6 +81,9 @@ export class FtpService {
       endpoint: FtpEndpoint;
       /** Days an account for open data (or the record's own people) lasts: ORDER_VALID_DAYS. */
       validDays: number;
+      /** USER_STORAGE_QUOTA_MB in bytes, and the bytes an account holds elsewhere (stored files, uploads under way). */
+      storageQuotaBytes: number;
+      usedBytesOf(userId: string): Promise<number>;
     },
   ) {
     this.repo = new FtpRepo(db);
@@ -161,6 +168,8 @@ export class FtpService {
       result.files.push({ path, ...stored });
     }
     await this.parts.incoming.pruneEmpty(metadataId);
+    // What left the folder no longer counts against the quota: measured again when next written.
+    this.parts.incoming.forget(metadataId);
     return result;
   }
 
@@ -201,6 +210,30 @@ export class FtpService {
       () => true,
       () => false,
     );
+  }
+
+  /**
+   * What an upload session may write (ftp-fs.ts UploadLimits): files up to 50 GB, and the incoming
+   * folder within the account's storage quota less what it holds elsewhere: its stored files, its
+   * uploads under way and the incoming folders of its other upload accounts. Staff have no quota.
+   */
+  uploadLimits(session: FtpSession): UploadLimits {
+    const { incoming } = this.parts;
+    const quota = this.parts.storageQuotaBytes;
+    return {
+      fileMax: LARGEST_FILE_BYTES,
+      usage: () => incoming.usage(session.metadataId),
+      ceiling: async () => {
+        if (session.user.is_staff) return null;
+        let elsewhere = await this.parts.usedBytesOf(session.user.id);
+        for (const metadataId of await this.repo.uploadRecordsOf(session.user.id)) {
+          if (metadataId !== session.metadataId) elsewhere += (await incoming.usage(metadataId)).bytes;
+        }
+        return quota - elsewhere;
+      },
+      tooBig: translate('en', 'uploads.compress'),
+      overQuota: translate('en', 'metadata.files.quotaExceeded', { limit: `${Math.round(quota / (1024 * 1024))} MB` }),
+    };
   }
 
   /** The job: accounts past their expiry are deleted. */

@@ -15,12 +15,55 @@ export interface ArrivedFile {
   source: string;
 }
 
+/** The bytes a record's incoming folder holds (its files and the parts being written), kept up to date by the writes. */
+export interface IncomingUsage {
+  bytes: number;
+}
+
 /**
  * Where upload accounts' files arrive before `/data/sync/` brings them into the record's tree:
- * `DATA_DIR/ftp-incoming/<record id>/`, one folder a record, kept by the FTP module alone.
+ * `DATA_DIR/ftp-incoming/<record id>/`, one folder a record, kept by the FTP module alone. Its bytes
+ * are measured once (a walk of the folder) and then followed by the writes and deletions of this
+ * process (`usage`); a failed write or a sync has it measured again.
  */
 export class IncomingFolders {
+  private readonly usages = new Map<string, Promise<IncomingUsage>>();
+
   constructor(readonly root: string) {}
+
+  /** The record's incoming bytes, shared by every session writing there (so that two at once see each other's bytes). */
+  usage(metadataId: string): Promise<IncomingUsage> {
+    let usage = this.usages.get(metadataId);
+    if (!usage) {
+      usage = this.measure(path.join(this.root, metadataId)).then((bytes) => ({ bytes }));
+      this.usages.set(metadataId, usage);
+      usage.catch(() => this.usages.delete(metadataId));
+    }
+    return usage;
+  }
+
+  /** The record's bytes are measured again when next asked (after a sync, a failed write, a removal). */
+  forget(metadataId: string): void {
+    this.usages.delete(metadataId);
+  }
+
+  /** Every byte under a folder (links are not followed). */
+  private async measure(folder: string): Promise<number> {
+    let entries;
+    try {
+      entries = await fs.readdir(folder, { withFileTypes: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+      throw error;
+    }
+    let bytes = 0;
+    for (const entry of entries) {
+      const inner = path.join(folder, entry.name);
+      if (entry.isDirectory()) bytes += await this.measure(inner);
+      else if (entry.isFile()) bytes += (await fs.lstat(inner).catch(() => ({ size: 0 }))).size;
+    }
+    return bytes;
+  }
 
   /** The record's folder, created when missing. */
   async folderOf(metadataId: string): Promise<string> {
@@ -81,5 +124,6 @@ export class IncomingFolders {
   /** The record's incoming folder and all in it (the record is gone, or its last upload account). */
   async remove(metadataId: string): Promise<void> {
     await fs.rm(path.join(this.root, metadataId), { recursive: true, force: true });
+    this.forget(metadataId);
   }
 }

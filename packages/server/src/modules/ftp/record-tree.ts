@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import fs from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { AppError } from '../../errors.js';
 import type { BlobStore } from '../../storage/index.js';
@@ -87,6 +88,8 @@ export function filesRecordTree(files: FilesService, storage: BlobStore, maxFile
       return opened.stream;
     },
     async add(user, metadataId, folder, name, source) {
+      // A file over the limit is refused before a byte of it is read (it stays for the provider to compress).
+      if ((await fs.stat(source)).size > maxFileBytes) throw new AppError('PAYLOAD_TOO_LARGE', 'uploads.compress');
       const blob = await storage.put(createReadStream(source), { maxBytes: maxFileBytes });
       try {
         await files.addStoredBlob(user, { metadataId, path: folderForm(folder), name, blob });
