@@ -214,6 +214,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     metadataAccess.onChange(archives);
     metadataAccess.events.on('removing', ({ id }) => archives.remove(id));
   }
+  // A change (publication, a file) asks for the archive worker: it starts once the reply has gone (its transaction committed).
+  app.addHook('onResponse', (_request, _reply, done) => {
+    archives.afterResponse();
+    done();
+  });
   // A build under way stops (its row pending again) before the database closes.
   app.addHook('preClose', () => archives.stop());
   await app.register(archiveRoutes, { archives, index: new HttpIndex(orders, storedFiles, linkKey, config.publicUrl), usage, storage });
@@ -250,5 +255,22 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('preClose', () => ftp.server.stop());
   if (config.ftp.enabled) await ftp.server.start();
 
-  return { app, database, accounts, metadata, review, search, searchIndex, metadataAccess, oaiIndex, orders, usage, doi, uploads, ftp: ftp.service, ftpServer: ftp.server, archives };
+  return {
+    app,
+    database,
+    accounts,
+    metadata,
+    review,
+    search,
+    searchIndex,
+    metadataAccess,
+    oaiIndex,
+    orders,
+    usage,
+    doi,
+    uploads,
+    ftp: ftp.service,
+    ftpServer: ftp.server,
+    archives,
+  };
 }
