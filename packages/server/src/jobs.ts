@@ -57,6 +57,8 @@ export function cleanupJobs(parts: {
     },
     // Resumable uploads not written to for UPLOAD_EXPIRY_HOURS: their rows and parts go.
     ...(parts.uploads ? [{ name: 'expired uploads', everyMs: 10 * MINUTE, run: () => parts.uploads!.expire() }] : []),
+    // So do the parts of FTP uploads whose connection or process died (the same expiry).
+    ...(parts.uploads && parts.ftp ? [{ name: 'abandoned FTP parts', everyMs: 10 * MINUTE, run: () => parts.ftp!.incoming.sweepParts(parts.uploads!.expiryMs) }] : []),
     { name: 'expired tokens', everyMs: HOUR, run: () => parts.accounts.deleteExpiredTokens() },
     // Not a clean-up, but the same kind of periodic, idempotent work: experts past their deadline.
     ...(parts.review ? [{ name: 'review reminders', everyMs: HOUR, run: () => parts.review!.remindOverdue() }] : []),

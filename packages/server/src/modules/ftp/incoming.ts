@@ -121,6 +121,33 @@ export class IncomingFolders {
     await prune(path.join(this.root, metadataId));
   }
 
+  /**
+   * The clean-up: hidden part files not written to for `olderThanMs` (UPLOAD_EXPIRY_HOURS) belong to a
+   * STOR that died with its connection or its process, and are removed. A live STOR writes its part
+   * with every piece (and ftp-srv drops an idle connection after 10 minutes). Answers how many.
+   */
+  async sweepParts(olderThanMs: number, now = Date.now()): Promise<number> {
+    let removed = 0;
+    const sweep = async (folder: string, record: string): Promise<void> => {
+      const entries = await fs.readdir(folder, { withFileTypes: true }).catch(() => []);
+      for (const entry of entries) {
+        const inner = path.join(folder, entry.name);
+        if (entry.isDirectory()) await sweep(inner, record);
+        else if (entry.isFile() && entry.name.startsWith(PART_PREFIX)) {
+          const stat = await fs.lstat(inner).catch(() => undefined);
+          if (!stat || now - stat.mtimeMs <= olderThanMs) continue;
+          await fs.rm(inner, { force: true });
+          this.forget(record);
+          removed += 1;
+        }
+      }
+    };
+    for (const record of await fs.readdir(this.root, { withFileTypes: true }).catch(() => [])) {
+      if (record.isDirectory()) await sweep(path.join(this.root, record.name), record.name);
+    }
+    return removed;
+  }
+
   /** The record's incoming folder and all in it (the record is gone, or its last upload account). */
   async remove(metadataId: string): Promise<void> {
     await fs.rm(path.join(this.root, metadataId), { recursive: true, force: true });

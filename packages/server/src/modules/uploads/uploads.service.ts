@@ -70,6 +70,11 @@ export class UploadsService {
     private readonly options: UploadsOptions,
   ) {}
 
+  /** UPLOAD_EXPIRY_HOURS in milliseconds: what the other uploads' sweeps (FTP's part files) go by too. */
+  get expiryMs(): number {
+    return this.options.expiryMs;
+  }
+
   expiresAt(now = Date.now()): string {
     return new Date(now + this.options.expiryMs).toISOString();
   }
