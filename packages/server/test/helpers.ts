@@ -21,24 +21,35 @@ export interface TestPortal extends Portal {
 }
 
 /**
+ * When DATABASE_URL is a postgres:// URL, a fresh PostgreSQL database beside it (named `prefix_` and
+ * random hex), with its URL and how to drop it; undefined on SQLite.
+ */
+export async function createTestDatabase(prefix: string): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+  const adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl) return undefined;
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  const admin = async (query: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(query);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+/**
  * `buildOptions` replace the test portal's own ({ logger: false, passwordHashing: 'fast-for-tests' }):
  * `{ logger: false }` builds the portal as main.ts does (OWASP's hashing).
  */
 export async function createTestPortal(overrides: { rateLimits?: Partial<RateLimits>; env?: NodeJS.ProcessEnv; buildOptions?: BuildOptions } = {}): Promise<TestPortal> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'portal-test-'));
-  const adminUrl = process.env.DATABASE_URL;
-  let databaseUrl: string | undefined;
-  let databaseName: string | undefined;
-  if (adminUrl) {
-    databaseName = `portal_test_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${databaseName}`);
-    await admin.end();
-    const url = new URL(adminUrl);
-    url.pathname = `/${databaseName}`;
-    databaseUrl = url.toString();
-  }
+  const database = await createTestDatabase('portal_test');
   const config: Config = {
     // Tests of other behaviour create many records; limits.api.test.ts sets its own limit.
     // The FTP server stays off unless a test turns it on (FTP_ENABLED: 'true', FTP_PORT: '0').
@@ -52,7 +63,7 @@ export async function createTestPortal(overrides: { rateLimits?: Partial<RateLim
       ARCHIVE_ENABLED: 'false',
       ...overrides.env,
     }),
-    databaseUrl,
+    databaseUrl: database?.url,
     rateLimits: { ...relaxedRateLimits, ...overrides.rateLimits },
   };
   // Argon2's cheapest parameters: the suite's hundreds of accounts would otherwise cost minutes of CPU.
@@ -63,12 +74,7 @@ export async function createTestPortal(overrides: { rateLimits?: Partial<RateLim
     outbox: path.join(dataDir, 'mail'),
     async close() {
       await portal.app.close();
-      if (adminUrl && databaseName) {
-        const admin = new pg.Client({ connectionString: adminUrl });
-        await admin.connect();
-        await admin.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
-        await admin.end();
-      }
+      await database?.drop();
       await fs.rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -7,11 +7,13 @@ import { fileURLToPath } from 'node:url';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { buildRecord, buildUser } from './factories.js';
-import type { TestPortal } from './helpers.js';
+import { createTestDatabase, type TestPortal } from './helpers.js';
 
 /**
  * A real portal process for the crash test of the uploads that resume (issue 19): `tsx src/main.ts`
- * on a DATA_DIR and SQLite file of its own, which the test kills with SIGKILL and starts again.
+ * on a DATA_DIR of its own and a database of its own (its SQLite file, or, when DATABASE_URL is a
+ * postgres:// URL, a fresh PostgreSQL database beside it, dropped by `remove`), which the test kills
+ * with SIGKILL and starts again.
  */
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -31,6 +33,8 @@ export interface PortalProcess {
   /** The server process's id while it runs. */
   pid(): number | undefined;
   dataDir: string;
+  /** The process's database: its PostgreSQL URL, or undefined for DATA_DIR/portal.sqlite3. */
+  databaseUrl: string | undefined;
   token: string;
   record: string;
   start(): Promise<void>;
@@ -43,6 +47,8 @@ export interface PortalProcess {
 /** Makes the DATA_DIR with an account (signed in: its token) and a draft of it, then serves it from a child process. */
 export async function portalProcess(options: { env?: Record<string, string>; parentDir?: string } = {}): Promise<PortalProcess> {
   const dataDir = await fs.mkdtemp(path.join(options.parentDir ?? os.tmpdir(), 'portal-crash-'));
+  const database = await createTestDatabase('portal_crash');
+  const databaseUrl = database?.url;
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const env: Record<string, string> = {
@@ -53,6 +59,7 @@ export async function portalProcess(options: { env?: Record<string, string>; par
     WEB_DIST: path.join(dataDir, 'no-web'),
     FTP_ENABLED: 'false',
     LOG_LEVEL: 'warn',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...options.env,
   };
   // The account and the record are written by the same code in this process, before the server starts on the file.
@@ -64,7 +71,7 @@ export async function portalProcess(options: { env?: Record<string, string>; par
   await built.app.close();
 
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
-  delete childEnv.DATABASE_URL;
+  if (!databaseUrl) delete childEnv.DATABASE_URL;
   let child: ChildProcess | undefined;
   let output = '';
   const exited = () => new Promise<void>((resolve) => (child && child.exitCode === null && child.signalCode === null ? child.once('exit', () => resolve()) : resolve()));
@@ -73,6 +80,7 @@ export async function portalProcess(options: { env?: Record<string, string>; par
     base,
     pid: () => child?.pid,
     dataDir,
+    databaseUrl,
     token: user.token,
     record,
     async start() {
@@ -103,6 +111,7 @@ export async function portalProcess(options: { env?: Record<string, string>; par
     },
     async remove() {
       await fs.rm(dataDir, { recursive: true, force: true });
+      await database?.drop();
     },
   };
 }

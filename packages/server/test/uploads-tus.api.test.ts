@@ -2,12 +2,13 @@ import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import pg from 'pg';
 import * as tus from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRecord, buildUsers, type Person } from './factories.js';
 import { createTestPortal, EN, type TestPortal } from './helpers.js';
 import { blobsInStore, listedNames, partsInUploadArea, sha256, sourceBytes, storedSha256, tusCreate, tusDelete, tusHead, tusPatch, TUS, uploadRows } from './uploads-builders.js';
-import { portalProcess } from './uploads-crash.js';
+import { portalProcess, type PortalProcess } from './uploads-crash.js';
 
 /** tus 1.0 at /api/data/tus/ (issue 19): creation, checksum, termination and expiration, and the rules every upload keeps. */
 let portal: TestPortal;
@@ -250,8 +251,28 @@ describe('abandoned tus uploads', () => {
   });
 });
 
-// The server process runs on SQLite of its own: the PostgreSQL run of this file would repeat it unchanged.
-describe.skipIf(!!process.env.DATABASE_URL)('a crash in the middle of an upload', () => {
+/** The stored file's row, read from the killed process's own database (SQLite or PostgreSQL). */
+async function fileRowOf(server: PortalProcess): Promise<unknown> {
+  if (server.databaseUrl) {
+    const client = new pg.Client({ connectionString: server.databaseUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query('SELECT name, size, sha256 FROM meta_file WHERE metadata_id = $1', [server.record]);
+      return rows.map((row: { name: string; size: string | number; sha256: string }) => ({ ...row, size: Number(row.size) }))[0];
+    } finally {
+      await client.end();
+    }
+  }
+  const database = new SQLite(path.join(server.dataDir, 'portal.sqlite3'), { readonly: true });
+  try {
+    return database.prepare('SELECT name, size, sha256 FROM meta_file WHERE metadata_id = ?').get(server.record);
+  } finally {
+    database.close();
+  }
+}
+
+// On both databases: the process runs on a database of its own (its SQLite file, or a fresh PostgreSQL database).
+describe('a crash in the middle of an upload', () => {
   it('kill -9 of the server mid-upload, a restart, and tus-js-client resumes: the stored file is the source, byte for byte', async () => {
     const server = await portalProcess();
     try {
@@ -284,10 +305,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('a crash in the middle of an upload'
       const blobs = await blobsInStore(server.dataDir);
       expect(blobs).toHaveLength(1);
       expect(sha256(await fs.readFile(blobs[0]!))).toBe(sha256(source));
-      const database = new SQLite(path.join(server.dataDir, 'portal.sqlite3'), { readonly: true });
-      const row = database.prepare('SELECT name, size, sha256 FROM meta_file WHERE metadata_id = ?').get(server.record);
-      database.close();
-      expect(row).toEqual({ name: 'crash.bin', size: source.length, sha256: sha256(source) });
+      expect(await fileRowOf(server)).toEqual({ name: 'crash.bin', size: source.length, sha256: sha256(source) });
     } finally {
       await server.stop();
       await server.remove();
