@@ -3,11 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { load, type CheerioAPI } from 'cheerio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUser, type Person } from './factories.js';
+import { buildCatalogue, buildUser, type Person } from './factories.js';
 import { createTestPortal, tokenHeader, type TestPortal } from './helpers.js';
 import { expectStatus } from './metadata-builders.js';
 import { decide } from './review-builders.js';
-import { insertCatalogue } from './search-builders.js';
 
 /**
  * The first screen the server writes into a published record's landing page for a visitor who is
@@ -42,7 +41,7 @@ beforeAll(async () => {
   portal = await createTestPortal({ env: { WEB_DIST: webDist } });
   owner = await buildUser(portal, { realname: 'Provider Pan' });
   const staff = await buildUser(portal, { staff: true, realname: 'Desk Du' });
-  ids = await insertCatalogue(portal, owner.id, [
+  ids = await buildCatalogue(portal, owner.id, [
     {
       key: 'glaciers',
       language: 'zh-hans',

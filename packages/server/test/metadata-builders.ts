@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { KEYWORD_TYPES, type KeywordType } from '@portal/shared';
+import { buildDataFile, buildThumbnail } from './factories.js';
 import { form, FORM, tokenHeader, type TestPortal } from './helpers.js';
 
 /**
@@ -98,47 +99,6 @@ export async function addKeyword(portal: TestPortal, token: string, metadataId: 
   return postResource(portal, token, 'keyword', { name, type, metadata: metadataId, translation: `keyword ${name}` });
 }
 
-/** The thumbnail and data file of a record, as the upload routes would store them. */
-export async function insertThumbnail(portal: TestPortal, metadataId: string, createdBy: string) {
-  const id = randomUUID();
-  await portal.database.db
-    .insertInto('meta_media')
-    .values({
-      id,
-      metadata_id: metadataId,
-      name: 'thumb.png',
-      mime: 'image/png',
-      storage_key: `test/${id}`,
-      sha256: '',
-      type: 'thumbnail',
-      resized_key: '',
-      size: 1024,
-      created_by: createdBy,
-      created_at: new Date().toISOString(),
-    })
-    .execute();
-  return id;
-}
-
-export async function insertDataFile(portal: TestPortal, metadataId: string, createdBy: string) {
-  const id = randomUUID();
-  await portal.database.db
-    .insertInto('meta_file')
-    .values({
-      id,
-      metadata_id: metadataId,
-      name: 'glacier.nc',
-      mime: 'application/x-netcdf',
-      storage_key: `test/${id}`,
-      sha256: '',
-      size: 2048,
-      created_by: createdBy,
-      created_at: new Date().toISOString(),
-    })
-    .execute();
-  return id;
-}
-
 /** An abstract of exactly `length` characters as the checklist counts them. */
 export function abstractOf(length: number): string {
   const sentence = '本数据集记录了青藏高原冰川面积与物质平衡的长期变化。';
@@ -197,8 +157,8 @@ export async function buildCompleteRecord(portal: TestPortal, user: { id: string
     role: 'principalInvestigator',
     event_date: '2024-05-01',
   });
-  const thumbnailId = await insertThumbnail(portal, record.id, user.id);
-  const dataFileId = await insertDataFile(portal, record.id, user.id);
+  const thumbnailId = await buildThumbnail(portal, record.id, user);
+  const dataFileId = await buildDataFile(portal, record.id, user);
   return { id: record.id, englishId: english.id, provider, authorLink, keywords, thumbnailId, dataFileId };
 }
 

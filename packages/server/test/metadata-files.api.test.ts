@@ -12,7 +12,7 @@ import { FilesRepo } from '../src/modules/files/files.repo.js';
 import { FilesService } from '../src/modules/files/files.service.js';
 import { MetadataAccess } from '../src/modules/metadata/metadata-access.js';
 import { createBlobStore } from '../src/storage/index.js';
-import { buildUser, type Person } from './factories.js';
+import { buildRecord, buildUser, type Person } from './factories.js';
 import { createTestPortal, EN, tokenHeader, type TestPortal } from './helpers.js';
 import { multipart, type Part } from './metadata-builders.js';
 
@@ -44,17 +44,6 @@ afterAll(async () => {
 
 // ---------------------------------------------------------------------------------------------
 // Builders
-
-/** A metadata record inserted directly: the files module only needs it to exist. */
-async function createRecord(ownerId: string, status = 'draft'): Promise<string> {
-  const id = randomUUID();
-  const now = new Date().toISOString();
-  await portal.database.db
-    .insertInto('metadata')
-    .values({ id, owner_id: ownerId, status, language: 'zh-hans', created_at: now, updated_at: now } as never)
-    .execute();
-  return id;
-}
 
 async function post(url: string, parts: [string, Part][], headers: Record<string, string> = {}) {
   const body = await multipart(parts);
@@ -193,7 +182,7 @@ async function fetchUpload(url: string, token: string, upload: ReturnType<typeof
 
 describe('who may call the file routes', () => {
   it('refuses anonymous writes with 401 before reading the form', async () => {
-    const record = await createRecord(owner.id);
+    const record = await buildRecord(portal, { owner });
     const file = { filename: 'a.csv', content: 'x' };
     for (const response of [
       await uploadFile(null, record, file, EN),
@@ -210,7 +199,7 @@ describe('who may call the file routes', () => {
   });
 
   it("answers another user's upload to a visible record with 403 and the spec's message, in both languages", async () => {
-    const record = await createRecord(owner.id, 'published');
+    const record = await buildRecord(portal, { owner, status: 'published' });
     const english = await uploadFile(other.token, record, { filename: 'a.csv', content: 'x' }, EN);
     expect(english.statusCode).toBe(403);
     expect(english.json()).toEqual({ detail: NO_RIGHT });
@@ -228,7 +217,7 @@ describe('who may call the file routes', () => {
   });
 
   it("refuses uploads to another user's draft as to an unknown record (404), and keeps its lists hidden", async () => {
-    const record = await createRecord(owner.id);
+    const record = await buildRecord(portal, { owner });
     const upload = await uploadFile(other.token, record, { filename: 'a.csv', content: 'x' }, EN);
     expect(upload.statusCode).toBe(404);
     expect(upload.json()).toEqual({ detail: 'The metadata was not found' });
@@ -254,7 +243,7 @@ describe('who may call the file routes', () => {
   });
 
   it("lets staff upload to and delete from anyone's record, also in review", async () => {
-    const record = await createRecord(owner.id, 'submitted');
+    const record = await buildRecord(portal, { owner, status: 'submitted' });
     const response = await uploadFile(staff.token, record, { filename: 'staff.csv', content: 'a,b\n1,2\n' });
     expect(response.statusCode).toBe(201);
     const removed = await del(`/api/metadata/meta-file/${response.json().id}/`, staff.token);
@@ -263,7 +252,7 @@ describe('who may call the file routes', () => {
   });
 
   it('makes a record in review read-only for its creator (409), reads still allowed', async () => {
-    const record = await createRecord(owner.id);
+    const record = await buildRecord(portal, { owner });
     const stored = await uploadFile(owner.token, record, { filename: 'kept.csv', content: 'x' });
     expect(stored.statusCode).toBe(201);
     await portal.database.db.updateTable('metadata').set({ status: 'submitted' }).where('id', '=', record).execute();
@@ -283,7 +272,7 @@ describe('who may call the file routes', () => {
   });
 
   it("lets everyone list a published record's data files, only its creator download them, and nobody else delete them", async () => {
-    const record = await createRecord(owner.id);
+    const record = await buildRecord(portal, { owner });
     const stored = (await uploadFile(owner.token, record, { filename: 'public.csv', content: 'open data' })).json();
     await portal.database.db.updateTable('metadata').set({ status: 'published' }).where('id', '=', record).execute();
 
@@ -301,7 +290,7 @@ describe('who may call the file routes', () => {
   });
 
   it("hides the files of a record the caller cannot see, by the file's own id too", async () => {
-    const record = await createRecord(owner.id);
+    const record = await buildRecord(portal, { owner });
     const stored = (await uploadFile(owner.token, record, { filename: 'secret.csv', content: 'secret' })).json();
     for (const response of [
       await get(`/api/metadata/meta-file/${stored.id}/`, other.token, EN),
@@ -325,7 +314,7 @@ describe('who may call the file routes', () => {
 
 describe('who may download data files', () => {
   it('lets the creator and staff download a data file, in every status', async () => {
-    const record = await createRecord(owner.id);
+    const record = await buildRecord(portal, { owner });
     const stored = (await uploadFile(owner.token, record, { filename: 'mine.csv', content: 'my data' })).json();
     for (const status of ['draft', 'submitted', 'published']) {
       await portal.database.db.updateTable('metadata').set({ status }).where('id', '=', record).execute();
@@ -338,7 +327,7 @@ describe('who may download data files', () => {
   });
 
   it("refuses another user's download of a published record's data file without an order, with 403 and how to get it", async () => {
-    const record = await createRecord(owner.id);
+    const record = await buildRecord(portal, { owner });
     const stored = (await uploadFile(owner.token, record, { filename: 'shared.csv', content: 'not yet shared' })).json();
     // Not open access: the data are had through an order (issue 10; orders.api.test.ts has the rest).
     await portal.database.db.updateTable('metadata').set({ status: 'published', sharing_policy: 'offlineCenter' }).where('id', '=', record).execute();
@@ -352,7 +341,7 @@ describe('who may download data files', () => {
   });
 
   it("refuses an anonymous download of a published record's data file with 401", async () => {
-    const record = await createRecord(owner.id);
+    const record = await buildRecord(portal, { owner });
     const stored = (await uploadFile(owner.token, record, { filename: 'shared.csv', content: 'not yet shared' })).json();
     await portal.database.db.updateTable('metadata').set({ status: 'published' }).where('id', '=', record).execute();
     for (const id of [stored.id, randomUUID()]) {
@@ -363,7 +352,7 @@ describe('who may download data files', () => {
   });
 
   it("keeps a published record's file list, documents and thumbnail public", async () => {
-    const record = await createRecord(owner.id);
+    const record = await buildRecord(portal, { owner });
     const file = (await uploadFile(owner.token, record, { filename: 'listed.csv', content: 'data' })).json();
     const document = (await uploadAttachment(owner.token, record, { filename: 'spec.pdf', content: '%PDF-1.7 spec' })).json();
     const thumbnail = (await uploadThumbnail(owner.token, record, { filename: 'a.png', content: await png(20, 20) })).json();
@@ -384,7 +373,7 @@ describe('who may download data files', () => {
 
 describe('data files', () => {
   it('stores a data file, lists it, serves it as an attachment and deletes it with a plain ok', async () => {
-    const record = await createRecord(owner.id);
+    const record = await buildRecord(portal, { owner });
     const content = 'station,temperature\nLhasa,12.5\n';
     const response = await uploadFile(owner.token, record, { filename: '拉萨 气温 2024.csv', content, type: 'text/csv' });
     expect(response.statusCode).toBe(201);
@@ -420,7 +409,7 @@ describe('data files', () => {
   });
 
   it('keeps only the last path segment of the name, without control characters, and never uses it on disk', async () => {
-    const record = await createRecord(owner.id);
+    const record = await buildRecord(portal, { owner });
     const response = await uploadFile(owner.token, record, { filename: '../../etc/pass\u0007wd\u202e.txt', content: 'x' });
     expect(response.statusCode).toBe(201);
     expect(response.json().name).toBe('passwd.txt');
@@ -430,7 +419,7 @@ describe('data files', () => {
   });
 
   it('gives an ASCII fallback and the exact name (RFC 5987) in the download name', async () => {
-    const record = await createRecord(owner.id);
+    const record = await buildRecord(portal, { owner });
     const row = (await uploadFile(owner.token, record, { filename: "rate 100%; it's (1)*.csv", content: 'x' })).json();
     expect(row.name).toBe("rate 100%; it's (1)*.csv");
     const download = await get(`/api/metadata/meta-file/${row.id}/download/`, owner.token);
@@ -438,7 +427,7 @@ describe('data files', () => {
   });
 
   it('refuses an empty name, a name over 255 characters, an empty file, and a form without a file', async () => {
-    const record = await createRecord(owner.id);
+    const record = await buildRecord(portal, { owner });
     const long = await uploadFile(owner.token, record, { filename: `${'名'.repeat(252)}.csv`, content: 'x' }, EN);
     expect(long.statusCode).toBe(400);
     expect(long.json()).toEqual({ file: ['The file name is not allowed.'], detail: 'The file name is not allowed.' });
@@ -486,7 +475,7 @@ describe('data files', () => {
   });
 
   it('refuses a 6th data file, in both languages, and stores nothing of it', async () => {
-    const record = await createRecord(owner.id);
+    const record = await buildRecord(portal, { owner });
     for (let i = 1; i <= METADATA_LIMITS.dataFilesMax; i += 1) {
       expect((await uploadFile(owner.token, record, { filename: `part${i}.nc`, content: `data ${i}` })).statusCode).toBe(201);
     }
@@ -501,7 +490,7 @@ describe('data files', () => {
   });
 
   it('lets only 5 of several simultaneous uploads in', async () => {
-    const record = await createRecord(owner.id);
+    const record = await buildRecord(portal, { owner });
     const responses = await Promise.all(Array.from({ length: 8 }, (_, i) => uploadFile(owner.token, record, { filename: `race${i}.nc`, content: `race ${i}` })));
     expect(responses.filter((r) => r.statusCode === 201)).toHaveLength(5);
     expect(responses.filter((r) => r.statusCode === 409)).toHaveLength(3);
@@ -510,7 +499,7 @@ describe('data files', () => {
   });
 
   it('refuses a data file one byte over 200 MiB, streamed over HTTP, leaving no blob and no row', async () => {
-    const record = await createRecord(owner.id);
+    const record = await buildRecord(portal, { owner });
     const before = (await storedFiles()).sort();
     const upload = streamedUpload([['metadata', record]], 'huge.bin', METADATA_LIMITS.dataFileMaxBytes + 1);
     const response = await fetchUpload('/metadata/upload-file/', owner.token, upload, EN);
@@ -525,7 +514,7 @@ describe('data files', () => {
   }, 120_000);
 
   it('accepts a data file of exactly 200 MiB, streamed', async () => {
-    const record = await createRecord(owner.id);
+    const record = await buildRecord(portal, { owner });
     const upload = streamedUpload([['metadata', record]], 'exact.bin', METADATA_LIMITS.dataFileMaxBytes);
     const response = await fetchUpload('/metadata/upload-file/', owner.token, upload);
     expect(response.status).toBe(201);
@@ -537,7 +526,7 @@ describe('data files', () => {
   }, 120_000);
 
   it('answers a refusal before the file was read although the client is still sending it', async () => {
-    const record = await createRecord(owner.id, 'published');
+    const record = await buildRecord(portal, { owner, status: 'published' });
     const upload = streamedUpload([['metadata', record]], 'big.bin', 20 * MIB);
     const response = await fetchUpload('/metadata/upload-file/', other.token, upload, EN);
     expect(response.status).toBe(403);
@@ -548,7 +537,7 @@ describe('data files', () => {
   }, 60_000);
 
   it('leaves neither a blob nor a row when the client hangs up midway', async () => {
-    const record = await createRecord(owner.id);
+    const record = await buildRecord(portal, { owner });
     const before = (await storedFiles()).sort();
     const upload = streamedUpload([['metadata', record]], 'cut.bin', 50 * MIB);
     const socket = net.connect(Number(new URL(baseUrl).port), '127.0.0.1');
@@ -568,7 +557,7 @@ describe('data files', () => {
   }, 60_000);
 
   it('pages lists DRF style', async () => {
-    const record = await createRecord(owner.id);
+    const record = await buildRecord(portal, { owner });
     for (const name of ['a.nc', 'b.nc', 'c.nc']) await uploadFile(owner.token, record, { filename: name, content: name });
     const first = (await get(`/api/metadata/meta-file/?metadata__id=${record}&page=1&pageSize=2`, owner.token)).json();
     expect(first.count).toBe(3);
@@ -609,7 +598,7 @@ describe('a record that changes while its file is on its way', () => {
       ['/metadata/upload-file/', 'meta_file', 'late.nc'],
       ['/metadata/upload-attachment', 'meta_attach', 'late.pdf'],
     ] as const) {
-      const record = await createRecord(owner.id);
+      const record = await buildRecord(portal, { owner });
       const before = (await storedFiles()).sort();
       const response = await uploadAcross(url, owner.token, record, () => setStatus(record, 'submitted'), filename);
       expect(response.status).toBe(409);
@@ -620,7 +609,7 @@ describe('a record that changes while its file is on its way', () => {
   }, 60_000);
 
   it('answers 404 when the record was deleted meanwhile, leaving no row and no blob', async () => {
-    const record = await createRecord(owner.id);
+    const record = await buildRecord(portal, { owner });
     const before = (await storedFiles()).sort();
     const response = await uploadAcross('/metadata/upload-file/', owner.token, record, () => portal.database.db.deleteFrom('metadata').where('id', '=', record).execute());
     expect(response.status).toBe(404);
@@ -630,7 +619,7 @@ describe('a record that changes while its file is on its way', () => {
   }, 60_000);
 
   it("still takes staff's upload to a record that went into review meanwhile", async () => {
-    const record = await createRecord(owner.id);
+    const record = await buildRecord(portal, { owner });
     const response = await uploadAcross('/metadata/upload-file/', staff.token, record, () => setStatus(record, 'submitted'));
     expect(response.status).toBe(201);
     const row = await response.json();
@@ -653,6 +642,7 @@ describe('a record that changes while its file is on its way', () => {
       await this.change(record.id);
       return record;
     }
+
     /** A data file's check (record-policy.ts changeFiles), followed by the same change. */
     override async filesWritable(...args: Parameters<MetadataAccess['filesWritable']>) {
       const record = await super.filesWritable(...args);
@@ -665,7 +655,7 @@ describe('a record that changes while its file is on its way', () => {
     new FilesService(new FilesRepo(portal.database.db), new ChangingAccess(portal.database.db, change), createBlobStore(portal.config));
 
   it('keeps the old thumbnail and stores nothing when the record left draft after the access check', async () => {
-    const record = await createRecord(owner.id);
+    const record = await buildRecord(portal, { owner });
     const old = (await uploadThumbnail(owner.token, record, { filename: 'old.png', content: await png(500, 500) })).json();
     const oldKeys = await storageKeyOf('meta_media', old.id);
     const updatedAt = (await portal.database.db.selectFrom('metadata').select('updated_at').where('id', '=', record).executeTakeFirstOrThrow()).updated_at;
@@ -696,7 +686,7 @@ describe('a record that changes while its file is on its way', () => {
       async (record: string) => files.upload(user, 'file', record, { filename: 'a.nc', stream: Readable.from([Buffer.from('data')]) }),
       async (record: string) => files.setMedia(user, record, 'thumbnail', { filename: 'a.png', stream: Readable.from([await png(10, 10)]) }),
     ]) {
-      const record = await createRecord(owner.id);
+      const record = await buildRecord(portal, { owner });
       const refusal = await attempt(record).catch((error: unknown) => error);
       expect(refusal).toMatchObject({ code: 'NOT_FOUND', messageKey: 'metadata.notFound' });
     }
@@ -706,7 +696,7 @@ describe('a record that changes while its file is on its way', () => {
 
 describe('specification documents', () => {
   it('accepts document kinds only, by extension, at the trailing-slash path too', async () => {
-    const record = await createRecord(owner.id);
+    const record = await buildRecord(portal, { owner });
     const pdf = await uploadAttachment(owner.token, record, { filename: 'Specification.PDF', content: '%PDF-1.7 test', type: 'text/html' });
     expect(pdf.statusCode).toBe(201);
     expect(pdf.json()).toMatchObject({ name: 'Specification.PDF', mime: 'application/pdf', metadata: record });
@@ -740,7 +730,7 @@ describe('specification documents', () => {
   });
 
   it('refuses a 21st document', async () => {
-    const record = await createRecord(owner.id);
+    const record = await buildRecord(portal, { owner });
     for (let i = 0; i < METADATA_LIMITS.attachmentsMax; i += 1) {
       expect((await uploadAttachment(owner.token, record, { filename: `doc${i}.txt`, content: `doc ${i}` })).statusCode).toBe(201);
     }
@@ -751,7 +741,7 @@ describe('specification documents', () => {
   });
 
   it('refuses a document one byte over 50 MiB', async () => {
-    const record = await createRecord(owner.id);
+    const record = await buildRecord(portal, { owner });
     const before = (await storedFiles()).sort();
     const upload = streamedUpload([['metadata', record]], 'big.pdf', METADATA_LIMITS.attachmentMaxBytes + 1);
     const response = await fetchUpload('/metadata/upload-attachment', owner.token, upload, EN);
@@ -764,7 +754,7 @@ describe('specification documents', () => {
 
 describe('thumbnail', () => {
   it('stores the image and a copy at most 400 px, serves both inertly, and replaces an older one', async () => {
-    const record = await createRecord(owner.id);
+    const record = await buildRecord(portal, { owner });
     const image = await png(1200, 800);
     const response = await uploadThumbnail(owner.token, record, { filename: 'glacier.png', content: image, type: 'image/png' });
     expect(response.statusCode).toBe(201);
@@ -813,7 +803,7 @@ describe('thumbnail', () => {
   });
 
   it('keeps a small image as it is, and reads GIF and WebP by their content', async () => {
-    const record = await createRecord(owner.id);
+    const record = await buildRecord(portal, { owner });
     const small = await png(120, 60);
     const row = (await uploadThumbnail(owner.token, record, { filename: 'small.png', content: small })).json();
     const resized = await sharp((await get(row.image, owner.token)).rawPayload).metadata();
@@ -837,7 +827,7 @@ describe('thumbnail', () => {
   });
 
   it('refuses an image of 1 MiB or more with the spec message, in both languages', async () => {
-    const record = await createRecord(owner.id);
+    const record = await buildRecord(portal, { owner });
     // Noise does not compress: a real PNG of about 2 MiB.
     const noise = await sharp(randomBytes(820 * 820 * 3), { raw: { width: 820, height: 820, channels: 3 } })
       .png()
@@ -854,7 +844,7 @@ describe('thumbnail', () => {
   });
 
   it('refuses SVG, HTML and text named .png as not an image', async () => {
-    const record = await createRecord(owner.id);
+    const record = await buildRecord(portal, { owner });
     const before = (await storedFiles()).sort();
     const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script><rect width="10" height="10"/></svg>';
     for (const file of [
@@ -875,7 +865,7 @@ describe('thumbnail', () => {
   });
 
   it('refuses a small file that describes an enormous image, without decoding it', async () => {
-    const record = await createRecord(owner.id);
+    const record = await buildRecord(portal, { owner });
     const chunk = (type: string, data: Buffer) => {
       const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
       const length = Buffer.alloc(4);
@@ -902,7 +892,7 @@ describe('thumbnail', () => {
   });
 
   it('refuses an unknown media type and lists only the asked type', async () => {
-    const record = await createRecord(owner.id);
+    const record = await buildRecord(portal, { owner });
     const response = await post(
       '/api/metadata/meta-media/',
       [
@@ -919,7 +909,7 @@ describe('thumbnail', () => {
   });
 
   it('deletes the thumbnail with a plain ok and removes both images', async () => {
-    const record = await createRecord(owner.id);
+    const record = await buildRecord(portal, { owner });
     const row = (await uploadThumbnail(owner.token, record, { filename: 'a.png', content: await png(800, 800) })).json();
     const stored = await storageKeyOf('meta_media', row.id);
     const removal = await del(`/api/metadata/meta-media/${row.id}/`, owner.token);
@@ -932,7 +922,7 @@ describe('thumbnail', () => {
   });
 
   it("shows a published record's thumbnail to visitors only", async () => {
-    const record = await createRecord(owner.id);
+    const record = await buildRecord(portal, { owner });
     const row = (await uploadThumbnail(owner.token, record, { filename: 'a.png', content: await png(50, 50) })).json();
     expect((await get(row.image)).statusCode).toBe(404);
     expect((await get(`/api/metadata/meta-media/?metadata__id=${record}`)).statusCode).toBe(404);
@@ -944,8 +934,8 @@ describe('thumbnail', () => {
 
 describe('removing every file of a record', () => {
   it('deletes the rows and the blobs of data files, documents and the thumbnail', async () => {
-    const record = await createRecord(owner.id);
-    const keep = await createRecord(owner.id);
+    const record = await buildRecord(portal, { owner });
+    const keep = await buildRecord(portal, { owner });
     await uploadFile(owner.token, record, { filename: 'a.nc', content: 'a' });
     await uploadAttachment(owner.token, record, { filename: 'a.pdf', content: 'a' });
     await uploadThumbnail(owner.token, record, { filename: 'a.png', content: await png(500, 500) });

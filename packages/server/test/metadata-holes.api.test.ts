@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDataFile, buildThumbnail, buildUser, type Person } from './factories.js';
+import { buildDataFile, buildRecord, buildThumbnail, buildUser, type Person } from './factories.js';
 import { createTestPortal, EN, tokenHeader, type TestPortal } from './helpers.js';
-import { addAuthor, addKeyword, call, countRows, createRecord, expectStatus, multipart, postResource, recordUrl, resourceUrl, setStatus } from './metadata-builders.js';
+import { addAuthor, addKeyword, call, countRows, expectStatus, multipart, postResource, recordUrl, resourceUrl, setStatus } from './metadata-builders.js';
 
 /**
  * The holes of issue 6 found by probing the API as an attacker would, one describe each: shared
@@ -45,13 +45,13 @@ function reply(response: LightMyRequestResponse) {
 
 /** A record of the owner's that is published, citing a literature entry and linking an author and a keyword, none translated. */
 async function publishedWithUntranslatedEntries() {
-  const record = await createRecord(portal, owner.token);
-  const { author, link } = await addAuthor(portal, owner.token, record.id, { role: 'owner' });
+  const record = await buildRecord(portal, { owner });
+  const { author, link } = await addAuthor(portal, owner.token, record, { role: 'owner' });
   expect((await del(owner.token, 'author-i18n', author.translations[0].id)).statusCode).toBe(204);
-  const literature = await postResource(portal, owner.token, 'literature', { title: '冰川文献', type: 'reference', metadata: record.id });
-  const keyword = await addKeyword(portal, owner.token, record.id, 'theme', '冰川');
+  const literature = await postResource(portal, owner.token, 'literature', { title: '冰川文献', type: 'reference', metadata: record });
+  const keyword = await addKeyword(portal, owner.token, record, 'theme', '冰川');
   expect((await del(owner.token, 'keyword-i18n', keyword.translations[0].id)).statusCode).toBe(204);
-  await setStatus(portal, record.id, 'published');
+  await setStatus(portal, record, 'published');
   return { record, author, authorLink: link, literature, keyword };
 }
 
@@ -64,16 +64,16 @@ const LINKS = {
 describe('hole 1: a shared entry never changes through someone else’s action (copy-on-write)', () => {
   it('gives another user who translates an entry of a published record their own copy, linked from their draft only', async () => {
     const shared = await publishedWithUntranslatedEntries();
-    const draft = await createRecord(portal, other.token);
-    const citation = await postResource(portal, other.token, 'citation', { metadata: draft.id, literature: shared.literature.id, sort: 7 });
+    const draft = await buildRecord(portal, { owner: other });
+    const citation = await postResource(portal, other.token, 'citation', { metadata: draft, literature: shared.literature.id, sort: 7 });
     const authorLink = await postResource(portal, other.token, 'meta-author', {
-      metadata: draft.id,
+      metadata: draft,
       author: shared.author.id,
       role: 'principalInvestigator',
       event_date: '2023-01-02',
       sort: 4,
     });
-    await postResource(portal, other.token, 'meta-keyword', { metadata: draft.id, keyword: shared.keyword.id });
+    await postResource(portal, other.token, 'meta-keyword', { metadata: draft, keyword: shared.keyword.id });
 
     const translations = [
       { name: 'literature' as const, id: shared.literature.id, body: { literature: shared.literature.id, language: 'en', title: 'Defaced title' } },
@@ -95,9 +95,9 @@ describe('hole 1: a shared entry never changes through someone else’s action (
       expect(copy).toMatchObject({ ...copied, id: copyId, created_by: other.id });
       // The original is untouched: no translation, and the published record still links it.
       expect(await rowsWhere(link.i18n, link.i18nColumn, translation.id)).toEqual([]);
-      expect((await rowsWhere(link.table, 'metadata_id', shared.record.id)).map((row) => row[link.column])).toContain(translation.id);
+      expect((await rowsWhere(link.table, 'metadata_id', shared.record)).map((row) => row[link.column])).toContain(translation.id);
       // The caller's draft now links the copy.
-      const draftLinks = await rowsWhere(link.table, 'metadata_id', draft.id);
+      const draftLinks = await rowsWhere(link.table, 'metadata_id', draft);
       expect(draftLinks.map((row) => row[link.column])).toEqual([copyId]);
     }
     // The link rows kept their own columns.
@@ -105,35 +105,35 @@ describe('hole 1: a shared entry never changes through someone else’s action (
     expect(await storedRow('meta_author', authorLink.id)).toMatchObject({ role: 'principalInvestigator', event_date: '2023-01-02', sort: 4 });
 
     // Anonymous visitors see the published record as its owner made it.
-    const cited = expectStatus(await get(null, `${resourceUrl('citation')}?metadata__id=${shared.record.id}`), 200);
+    const cited = expectStatus(await get(null, `${resourceUrl('citation')}?metadata__id=${shared.record}`), 200);
     expect(cited.results[0].literature_detail).toMatchObject({ id: shared.literature.id, translations: [] });
-    const authors = expectStatus(await get(null, `${resourceUrl('meta-author')}?metadata__id=${shared.record.id}`), 200);
+    const authors = expectStatus(await get(null, `${resourceUrl('meta-author')}?metadata__id=${shared.record}`), 200);
     expect(authors.results[0].author_detail).toMatchObject({ id: shared.author.id, translations: [] });
   });
 
   it('gives a copy to another user who edits an entry of a published record, and re-points only the named draft', async () => {
     const shared = await publishedWithUntranslatedEntries();
-    const first = await createRecord(portal, other.token);
-    const second = await createRecord(portal, other.token);
-    for (const record of [first, second]) await postResource(portal, other.token, 'citation', { metadata: record.id, literature: shared.literature.id });
+    const first = await buildRecord(portal, { owner: other });
+    const second = await buildRecord(portal, { owner: other });
+    for (const record of [first, second]) await postResource(portal, other.token, 'citation', { metadata: record, literature: shared.literature.id });
     const before = await storedRow('literature', shared.literature.id);
 
-    const edited = expectStatus(await patch(other.token, 'literature', shared.literature.id, { title: '改过的标题', metadata: first.id }), 200);
+    const edited = expectStatus(await patch(other.token, 'literature', shared.literature.id, { title: '改过的标题', metadata: first }), 200);
     expect(edited).toMatchObject({ title: '改过的标题', created_by: other.id, copied_from: shared.literature.id });
     expect(edited.id).not.toBe(shared.literature.id);
     expect(await storedRow('literature', shared.literature.id)).toEqual(before);
-    expect((await rowsWhere('citations', 'metadata_id', first.id)).map((row) => row.literature_id)).toEqual([edited.id]);
-    expect((await rowsWhere('citations', 'metadata_id', second.id)).map((row) => row.literature_id)).toEqual([shared.literature.id]);
+    expect((await rowsWhere('citations', 'metadata_id', first)).map((row) => row.literature_id)).toEqual([edited.id]);
+    expect((await rowsWhere('citations', 'metadata_id', second)).map((row) => row.literature_id)).toEqual([shared.literature.id]);
 
     // Without `metadata`, every draft of the caller's that links the entry follows the copy.
     const put = expectStatus(await write('PUT', other.token, 'literature', shared.literature.id, { title: '再改', type: 'reference' }), 200);
-    expect((await rowsWhere('citations', 'metadata_id', second.id)).map((row) => row.literature_id)).toEqual([put.id]);
+    expect((await rowsWhere('citations', 'metadata_id', second)).map((row) => row.literature_id)).toEqual([put.id]);
     expect(await storedRow('literature', shared.literature.id)).toEqual(before);
 
     // A record that does not link the entry is refused, and nothing is copied.
-    const unrelated = await createRecord(portal, other.token);
+    const unrelated = await buildRecord(portal, { owner: other });
     const literatureCount = await countRows(portal, 'literature');
-    expect(reply(await patch(other.token, 'literature', shared.literature.id, { title: 'x', metadata: unrelated.id }))).toEqual({
+    expect(reply(await patch(other.token, 'literature', shared.literature.id, { title: 'x', metadata: unrelated }))).toEqual({
       status: 400,
       body: { metadata: ['The metadata does not use this entry.'], detail: 'The metadata does not use this entry.' },
     });
@@ -144,11 +144,11 @@ describe('hole 1: a shared entry never changes through someone else’s action (
   });
 
   it('lets a duplicated draft edit the entries it shares with its submitted original; staff still edit in place', async () => {
-    const original = await createRecord(portal, owner.token);
-    const { author } = await addAuthor(portal, owner.token, original.id, { role: 'resourceProvider' });
-    const keyword = await addKeyword(portal, owner.token, original.id, 'place', '青藏高原');
-    await setStatus(portal, original.id, 'submitted');
-    const duplicate = expectStatus(await call(portal, 'POST', `/metadata/duplication/${original.id}`, owner.token, { headers: EN }), 201);
+    const original = await buildRecord(portal, { owner });
+    const { author } = await addAuthor(portal, owner.token, original, { role: 'resourceProvider' });
+    const keyword = await addKeyword(portal, owner.token, original, 'place', '青藏高原');
+    await setStatus(portal, original, 'submitted');
+    const duplicate = expectStatus(await call(portal, 'POST', `/metadata/duplication/${original}`, owner.token, { headers: EN }), 201);
 
     const renamed = expectStatus(await patch(owner.token, 'keyword', keyword.id, { name: '青藏高原东部', metadata: duplicate.id }), 200);
     expect(renamed.id).not.toBe(keyword.id);
@@ -159,7 +159,7 @@ describe('hole 1: a shared entry never changes through someone else’s action (
     expect(copy).toMatchObject({ name: '新名字', email: author.email });
     expect(await storedRow('authors', author.id)).toMatchObject({ name: author.name });
     expect((await rowsWhere('meta_author', 'metadata_id', duplicate.id)).map((row) => row.author_id)).toEqual([copy.id]);
-    expect((await rowsWhere('meta_author', 'metadata_id', original.id)).map((row) => row.author_id)).toEqual([author.id]);
+    expect((await rowsWhere('meta_author', 'metadata_id', original)).map((row) => row.author_id)).toEqual([author.id]);
     // The translation of the copy changes in place now: it is used by one draft of the caller's.
     const english = copy.translations[0];
     const changed = expectStatus(await patch(owner.token, 'author-i18n', english.id, { affiliation: 'ITP' }), 200);
@@ -172,15 +172,15 @@ describe('hole 1: a shared entry never changes through someone else’s action (
 
 describe('hole 2: every write of a reference checks that the caller may see it', () => {
   it('refuses re-pointing a link at another user’s private keyword or fund as it refuses an unknown id', async () => {
-    const secret = await createRecord(portal, other.token);
-    const privateKeyword = await addKeyword(portal, other.token, secret.id, 'theme', '私密关键词');
-    const privateFund = await postResource(portal, other.token, 'fund', { name: '私密基金', name_en: 'Private', email: 'pi@secret.example', metadata: secret.id });
-    const record = await createRecord(portal, owner.token);
+    const secret = await buildRecord(portal, { owner: other });
+    const privateKeyword = await addKeyword(portal, other.token, secret, 'theme', '私密关键词');
+    const privateFund = await postResource(portal, other.token, 'fund', { name: '私密基金', name_en: 'Private', email: 'pi@secret.example', metadata: secret });
+    const record = await buildRecord(portal, { owner });
     const keywordLink = await postResource(portal, owner.token, 'meta-keyword', {
-      metadata: record.id,
-      keyword: (await addKeyword(portal, owner.token, (await createRecord(portal, owner.token)).id, 'theme')).id,
+      metadata: record,
+      keyword: (await addKeyword(portal, owner.token, await buildRecord(portal, { owner }), 'theme')).id,
     });
-    const fundLink = await postResource(portal, owner.token, 'meta-fund', { metadata: record.id, fund: '5' });
+    const fundLink = await postResource(portal, owner.token, 'meta-fund', { metadata: record, fund: '5' });
 
     for (const method of ['PATCH', 'PUT'] as const) {
       for (const asForm of [false, true]) {
@@ -201,18 +201,18 @@ describe('hole 2: every write of a reference checks that the caller may see it',
 
 describe('hole 3: a list checks the parameters it filters on', () => {
   it('answers a translation list naming another user’s private entry with 404, whatever other parameter names one’s own', async () => {
-    const secret = await createRecord(portal, other.token);
+    const secret = await buildRecord(portal, { owner: other });
     const theirs = {
-      keyword: await addKeyword(portal, other.token, secret.id, 'theme', '别人的关键词'),
-      author: (await addAuthor(portal, other.token, secret.id)).author,
-      literature: await postResource(portal, other.token, 'literature', { title: '别人的文献', type: 'reference', metadata: secret.id }),
+      keyword: await addKeyword(portal, other.token, secret, 'theme', '别人的关键词'),
+      author: (await addAuthor(portal, other.token, secret)).author,
+      literature: await postResource(portal, other.token, 'literature', { title: '别人的文献', type: 'reference', metadata: secret }),
     };
     await postResource(portal, other.token, 'literature-i18n', { literature: theirs.literature.id, language: 'en', title: 'Their secret' });
-    const mine = await createRecord(portal, owner.token);
+    const mine = await buildRecord(portal, { owner });
     const own = {
-      keyword: await addKeyword(portal, owner.token, mine.id, 'theme', '我的关键词'),
-      author: (await addAuthor(portal, owner.token, mine.id)).author,
-      literature: await postResource(portal, owner.token, 'literature', { title: '我的文献', type: 'reference', metadata: mine.id }),
+      keyword: await addKeyword(portal, owner.token, mine, 'theme', '我的关键词'),
+      author: (await addAuthor(portal, owner.token, mine)).author,
+      literature: await postResource(portal, owner.token, 'literature', { title: '我的文献', type: 'reference', metadata: mine }),
     };
     const unknown = reply(await get(owner.token, `${resourceUrl('keyword-i18n')}?keyword__id=${randomUUID()}`));
     expect(unknown.status).toBe(404);
@@ -269,29 +269,29 @@ describe('hole 5: who cannot see a thing gets 404, as for an unknown id', () => 
   };
 
   it('hides the records of others and everything attached to them, on every call that names them', async () => {
-    const secret = await createRecord(portal, owner.token);
-    const { author, link } = await addAuthor(portal, owner.token, secret.id);
-    const keyword = await addKeyword(portal, owner.token, secret.id, 'theme');
-    const english = (await getRecordTranslations(secret.id))[0];
-    const fileId = await buildDataFile(portal, secret.id, owner);
-    const thumbnailId = await buildThumbnail(portal, secret.id, owner);
+    const secret = await buildRecord(portal, { owner, title: '青藏高原冰川变化数据集' });
+    const { author, link } = await addAuthor(portal, owner.token, secret);
+    const keyword = await addKeyword(portal, owner.token, secret, 'theme');
+    const english = (await getRecordTranslations(secret))[0];
+    const fileId = await buildDataFile(portal, secret, owner);
+    const thumbnailId = await buildThumbnail(portal, secret, owner);
     const token = other.token;
     const othersRecords = await countRows(portal, 'metadata', { owner_id: other.id });
     const json = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: Record<string, unknown>) => call(portal, method, url, token, { body, headers: EN });
 
     const calls: [string, (id: string) => Promise<LightMyRequestResponse>, string, number?][] = [
-      ['metadata-is-null', (id) => json('GET', `/metadata/metadata-is-null/?id=${id}`), secret.id],
-      ['record PUT', (id) => json('PUT', recordUrl(id), { title: 'x' }), secret.id],
-      ['record PATCH', (id) => json('PATCH', recordUrl(id), { title: 'x' }), secret.id],
-      ['record DELETE', (id) => json('DELETE', recordUrl(id)), secret.id],
-      ['submit check', (id) => json('GET', `/metadata/metadata-submit/?id=${id}`), secret.id],
-      ['submit', (id) => json('POST', '/metadata/metadata-submit/', { id }), secret.id],
-      ['return-draft', (id) => json('POST', '/metadata/return-draft/', { id }), secret.id],
-      ['duplication', (id) => json('POST', `/metadata/duplication/${id}`), secret.id],
-      ['author_sort', (id) => json('POST', '/api/metadata/author_sort/', { metadata: id, ids: [link.id] }), secret.id],
-      ['unlink keyword', (id) => json('DELETE', `/api/metadata/keyword/?metadata=${id}&keyword=${keyword.id}`), secret.id],
-      ['link an author', (id) => json('POST', resourceUrl('meta-author'), { metadata: id, author: author.id, role: 'owner', event_date: '2024-01-01' }), secret.id],
-      ['new literature cited by it', (id) => json('POST', resourceUrl('literature'), { title: 't', type: 'reference', metadata: id }), secret.id],
+      ['metadata-is-null', (id) => json('GET', `/metadata/metadata-is-null/?id=${id}`), secret],
+      ['record PUT', (id) => json('PUT', recordUrl(id), { title: 'x' }), secret],
+      ['record PATCH', (id) => json('PATCH', recordUrl(id), { title: 'x' }), secret],
+      ['record DELETE', (id) => json('DELETE', recordUrl(id)), secret],
+      ['submit check', (id) => json('GET', `/metadata/metadata-submit/?id=${id}`), secret],
+      ['submit', (id) => json('POST', '/metadata/metadata-submit/', { id }), secret],
+      ['return-draft', (id) => json('POST', '/metadata/return-draft/', { id }), secret],
+      ['duplication', (id) => json('POST', `/metadata/duplication/${id}`), secret],
+      ['author_sort', (id) => json('POST', '/api/metadata/author_sort/', { metadata: id, ids: [link.id] }), secret],
+      ['unlink keyword', (id) => json('DELETE', `/api/metadata/keyword/?metadata=${id}&keyword=${keyword.id}`), secret],
+      ['link an author', (id) => json('POST', resourceUrl('meta-author'), { metadata: id, author: author.id, role: 'owner', event_date: '2024-01-01' }), secret],
+      ['new literature cited by it', (id) => json('POST', resourceUrl('literature'), { title: 't', type: 'reference', metadata: id }), secret],
       ['author PATCH', (id) => json('PATCH', resourceUrl('author', id), { phone: '1' }), author.id],
       ['author PUT', (id) => json('PUT', resourceUrl('author', id), { phone: '1' }), author.id],
       ['author DELETE', (id) => json('DELETE', resourceUrl('author', id)), author.id],
@@ -305,25 +305,25 @@ describe('hole 5: who cannot see a thing gets 404, as for an unknown id', () => 
       ['meta-file DELETE', (id) => json('DELETE', `/api/metadata/meta-file/${id}/`), fileId],
       ['meta-file download', (id) => json('GET', `/api/metadata/meta-file/${id}/download/`), fileId],
       ['meta-media DELETE', (id) => json('DELETE', `/api/metadata/meta-media/${id}/`), thumbnailId],
-      ['upload-file', (id) => upload('/metadata/upload-file/', id, { filename: 'a.csv', content: 'x', type: 'text/csv' }), secret.id],
-      ['upload-attachment', (id) => upload('/metadata/upload-attachment', id, { filename: 'a.pdf', content: 'x', type: 'application/pdf' }), secret.id],
+      ['upload-file', (id) => upload('/metadata/upload-file/', id, { filename: 'a.csv', content: 'x', type: 'text/csv' }), secret],
+      ['upload-attachment', (id) => upload('/metadata/upload-attachment', id, { filename: 'a.pdf', content: 'x', type: 'application/pdf' }), secret],
     ];
     for (const [label, request, privateId, status] of calls) await expectSameAsUnknown(label, request, privateId, status);
 
     // Nothing of it changed.
-    expect(await storedRow('metadata', secret.id)).toMatchObject({ status: 'draft', title: '青藏高原冰川变化数据集' });
-    expect(await countRows(portal, 'meta_author', { metadata_id: secret.id })).toBe(1);
-    expect(await countRows(portal, 'meta_file', { metadata_id: secret.id })).toBe(1);
+    expect(await storedRow('metadata', secret)).toMatchObject({ status: 'draft', title: '青藏高原冰川变化数据集' });
+    expect(await countRows(portal, 'meta_author', { metadata_id: secret })).toBe(1);
+    expect(await countRows(portal, 'meta_file', { metadata_id: secret })).toBe(1);
     expect(await countRows(portal, 'metadata', { owner_id: other.id })).toBe(othersRecords);
   });
 
   it('still answers 403 with the spec’s text for what the caller can see but may not change', async () => {
-    const record = await createRecord(portal, owner.token);
-    const { author, link } = await addAuthor(portal, owner.token, record.id);
-    await setStatus(portal, record.id, 'published');
+    const record = await buildRecord(portal, { owner });
+    const { author, link } = await addAuthor(portal, owner.token, record);
+    await setStatus(portal, record, 'published');
     const noRight = { status: 403, body: { detail: NO_RIGHT } };
-    expect(reply(await call(portal, 'PATCH', recordUrl(record.id), other.token, { body: { title: 'x' }, headers: EN }))).toEqual(noRight);
-    expect(reply(await call(portal, 'GET', `/metadata/metadata-is-null/?id=${record.id}`, other.token, { headers: EN }))).toEqual(noRight);
+    expect(reply(await call(portal, 'PATCH', recordUrl(record), other.token, { body: { title: 'x' }, headers: EN }))).toEqual(noRight);
+    expect(reply(await call(portal, 'GET', `/metadata/metadata-is-null/?id=${record}`, other.token, { headers: EN }))).toEqual(noRight);
     expect(reply(await call(portal, 'DELETE', resourceUrl('meta-author', link.id), other.token, { headers: EN }))).toEqual(noRight);
     expect(reply(await call(portal, 'DELETE', resourceUrl('author', author.id), other.token, { headers: EN }))).toEqual(noRight);
   });

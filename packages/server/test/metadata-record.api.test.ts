@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metadataI18nFields, metadataUpdateSchema, PROJECTIONS } from '@portal/shared';
-import { buildAttachment, buildCatalogue, buildDataFile, buildThumbnail, buildUser, type Person } from './factories.js';
+import { buildAttachment, buildCatalogue, buildDataFile, buildRecord, buildThumbnail, buildUser, type Person } from './factories.js';
 import { createTestPortal, EN, form, FORM, tokenHeader, type TestPortal } from './helpers.js';
 import {
   addAuthor,
@@ -45,40 +45,33 @@ const list = (token: string | null, query = '', headers: Record<string, string> 
 const ids = (page: { results: { id: string }[] }) => page.results.map((r) => r.id);
 
 describe('GET /api/metadata/metadata/', () => {
-  let draft: { id: string };
-  let published: { id: string };
-  let othersDraft: { id: string };
+  let draft: string;
+  let published: string;
+  let othersDraft: string;
   beforeAll(async () => {
-    draft = await createRecord(portal, owner.token, { title: '草稿记录' });
-    published = await createRecord(portal, owner.token, { title: '已发布记录' });
-    await setStatus(portal, published.id, 'published');
-    othersDraft = await createRecord(portal, other.token, { title: '别人的草稿' });
+    draft = await buildRecord(portal, { owner, title: '草稿记录' });
+    published = await buildRecord(portal, { owner, title: '已发布记录' });
+    await setStatus(portal, published, 'published');
+    othersDraft = await buildRecord(portal, { owner: other, title: '别人的草稿' });
   });
 
   it('shows an anonymous visitor the published records only', async () => {
     const page = expectStatus(await list(null, '?pageSize=1000'), 200);
-    expect(ids(page)).toContain(published.id);
-    expect(ids(page)).not.toContain(draft.id);
-    expect(ids(page)).not.toContain(othersDraft.id);
+    expect(ids(page)).toContain(published);
+    expect(ids(page)).not.toContain(draft);
+    expect(ids(page)).not.toContain(othersDraft);
     expect(page.results.every((r: { status: string }) => r.status === 'published')).toBe(true);
   });
 
   it('gives every row the title of its version in the other language, for a list in that language', async () => {
-    const chinese = await createRecord(portal, owner.token, { title: '冰湖编目' });
-    const english = await createRecord(portal, owner.token, { language: 'en', title: 'Glacial lake inventory' });
-    const untranslated = await createRecord(portal, owner.token, { title: '未翻译' });
-    for (const [record, title] of [
-      [chinese, 'Glacial lakes of the Himalaya'],
-      [english, '喜马拉雅冰湖'],
-    ] as const) {
-      const version = record.translations.find((t: { language: string }) => t.language !== record.language);
-      expectStatus(await call(portal, 'PATCH', resourceUrl('metadata-i18n', version.id), owner.token, { body: { title } }), 200);
-    }
+    const chinese = await buildRecord(portal, { owner, title: '冰湖编目', translation: { title: 'Glacial lakes of the Himalaya' } });
+    const english = await buildRecord(portal, { owner, language: 'en', title: 'Glacial lake inventory', translation: { title: '喜马拉雅冰湖' } });
+    const untranslated = await buildRecord(portal, { owner, title: '未翻译' });
     const page = expectStatus(await list(owner.token, '?pageSize=1000', PERSONAL), 200);
     const row = (id: string) => page.results.find((r: { id: string }) => r.id === id);
-    expect(row(chinese.id)).toMatchObject({ title: '冰湖编目', translation_title: 'Glacial lakes of the Himalaya' });
-    expect(row(english.id)).toMatchObject({ title: 'Glacial lake inventory', translation_title: '喜马拉雅冰湖' });
-    expect(row(untranslated.id).translation_title ?? '').toBe('');
+    expect(row(chinese)).toMatchObject({ title: '冰湖编目', translation_title: 'Glacial lakes of the Himalaya' });
+    expect(row(english)).toMatchObject({ title: 'Glacial lake inventory', translation_title: '喜马拉雅冰湖' });
+    expect(row(untranslated).translation_title ?? '').toBe('');
   });
 
   it('shows an anonymous visitor nothing when asked for drafts', async () => {
@@ -87,38 +80,38 @@ describe('GET /api/metadata/metadata/', () => {
 
   it('shows an anonymous visitor nothing of theirs with the Personal header', async () => {
     const page = expectStatus(await list(null, '?pageSize=1000', PERSONAL), 200);
-    expect(ids(page)).not.toContain(draft.id);
+    expect(ids(page)).not.toContain(draft);
     expect(page.results.every((r: { status: string }) => r.status === 'published')).toBe(true);
   });
 
   it("shows a user their own records and the published ones, not others' drafts", async () => {
     const page = expectStatus(await list(other.token, '?pageSize=1000'), 200);
-    expect(ids(page)).toContain(othersDraft.id);
-    expect(ids(page)).toContain(published.id);
-    expect(ids(page)).not.toContain(draft.id);
+    expect(ids(page)).toContain(othersDraft);
+    expect(ids(page)).toContain(published);
+    expect(ids(page)).not.toContain(draft);
   });
 
   it("restricts the list to the caller's own records with the Personal header", async () => {
     const page = expectStatus(await list(other.token, '?pageSize=1000', PERSONAL), 200);
-    expect(ids(page)).toContain(othersDraft.id);
-    expect(ids(page)).not.toContain(published.id);
+    expect(ids(page)).toContain(othersDraft);
+    expect(ids(page)).not.toContain(published);
     expect(page.results.every((r: { owner: string }) => r.owner === other.id)).toBe(true);
   });
 
   it('shows staff every record, and only their own with the Personal header', async () => {
     const all = expectStatus(await list(staff.token, '?pageSize=1000'), 200);
-    expect(ids(all)).toEqual(expect.arrayContaining([draft.id, published.id, othersDraft.id]));
+    expect(ids(all)).toEqual(expect.arrayContaining([draft, published, othersDraft]));
     const own = expectStatus(await list(staff.token, '?pageSize=1000', PERSONAL), 200);
-    expect(ids(own)).not.toContain(draft.id);
-    expect(ids(own)).not.toContain(othersDraft.id);
+    expect(ids(own)).not.toContain(draft);
+    expect(ids(own)).not.toContain(othersDraft);
     const adminPage = expectStatus(await list(staff.token, '?pageSize=1000', { personal: 'false' }), 200);
-    expect(ids(adminPage)).toContain(draft.id);
+    expect(ids(adminPage)).toContain(draft);
   });
 
   it('shows each record with its owner, owner name and fund ids', async () => {
     const page = expectStatus(await list(owner.token, '?pageSize=1000', PERSONAL), 200);
-    const shown = page.results.find((r: { id: string }) => r.id === draft.id);
-    expect(shown).toMatchObject({ id: draft.id, title: '草稿记录', status: 'draft', owner: owner.id, owner_name: '卓玛', fund: [], language: 'zh-hans' });
+    const shown = page.results.find((r: { id: string }) => r.id === draft);
+    expect(shown).toMatchObject({ id: draft, title: '草稿记录', status: 'draft', owner: owner.id, owner_name: '卓玛', fund: [], language: 'zh-hans' });
   });
 
   describe('paging', () => {
@@ -126,7 +119,7 @@ describe('GET /api/metadata/metadata/', () => {
     beforeAll(async () => {
       // Newest first: the list sorts by the time of the last change.
       for (const title of ['一', '二', '三']) {
-        made.unshift((await createRecord(portal, lister.token, { title })).id);
+        made.unshift(await buildRecord(portal, { owner: lister, title }));
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
     });
@@ -158,11 +151,11 @@ describe('GET /api/metadata/metadata/', () => {
     let refused: string;
     let draftOfLister: string;
     beforeAll(async () => {
-      submitted = (await createRecord(portal, lister.token, { title: '审核中' })).id;
+      submitted = await buildRecord(portal, { owner: lister, title: '审核中' });
       await setStatus(portal, submitted, 'submitted');
-      refused = (await createRecord(portal, lister.token, { title: '未通过' })).id;
+      refused = await buildRecord(portal, { owner: lister, title: '未通过' });
       await setStatus(portal, refused, 'refuse');
-      draftOfLister = (await createRecord(portal, lister.token, { title: '又一个草稿' })).id;
+      draftOfLister = await buildRecord(portal, { owner: lister, title: '又一个草稿' });
     });
 
     it('filters by one status', async () => {
@@ -195,11 +188,9 @@ describe('GET /api/metadata/metadata/', () => {
   });
 
   it('finds records by their title or their English title', async () => {
-    const record = await createRecord(portal, owner.token, { title: '纳木错湖冰物候' });
-    const english = record.translations[0];
-    expectStatus(await call(portal, 'PATCH', resourceUrl('metadata-i18n', english.id), owner.token, { body: { title: 'Nam Co lake ice phenology' } }), 200);
-    expect(ids(expectStatus(await list(owner.token, `?search=${encodeURIComponent('纳木错')}`, PERSONAL), 200))).toEqual([record.id]);
-    expect(ids(expectStatus(await list(owner.token, '?search=LAKE%20ICE', PERSONAL), 200))).toEqual([record.id]);
+    const record = await buildRecord(portal, { owner, title: '纳木错湖冰物候', translation: { title: 'Nam Co lake ice phenology' } });
+    expect(ids(expectStatus(await list(owner.token, `?search=${encodeURIComponent('纳木错')}`, PERSONAL), 200))).toEqual([record]);
+    expect(ids(expectStatus(await list(owner.token, '?search=LAKE%20ICE', PERSONAL), 200))).toEqual([record]);
     expect(expectStatus(await list(owner.token, '?search=%25', PERSONAL), 200).count).toBe(0);
   });
 });
@@ -296,26 +287,26 @@ describe('POST /api/metadata/metadata/', () => {
 });
 
 describe('GET /api/metadata/metadata/{id}/', () => {
-  let draft: { id: string };
+  let draft: string;
   beforeAll(async () => {
-    draft = await createRecord(portal, owner.token, { title: '读取测试' });
+    draft = await buildRecord(portal, { owner, title: '读取测试' });
   });
 
   it('shows a draft to its creator, with its translations', async () => {
-    const record = await getRecord(portal, owner.token, draft.id);
-    expect(record).toMatchObject({ id: draft.id, status: 'draft', owner: owner.id, owner_name: '卓玛' });
+    const record = await getRecord(portal, owner.token, draft);
+    expect(record).toMatchObject({ id: draft, status: 'draft', owner: owner.id, owner_name: '卓玛' });
     expect(record.translations).toHaveLength(1);
   });
 
   it('shows a draft to staff', async () => {
-    expect((await getRecord(portal, staff.token, draft.id)).id).toBe(draft.id);
+    expect((await getRecord(portal, staff.token, draft)).id).toBe(draft);
   });
 
   it('answers 404 to another user and to a visitor, in their language', async () => {
-    const response = await call(portal, 'GET', recordUrl(draft.id), other.token);
+    const response = await call(portal, 'GET', recordUrl(draft), other.token);
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({ detail: '未找到该元数据' });
-    const english = await call(portal, 'GET', recordUrl(draft.id), null, { headers: EN });
+    const english = await call(portal, 'GET', recordUrl(draft), null, { headers: EN });
     expect(english.statusCode).toBe(404);
     expect(english.json()).toEqual({ detail: 'The metadata was not found' });
   });
@@ -327,10 +318,10 @@ describe('GET /api/metadata/metadata/{id}/', () => {
   });
 
   it('shows a published record to everybody', async () => {
-    const record = await createRecord(portal, owner.token, { title: '公开' });
-    await setStatus(portal, record.id, 'published');
-    expect((await getRecord(portal, null, record.id)).title).toBe('公开');
-    expect((await getRecord(portal, other.token, record.id)).title).toBe('公开');
+    const record = await buildRecord(portal, { owner, title: '公开' });
+    await setStatus(portal, record, 'published');
+    expect((await getRecord(portal, null, record)).title).toBe('公开');
+    expect((await getRecord(portal, other.token, record)).title).toBe('公开');
   });
 
   it('answers a published record kept in memory with the counts of now, whatever its texts hold', async () => {
@@ -345,10 +336,10 @@ describe('GET /api/metadata/metadata/{id}/', () => {
   });
 
   it("answers the record's fields, not the review's facts kept on its row (the review state answers those)", async () => {
-    const record = await createRecord(portal, owner.token, { title: '审核事实' });
-    await setStatus(portal, record.id, 'published');
-    const shown = await getRecord(portal, null, record.id);
-    expect(shown).toMatchObject({ id: record.id, status: 'published', embargo_until: null, fund: [] });
+    const record = await buildRecord(portal, { owner, title: '审核事实' });
+    await setStatus(portal, record, 'published');
+    const shown = await getRecord(portal, null, record);
+    expect(shown).toMatchObject({ id: record, status: 'published', embargo_until: null, fund: [] });
     for (const field of ['topic_review_status', 'is_pre_review', 'review_round', 'published_without_review', 'unpublish_reason']) {
       expect(shown, field).not.toHaveProperty(field);
     }
@@ -359,39 +350,39 @@ describe('GET /api/metadata/metadata/{id}/', () => {
 });
 
 describe('PUT and PATCH /api/metadata/metadata/{id}/', () => {
-  let record: { id: string };
+  let record: string;
   beforeAll(async () => {
-    record = await createRecord(portal, owner.token, { title: '编辑测试' });
+    record = await buildRecord(portal, { owner, title: '编辑测试' });
   });
 
   it('refuses an anonymous caller with 401', async () => {
-    const response = await call(portal, 'PUT', recordUrl(record.id), null, { body: { title: '匿名' } });
+    const response = await call(portal, 'PUT', recordUrl(record), null, { body: { title: '匿名' } });
     expect(response.statusCode).toBe(401);
-    expect((await getRecord(portal, owner.token, record.id)).title).toBe('编辑测试');
+    expect((await getRecord(portal, owner.token, record)).title).toBe('编辑测试');
   });
 
   it("answers another user 404 for a draft they cannot see, and 403 with the spec's text for a published one", async () => {
-    const hidden = await call(portal, 'PUT', recordUrl(record.id), other.token, { body: { title: '别人改' }, headers: EN });
+    const hidden = await call(portal, 'PUT', recordUrl(record), other.token, { body: { title: '别人改' }, headers: EN });
     expect(hidden.statusCode).toBe(404);
     expect(hidden.json()).toEqual({ detail: HIDDEN_EN });
-    const hiddenZh = await call(portal, 'PATCH', recordUrl(record.id), other.token, { body: { title: '别人改' } });
+    const hiddenZh = await call(portal, 'PATCH', recordUrl(record), other.token, { body: { title: '别人改' } });
     expect(hiddenZh.statusCode).toBe(404);
     expect(hiddenZh.json()).toEqual({ detail: HIDDEN_ZH });
     // Refused a write, the draft stays unreadable to them.
-    const read = await call(portal, 'GET', recordUrl(record.id), other.token, { headers: EN });
+    const read = await call(portal, 'GET', recordUrl(record), other.token, { headers: EN });
     expect(read.statusCode).toBe(404);
     expect(read.json()).toEqual({ detail: 'The metadata was not found' });
-    const visible = await createRecord(portal, owner.token, { title: '已发布' });
-    await setStatus(portal, visible.id, 'published');
-    const response = await call(portal, 'PATCH', recordUrl(visible.id), other.token, { body: { title: '别人改' }, headers: EN });
+    const visible = await buildRecord(portal, { owner, title: '已发布' });
+    await setStatus(portal, visible, 'published');
+    const response = await call(portal, 'PATCH', recordUrl(visible), other.token, { body: { title: '别人改' }, headers: EN });
     expect(response.statusCode).toBe(403);
     expect(response.json()).toEqual({ detail: NO_RIGHT_EN });
-    expect((await getRecord(portal, owner.token, record.id)).title).toBe('编辑测试');
-    expect((await getRecord(portal, owner.token, visible.id)).title).toBe('已发布');
+    expect((await getRecord(portal, owner.token, record)).title).toBe('编辑测试');
+    expect((await getRecord(portal, owner.token, visible)).title).toBe('已发布');
   });
 
   it('saves every kind of field and answers the record', async () => {
-    const response = await call(portal, 'PUT', recordUrl(record.id), owner.token, {
+    const response = await call(portal, 'PUT', recordUrl(record), owner.token, {
       body: {
         title: '  青海湖水位  ',
         description: '青海湖逐日水位观测。',
@@ -416,7 +407,7 @@ describe('PUT and PATCH /api/metadata/metadata/{id}/', () => {
     });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({
-      id: record.id,
+      id: record,
       title: '青海湖水位',
       license: 'CC BY-NC-SA 4.0',
       projection: 'Albers',
@@ -431,26 +422,26 @@ describe('PUT and PATCH /api/metadata/metadata/{id}/', () => {
       time_start: '2000-02-29',
       status: 'draft',
     });
-    expect(await getRecord(portal, owner.token, record.id)).toMatchObject({ title: '青海湖水位', scale: 250000, file_size: 3.25 });
+    expect(await getRecord(portal, owner.token, record)).toMatchObject({ title: '青海湖水位', scale: 250000, file_size: 3.25 });
   });
 
   it('keeps the fields a PATCH leaves out and clears a number sent empty', async () => {
-    await patchRecord(portal, owner.token, record.id, { file_size: 7, category: '水文' });
-    const after = await patchRecord(portal, owner.token, record.id, { file_size: '' });
+    await patchRecord(portal, owner.token, record, { file_size: 7, category: '水文' });
+    const after = await patchRecord(portal, owner.token, record, { file_size: '' });
     expect(after).toMatchObject({ file_size: null, category: '水文', title: '青海湖水位' });
   });
 
   it('accepts a form post, numbers as text', async () => {
-    const response = await call(portal, 'PATCH', recordUrl(record.id), owner.token, { body: { east: '101', scale: '100000' }, asForm: true });
+    const response = await call(portal, 'PATCH', recordUrl(record), owner.token, { body: { east: '101', scale: '100000' }, asForm: true });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ east: 101, scale: 100000 });
   });
 
   it('never lets a caller change the status, the owner or the id', async () => {
-    const response = await call(portal, 'PUT', recordUrl(record.id), owner.token, { body: { status: 'published', owner_id: other.id, id: 'mine', hit_count: 99 } });
+    const response = await call(portal, 'PUT', recordUrl(record), owner.token, { body: { status: 'published', owner_id: other.id, id: 'mine', hit_count: 99 } });
     expect(response.statusCode).toBe(200);
-    const shown = await getRecord(portal, owner.token, record.id);
-    expect(shown).toMatchObject({ id: record.id, status: 'draft', owner: owner.id, hit_count: 0 });
+    const shown = await getRecord(portal, owner.token, record);
+    expect(shown).toMatchObject({ id: record, status: 'draft', owner: owner.id, hit_count: 0 });
   });
 
   describe('refuses bad values and changes nothing', () => {
@@ -494,40 +485,40 @@ describe('PUT and PATCH /api/metadata/metadata/{id}/', () => {
     ];
     for (const [name, fields, field, [zh, en]] of cases) {
       it(name, async () => {
-        const before = await getRecord(portal, owner.token, record.id);
-        const response = await call(portal, 'PUT', recordUrl(record.id), owner.token, { body: { ...fields, data_source: '不该保存' } });
+        const before = await getRecord(portal, owner.token, record);
+        const response = await call(portal, 'PUT', recordUrl(record), owner.token, { body: { ...fields, data_source: '不该保存' } });
         expect(response.statusCode).toBe(400);
         expect(response.json()).toEqual({ [field]: [zh], detail: zh });
-        const english = await call(portal, 'PATCH', recordUrl(record.id), owner.token, { body: fields, headers: EN });
+        const english = await call(portal, 'PATCH', recordUrl(record), owner.token, { body: fields, headers: EN });
         expect(english.statusCode).toBe(400);
         expect(english.json()).toEqual({ [field]: [en], detail: en });
-        expect(await getRecord(portal, owner.token, record.id)).toEqual(before);
+        expect(await getRecord(portal, owner.token, record)).toEqual(before);
       });
     }
   });
 
   it('refuses an end date before the stored start date', async () => {
-    const dated = await createRecord(portal, owner.token);
-    await patchRecord(portal, owner.token, dated.id, { time_start: '2010-06-01', time_end: '2012-01-01' });
-    const response = await call(portal, 'PATCH', recordUrl(dated.id), owner.token, { body: { time_end: '2009-01-01' }, headers: EN });
+    const dated = await buildRecord(portal, { owner });
+    await patchRecord(portal, owner.token, dated, { time_start: '2010-06-01', time_end: '2012-01-01' });
+    const response = await call(portal, 'PATCH', recordUrl(dated), owner.token, { body: { time_end: '2009-01-01' }, headers: EN });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({ time_end: ['The end of the time range must not be before its start.'], detail: 'The end of the time range must not be before its start.' });
-    const later = await call(portal, 'PATCH', recordUrl(dated.id), owner.token, { body: { time_start: '2013-01-01' } });
+    const later = await call(portal, 'PATCH', recordUrl(dated), owner.token, { body: { time_start: '2013-01-01' } });
     expect(later.statusCode).toBe(400);
-    expect(await getRecord(portal, owner.token, dated.id)).toMatchObject({ time_start: '2010-06-01', time_end: '2012-01-01' });
+    expect(await getRecord(portal, owner.token, dated)).toMatchObject({ time_start: '2010-06-01', time_end: '2012-01-01' });
   });
 
   it('refuses a north latitude south of the stored south latitude', async () => {
-    const placed = await createRecord(portal, owner.token);
-    await patchRecord(portal, owner.token, placed.id, { south: 30, north: 35 });
-    const response = await call(portal, 'PATCH', recordUrl(placed.id), owner.token, { body: { north: 29 }, headers: EN });
+    const placed = await buildRecord(portal, { owner });
+    await patchRecord(portal, owner.token, placed, { south: 30, north: 35 });
+    const response = await call(portal, 'PATCH', recordUrl(placed), owner.token, { body: { north: 29 }, headers: EN });
     expect(response.statusCode).toBe(400);
     expect(response.json().north).toEqual(['The north latitude must not be south of the south latitude.']);
-    expect(await getRecord(portal, owner.token, placed.id)).toMatchObject({ south: 30, north: 35 });
+    expect(await getRecord(portal, owner.token, placed)).toMatchObject({ south: 30, north: 35 });
   });
 
   it('lets staff change a record of somebody else', async () => {
-    const response = await call(portal, 'PATCH', recordUrl(record.id), staff.token, { body: { category: '冰冻圈' } });
+    const response = await call(portal, 'PATCH', recordUrl(record), staff.token, { body: { category: '冰冻圈' } });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ category: '冰冻圈', owner: owner.id });
   });
@@ -540,79 +531,77 @@ describe('PUT and PATCH /api/metadata/metadata/{id}/', () => {
 
 describe('DELETE /api/metadata/metadata/{id}/', () => {
   it('refuses an anonymous caller with 401 and another user, who cannot see the draft, with 404, deleting nothing', async () => {
-    const record = await createRecord(portal, owner.token);
-    await addKeyword(portal, owner.token, record.id, 'place');
-    expect((await call(portal, 'DELETE', recordUrl(record.id), null)).statusCode).toBe(401);
-    const english = await call(portal, 'DELETE', recordUrl(record.id), other.token, { headers: EN });
+    const record = await buildRecord(portal, { owner });
+    await addKeyword(portal, owner.token, record, 'place');
+    expect((await call(portal, 'DELETE', recordUrl(record), null)).statusCode).toBe(401);
+    const english = await call(portal, 'DELETE', recordUrl(record), other.token, { headers: EN });
     expect(english.statusCode).toBe(404);
     expect(english.json()).toEqual({ detail: HIDDEN_EN });
-    const chinese = await call(portal, 'DELETE', recordUrl(record.id), other.token);
+    const chinese = await call(portal, 'DELETE', recordUrl(record), other.token);
     expect(chinese.statusCode).toBe(404);
     expect(chinese.json()).toEqual({ detail: HIDDEN_ZH });
-    expect(await storedStatus(portal, record.id)).toBe('draft');
-    expect(await countRows(portal, 'meta_keyword', { metadata_id: record.id })).toBe(1);
-    expect(await countRows(portal, 'metadata_i18n', { metadata_id: record.id })).toBe(1);
+    expect(await storedStatus(portal, record)).toBe('draft');
+    expect(await countRows(portal, 'meta_keyword', { metadata_id: record })).toBe(1);
+    expect(await countRows(portal, 'metadata_i18n', { metadata_id: record })).toBe(1);
   });
 
   it('refuses another user a published record with 403', async () => {
-    const record = await createRecord(portal, owner.token);
-    await setStatus(portal, record.id, 'published');
-    const response = await call(portal, 'DELETE', recordUrl(record.id), other.token);
+    const record = await buildRecord(portal, { owner });
+    await setStatus(portal, record, 'published');
+    const response = await call(portal, 'DELETE', recordUrl(record), other.token);
     expect(response.statusCode).toBe(403);
     expect(response.json()).toEqual({ detail: NO_RIGHT_ZH });
-    expect(await storedStatus(portal, record.id)).toBe('published');
+    expect(await storedStatus(portal, record)).toBe('published');
   });
 
   it('deletes a draft of the caller with everything attached to it', async () => {
-    const record = await createRecord(portal, owner.token);
-    const { author } = await addAuthor(portal, owner.token, record.id);
-    await addKeyword(portal, owner.token, record.id, 'place');
-    const response = await call(portal, 'DELETE', recordUrl(record.id), owner.token);
+    const record = await buildRecord(portal, { owner });
+    const { author } = await addAuthor(portal, owner.token, record);
+    await addKeyword(portal, owner.token, record, 'place');
+    const response = await call(portal, 'DELETE', recordUrl(record), owner.token);
     expect(response.statusCode).toBe(204);
     expect(response.body).toBe('');
-    expect((await call(portal, 'GET', recordUrl(record.id), owner.token)).statusCode).toBe(404);
-    expect(await countRows(portal, 'meta_author', { metadata_id: record.id })).toBe(0);
-    expect(await countRows(portal, 'meta_keyword', { metadata_id: record.id })).toBe(0);
-    expect(await countRows(portal, 'metadata_i18n', { metadata_id: record.id })).toBe(0);
+    expect((await call(portal, 'GET', recordUrl(record), owner.token)).statusCode).toBe(404);
+    expect(await countRows(portal, 'meta_author', { metadata_id: record })).toBe(0);
+    expect(await countRows(portal, 'meta_keyword', { metadata_id: record })).toBe(0);
+    expect(await countRows(portal, 'metadata_i18n', { metadata_id: record })).toBe(0);
     // The shared author stays for the other records.
     expect(await countRows(portal, 'authors', { id: author.id })).toBe(1);
   });
 
   it('refuses its creator a record in review with 409, and lets staff delete it', async () => {
-    const record = await createRecord(portal, owner.token);
-    await setStatus(portal, record.id, 'submitted');
-    const response = await call(portal, 'DELETE', recordUrl(record.id), owner.token, { headers: EN });
+    const record = await buildRecord(portal, { owner });
+    await setStatus(portal, record, 'submitted');
+    const response = await call(portal, 'DELETE', recordUrl(record), owner.token, { headers: EN });
     expect(response.statusCode).toBe(409);
     expect(response.json()).toEqual({ detail: 'The metadata is in review and cannot be changed. Return it to draft first.' });
-    expect(await storedStatus(portal, record.id)).toBe('submitted');
-    expect((await call(portal, 'DELETE', recordUrl(record.id), staff.token)).statusCode).toBe(204);
-    expect(await storedStatus(portal, record.id)).toBeUndefined();
+    expect(await storedStatus(portal, record)).toBe('submitted');
+    expect((await call(portal, 'DELETE', recordUrl(record), staff.token)).statusCode).toBe(204);
+    expect(await storedStatus(portal, record)).toBeUndefined();
   });
 });
 
 describe('POST /metadata/duplication/{id}', () => {
   const duplicate = (token: string | null, id: string) => call(portal, 'POST', `/metadata/duplication/${id}`, token);
-  let source: { id: string; translations: { id: string }[] };
+  let source: string;
   let englishId: string;
   beforeAll(async () => {
-    source = await createRecord(portal, owner.token, { title: '复制源' });
-    await patchRecord(portal, owner.token, source.id, { east: 90, file_size: 5, scale: 1000 });
-    englishId = source.translations[0]!.id;
-    expectStatus(await call(portal, 'PATCH', resourceUrl('metadata-i18n', englishId), owner.token, { body: { title: 'Copy source' } }), 200);
-    await addAuthor(portal, owner.token, source.id);
-    await addKeyword(portal, owner.token, source.id, 'theme', '冰川');
-    await postResource(portal, owner.token, 'meta-fund', { metadata: source.id, fund: '6' });
-    await buildThumbnail(portal, source.id, owner);
-    await buildDataFile(portal, source.id, owner);
+    source = await buildRecord(portal, { owner, title: '复制源', translation: { title: 'Copy source' }, columns: { east: 90, file_size: 5, scale: 1000 } });
+    englishId = (await getRecord(portal, owner.token, source)).translations[0]!.id;
+    await addAuthor(portal, owner.token, source);
+    await addKeyword(portal, owner.token, source, 'theme', '冰川');
+    await postResource(portal, owner.token, 'meta-fund', { metadata: source, fund: '6' });
+    await buildThumbnail(portal, source, owner);
+    await buildDataFile(portal, source, owner);
   });
 
   it('refuses an anonymous caller with 401 and another user, who cannot see the draft, with 404, copying nothing', async () => {
     const before = await countRows(portal, 'metadata');
-    expect((await duplicate(null, source.id)).statusCode).toBe(401);
-    const english = await call(portal, 'POST', `/metadata/duplication/${source.id}`, other.token, { headers: EN });
+    expect((await duplicate(null, source)).statusCode).toBe(401);
+    const english = await call(portal, 'POST', `/metadata/duplication/${source}`, other.token, { headers: EN });
     expect(english.statusCode).toBe(404);
     expect(english.json()).toEqual({ detail: HIDDEN_EN });
-    const chinese = await duplicate(other.token, source.id);
+    const chinese = await duplicate(other.token, source);
     expect(chinese.statusCode).toBe(404);
     expect(chinese.json()).toEqual({ detail: HIDDEN_ZH });
     expect(await countRows(portal, 'metadata')).toBe(before);
@@ -620,10 +609,10 @@ describe('POST /metadata/duplication/{id}', () => {
 
   it('makes a new draft with the fields, translations and links, not the stored files', async () => {
     const before = await countRows(portal, 'metadata');
-    const response = await duplicate(owner.token, source.id);
+    const response = await duplicate(owner.token, source);
     expect(response.statusCode).toBe(201);
     const copy = response.json();
-    expect(copy.id).not.toBe(source.id);
+    expect(copy.id).not.toBe(source);
     expect(copy.id).toMatch(UUID);
     expect(copy).toMatchObject({ status: 'draft', owner: owner.id, title: '复制源', east: 90, file_size: 5, scale: 1000, fund: ['6'] });
     expect(copy.translations).toHaveLength(1);
@@ -636,24 +625,24 @@ describe('POST /metadata/duplication/{id}', () => {
     expect(await countRows(portal, 'meta_file', { metadata_id: copy.id })).toBe(0);
     // The copy is a record of its own: changing it leaves the source alone.
     await patchRecord(portal, owner.token, copy.id, { title: '副本' });
-    expect((await getRecord(portal, owner.token, source.id)).title).toBe('复制源');
+    expect((await getRecord(portal, owner.token, source)).title).toBe('复制源');
   });
 
   it('makes a draft of a record in review', async () => {
-    const inReview = await createRecord(portal, owner.token, { title: '审核中' });
-    await setStatus(portal, inReview.id, 'submitted');
-    const copy = expectStatus(await duplicate(owner.token, inReview.id), 201);
+    const inReview = await buildRecord(portal, { owner, title: '审核中' });
+    await setStatus(portal, inReview, 'submitted');
+    const copy = expectStatus(await duplicate(owner.token, inReview), 201);
     expect(copy.status).toBe('draft');
-    expect(await storedStatus(portal, inReview.id)).toBe('submitted');
+    expect(await storedStatus(portal, inReview)).toBe('submitted');
   });
 
   it('lets the copy of a published record change the entries it shares with the original, on copies of its own', async () => {
-    const original = await createRecord(portal, owner.token, { title: '已发布原件' });
-    const literature = await postResource(portal, owner.token, 'literature', { title: '共享文献', type: 'reference', metadata: original.id });
-    const { author } = await addAuthor(portal, owner.token, original.id);
-    const keyword = await addKeyword(portal, owner.token, original.id, 'theme', '共享主题');
-    await setStatus(portal, original.id, 'published');
-    const copy = expectStatus(await duplicate(owner.token, original.id), 201);
+    const original = await buildRecord(portal, { owner, title: '已发布原件' });
+    const literature = await postResource(portal, owner.token, 'literature', { title: '共享文献', type: 'reference', metadata: original });
+    const { author } = await addAuthor(portal, owner.token, original);
+    const keyword = await addKeyword(portal, owner.token, original, 'theme', '共享主题');
+    await setStatus(portal, original, 'published');
+    const copy = expectStatus(await duplicate(owner.token, original), 201);
     expect(await countRows(portal, 'citations', { metadata_id: copy.id, literature_id: literature.id })).toBe(1);
     const db = portal.database.db as any;
     const stored = async () => ({
@@ -663,9 +652,9 @@ describe('POST /metadata/duplication/{id}', () => {
       authorI18n: await db.selectFrom('author_i18n').selectAll().where('author_id', '=', author.id).execute(),
       keyword: await db.selectFrom('keywords').selectAll().where('id', '=', keyword.id).executeTakeFirst(),
       originalLinks: [
-        await countRows(portal, 'citations', { metadata_id: original.id, literature_id: literature.id }),
-        await countRows(portal, 'meta_author', { metadata_id: original.id, author_id: author.id }),
-        await countRows(portal, 'meta_keyword', { metadata_id: original.id, keyword_id: keyword.id }),
+        await countRows(portal, 'citations', { metadata_id: original, literature_id: literature.id }),
+        await countRows(portal, 'meta_author', { metadata_id: original, author_id: author.id }),
+        await countRows(portal, 'meta_keyword', { metadata_id: original, keyword_id: keyword.id }),
       ],
     });
     const before = await stored();
@@ -682,9 +671,9 @@ describe('POST /metadata/duplication/{id}', () => {
   });
 
   it('refuses another user a published record with 403', async () => {
-    const published = await createRecord(portal, owner.token);
-    await setStatus(portal, published.id, 'published');
-    const response = await duplicate(other.token, published.id);
+    const published = await buildRecord(portal, { owner });
+    await setStatus(portal, published, 'published');
+    const response = await duplicate(other.token, published);
     expect(response.statusCode).toBe(403);
     expect(response.json()).toEqual({ detail: NO_RIGHT_ZH });
   });
@@ -714,8 +703,8 @@ describe('GET /metadata/metadata-is-null/', () => {
   });
 
   it('answers false once a field, a translation or an attached entry is there', async () => {
-    const titled = await createRecord(portal, owner.token, { title: '有标题' });
-    expect(expectStatus(await isNull(owner.token, titled.id), 200)).toEqual({ is_null: false });
+    const titled = await buildRecord(portal, { owner, title: '有标题' });
+    expect(expectStatus(await isNull(owner.token, titled), 200)).toEqual({ is_null: false });
 
     const translated = await createRecord(portal, owner.token, { title: undefined });
     expectStatus(await call(portal, 'PATCH', resourceUrl('metadata-i18n', translated.translations[0].id), owner.token, { body: { title: 'Only English' } }), 200);
@@ -858,15 +847,15 @@ describe('GET /api/metadata/applications/', () => {
   let othersOwn: string;
   let authorEntry: string;
   beforeAll(async () => {
-    asAuthor = (await createRecord(portal, owner.token, { title: '作者记录' })).id;
+    asAuthor = await buildRecord(portal, { owner, title: '作者记录' });
     authorEntry = (await addAuthor(portal, owner.token, asAuthor, { role: 'principalInvestigator', author: { email: other.email } })).author.id;
     await setStatus(portal, asAuthor, 'published');
-    asProvider = (await createRecord(portal, owner.token, { title: '提供者记录' })).id;
+    asProvider = await buildRecord(portal, { owner, title: '提供者记录' });
     await addAuthor(portal, owner.token, asProvider, { role: 'resourceProvider', author: { email: other.email } });
     await setStatus(portal, asProvider, 'published');
-    hiddenDraft = (await createRecord(portal, owner.token, { title: '未发布' })).id;
+    hiddenDraft = await buildRecord(portal, { owner, title: '未发布' });
     await addAuthor(portal, owner.token, hiddenDraft, { role: 'principalInvestigator', author: { email: other.email } });
-    othersOwn = (await createRecord(portal, other.token, { title: '自己的' })).id;
+    othersOwn = await buildRecord(portal, { owner: other, title: '自己的' });
   });
 
   it('refuses an anonymous caller with 401', async () => {
@@ -899,17 +888,17 @@ describe('GET /api/metadata/applications/', () => {
   });
 
   it('matches the e-mail of an author entry to the caller whatever its case', async () => {
-    const shouted = (await createRecord(portal, owner.token, { title: '大写邮箱' })).id;
+    const shouted = await buildRecord(portal, { owner, title: '大写邮箱' });
     await addAuthor(portal, owner.token, shouted, { role: 'principalInvestigator', author: { email: other.email.toUpperCase() } });
     await setStatus(portal, shouted, 'published');
-    const mixed = (await createRecord(portal, owner.token, { title: '混合邮箱' })).id;
+    const mixed = await buildRecord(portal, { owner, title: '混合邮箱' });
     const mixedEmail = [...other.email].map((c, i) => (i % 2 ? c.toUpperCase() : c.toLowerCase())).join('');
     await addAuthor(portal, owner.token, mixed, { role: 'resourceProvider', author: { email: mixedEmail } });
     await setStatus(portal, mixed, 'published');
     expect(ids(expectStatus(await applications(other.token, '?user_type=author&pageSize=100'), 200)).sort()).toEqual([asAuthor, shouted].sort());
     expect(ids(expectStatus(await applications(other.token, '?user_type=provider&pageSize=100'), 200)).sort()).toEqual([asProvider, mixed].sort());
     // Another address that merely contains the caller's is no match.
-    const longer = (await createRecord(portal, owner.token, { title: '更长邮箱' })).id;
+    const longer = await buildRecord(portal, { owner, title: '更长邮箱' });
     await addAuthor(portal, owner.token, longer, { role: 'principalInvestigator', author: { email: `x${other.email.toUpperCase()}` } });
     await setStatus(portal, longer, 'published');
     expect(ids(expectStatus(await applications(other.token, '?user_type=author&pageSize=100'), 200))).not.toContain(longer);

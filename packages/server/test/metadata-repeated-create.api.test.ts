@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUser, type Person } from './factories.js';
+import { buildRecord, buildUser, type Person } from './factories.js';
 import { createTestPortal, EN, type TestPortal } from './helpers.js';
-import { authorForm, call, countRows, createRecord, expectStatus, resourceUrl } from './metadata-builders.js';
+import { authorForm, call, countRows, expectStatus, resourceUrl } from './metadata-builders.js';
 
 /**
  * Issue 16: Add double-clicked in the author and provider dialogs made two identical rows. The
@@ -67,22 +67,22 @@ describe('POST author/, literature/, fund/: the same create twice in a moment', 
   });
 
   it('refuses the same literature entry for the same record, not for another record', async () => {
-    const [record, second] = [await createRecord(portal, owner.token), await createRecord(portal, owner.token)];
-    const body = { title: '祁连山冰川物质平衡', type: 'reference', year: '2019', metadata: record.id };
+    const [record, second] = [await buildRecord(portal, { owner }), await buildRecord(portal, { owner })];
+    const body = { title: '祁连山冰川物质平衡', type: 'reference', year: '2019', metadata: record };
     const replies = await Promise.all([post(owner.token, 'literature', body), post(owner.token, 'literature', body)]);
     expect(replies.map((reply) => reply.statusCode).sort()).toEqual([201, 409]);
-    expect(await countRows(portal, 'citations', { metadata_id: record.id })).toBe(1);
-    expectStatus(await post(owner.token, 'literature', { ...body, metadata: second.id }), 201);
-    expect(await countRows(portal, 'citations', { metadata_id: second.id })).toBe(1);
+    expect(await countRows(portal, 'citations', { metadata_id: record })).toBe(1);
+    expectStatus(await post(owner.token, 'literature', { ...body, metadata: second }), 201);
+    expect(await countRows(portal, 'citations', { metadata_id: second })).toBe(1);
   });
 
   it('refuses the same new funding project for a record twice in a row', async () => {
-    const record = await createRecord(portal, owner.token);
-    const body = { name: '冰川变化研究', name_en: 'Glacier change research', metadata: record.id };
+    const record = await buildRecord(portal, { owner });
+    const body = { name: '冰川变化研究', name_en: 'Glacier change research', metadata: record };
     expectStatus(await post(owner.token, 'fund', body), 201);
     const again = await post(owner.token, 'fund', body);
     expect(again.statusCode).toBe(409);
     expect(again.json().detail).toBe(REPEATED);
-    expect(await countRows(portal, 'meta_fund', { metadata_id: record.id })).toBe(1);
+    expect(await countRows(portal, 'meta_fund', { metadata_id: record })).toBe(1);
   });
 });

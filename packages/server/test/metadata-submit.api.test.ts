@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYWORD_TYPES, SUBMISSION_REASONS, translate, type SubmissionReason } from '@portal/shared';
-import { buildUser, type Person } from './factories.js';
+import { buildRecord, buildUser, type Person } from './factories.js';
 import { createTestPortal, EN, type TestPortal } from './helpers.js';
 import {
   abstractOf,
@@ -9,7 +9,6 @@ import {
   call,
   checkSubmit,
   countRows,
-  createRecord,
   expectStatus,
   getRecord,
   patchRecord,
@@ -60,15 +59,15 @@ function failing(reasons: SubmissionReason[], language: 'en' | 'zh-hans') {
 
 describe('GET /metadata/metadata-submit/', () => {
   it('refuses an anonymous caller with 401', async () => {
-    const record = await createRecord(portal, owner.token);
-    const response = await checkSubmit(portal, null, record.id);
+    const record = await buildRecord(portal, { owner });
+    const response = await checkSubmit(portal, null, record);
     expect(response.statusCode).toBe(401);
     expect(response.json()).toEqual({ detail: '请先登录。' });
   });
 
   it('answers another user 404 for a draft that is not theirs, as for an unknown one', async () => {
-    const record = await createRecord(portal, owner.token);
-    const response = await checkSubmit(portal, other.token, record.id, EN);
+    const record = await buildRecord(portal, { owner });
+    const response = await checkSubmit(portal, other.token, record, EN);
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({ detail: HIDDEN_EN });
   });
@@ -88,11 +87,11 @@ describe('GET /metadata/metadata-submit/', () => {
   });
 
   it('lists every missing item of an empty record, in the checklist order, in both languages', async () => {
-    const record = await createRecord(portal, owner.token, { title: undefined });
+    const record = await buildRecord(portal, { owner, title: '' });
     // No author at all: the provider is missing, not an English translation of nobody.
     const reasons = SUBMISSION_REASONS.filter((reason) => reason !== 'subtopic' && reason !== 'authorEnglish');
-    expect(expectStatus(await checkSubmit(portal, owner.token, record.id), 200)).toEqual(failing(reasons, 'zh-hans'));
-    const english = expectStatus(await checkSubmit(portal, owner.token, record.id, EN), 200);
+    expect(expectStatus(await checkSubmit(portal, owner.token, record), 200)).toEqual(failing(reasons, 'zh-hans'));
+    const english = expectStatus(await checkSubmit(portal, owner.token, record, EN), 200);
     expect(english).toEqual(failing(reasons, 'en'));
     expect(english.msg).toContain('At least one entry under “Data Resource Providers” is required');
     expect(english.msg).not.toContain('Every data resource provider and author needs an “English translation”');
@@ -331,9 +330,13 @@ describe('GET /metadata/metadata-submit/', () => {
   });
 
   it('takes the title and abstract of an English record as its English ones', async () => {
-    const record = await createRecord(portal, owner.token, { language: 'en', title: 'Glacier mass balance of the Qilian Mountains' });
-    await patchRecord(portal, owner.token, record.id, { description: 'Mass balance measured by the glaciological method.' });
-    const reasons = expectStatus(await checkSubmit(portal, owner.token, record.id), 200).reasons;
+    const record = await buildRecord(portal, {
+      owner,
+      language: 'en',
+      title: 'Glacier mass balance of the Qilian Mountains',
+      abstract: 'Mass balance measured by the glaciological method.',
+    });
+    const reasons = expectStatus(await checkSubmit(portal, owner.token, record), 200).reasons;
     expect(reasons).not.toContain('title');
     expect(reasons).not.toContain('titleEn');
     expect(reasons).not.toContain('abstractEn');
@@ -564,11 +567,10 @@ describe('the shared entries of a submitted record', () => {
 
 describe('POST /metadata/return-draft/', () => {
   it('refuses an anonymous caller with 401 and another user, who cannot see the record, with 404', async () => {
-    const record = await createRecord(portal, owner.token);
-    await setStatus(portal, record.id, 'submitted');
-    expect((await returnToDraft(portal, null, record.id)).statusCode).toBe(401);
-    expect((await returnToDraft(portal, other.token, record.id)).statusCode).toBe(404);
-    expect(await storedStatus(portal, record.id)).toBe('submitted');
+    const record = await buildRecord(portal, { owner, status: 'submitted' });
+    expect((await returnToDraft(portal, null, record)).statusCode).toBe(401);
+    expect((await returnToDraft(portal, other.token, record)).statusCode).toBe(404);
+    expect(await storedStatus(portal, record)).toBe('submitted');
   });
 
   it('brings a submitted record back to draft, editable and submittable again', async () => {
@@ -584,40 +586,36 @@ describe('POST /metadata/return-draft/', () => {
 
   for (const status of ['receive', 'invited']) {
     it(`brings a record back from ${status}`, async () => {
-      const record = await createRecord(portal, owner.token);
-      await setStatus(portal, record.id, status);
-      expect((await returnToDraft(portal, owner.token, record.id, EN)).json()).toMatchObject({ msg: 'The metadata is a draft again.', metadata: { status: 'draft' } });
+      const record = await buildRecord(portal, { owner, status });
+      expect((await returnToDraft(portal, owner.token, record, EN)).json()).toMatchObject({ msg: 'The metadata is a draft again.', metadata: { status: 'draft' } });
     });
   }
 
   // Once an expert has opened the review, only the data centre sends it back.
   for (const status of ['underReview', 'approved']) {
     it(`refuses a record in ${status} with 409`, async () => {
-      const record = await createRecord(portal, owner.token);
-      await setStatus(portal, record.id, status);
-      const response = await returnToDraft(portal, owner.token, record.id, EN);
+      const record = await buildRecord(portal, { owner, status });
+      const response = await returnToDraft(portal, owner.token, record, EN);
       expect(response.statusCode).toBe(409);
       expect(response.json().detail).toMatch(/expert/);
-      expect(await storedStatus(portal, record.id)).toBe(status);
+      expect(await storedStatus(portal, record)).toBe(status);
     });
   }
 
   it('refuses a draft and a published record with 409', async () => {
-    const draft = await createRecord(portal, owner.token);
-    const response = await returnToDraft(portal, owner.token, draft.id, EN);
+    const draft = await buildRecord(portal, { owner });
+    const response = await returnToDraft(portal, owner.token, draft, EN);
     expect(response.statusCode).toBe(409);
     expect(response.json().detail).toMatch(/^Only metadata in review/);
-    const published = await createRecord(portal, owner.token);
-    await setStatus(portal, published.id, 'published');
-    expect((await returnToDraft(portal, owner.token, published.id)).statusCode).toBe(409);
-    expect(await storedStatus(portal, published.id)).toBe('published');
+    const published = await buildRecord(portal, { owner, status: 'published' });
+    expect((await returnToDraft(portal, owner.token, published)).statusCode).toBe(409);
+    expect(await storedStatus(portal, published)).toBe('published');
   });
 
   it('refuses staff, who send a record back with the review decision "return", with 403', async () => {
-    const record = await createRecord(portal, owner.token);
-    await setStatus(portal, record.id, 'submitted');
-    expect((await returnToDraft(portal, staff.token, record.id)).statusCode).toBe(403);
-    expect(await storedStatus(portal, record.id)).toBe('submitted');
+    const record = await buildRecord(portal, { owner, status: 'submitted' });
+    expect((await returnToDraft(portal, staff.token, record)).statusCode).toBe(403);
+    expect(await storedStatus(portal, record)).toBe('submitted');
   });
 });
 

@@ -4,9 +4,6 @@ import { expectStatus } from './metadata-builders.js';
 
 /** The public catalogue's search calls (its records are written by the factories' buildCatalogue). */
 
-/** The factories' buildCatalogue under its former name, for the files not moved to it yet. */
-export { buildCatalogue as insertCatalogue, type CatalogueEntry } from './factories.js';
-
 export type Params = Record<string, string | number | string[]>;
 
 /** The query string of a search: arrays as repeated parameters. */
