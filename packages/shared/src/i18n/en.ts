@@ -1,5 +1,6 @@
 import { datasetArchiveEn } from './dataset-archive.en.js';
 import { ftpEn } from './ftp.en.js';
+import { ftpUiEn } from './ftp-ui.en.js';
 import { uploadsEn } from './uploads.en.js';
 import { doiEn } from './doi.en.js';
 import { fileTreeEn } from './file-tree.en.js';
@@ -211,6 +212,7 @@ export const en = {
   reviewDesk: reviewDeskEn,
   doi: doiEn,
   ftp: ftpEn,
+  ftpUi: ftpUiEn,
   fileTree: fileTreeEn,
   fileManager: fileManagerEn,
   identifiers: identifiersEn,

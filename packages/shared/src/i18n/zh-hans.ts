@@ -1,5 +1,6 @@
 import { datasetArchiveZhHans } from './dataset-archive.zh-hans.js';
 import { ftpZhHans } from './ftp.zh-hans.js';
+import { ftpUiZhHans } from './ftp-ui.zh-hans.js';
 import { uploadsZhHans } from './uploads.zh-hans.js';
 import { doiZhHans } from './doi.zh-hans.js';
 import { fileTreeZhHans } from './file-tree.zh-hans.js';
@@ -206,6 +207,7 @@ export const zhHans: Messages = {
   reviewDesk: reviewDeskZhHans,
   doi: doiZhHans,
   ftp: ftpZhHans,
+  ftpUi: ftpUiZhHans,
   fileTree: fileTreeZhHans,
   fileManager: fileManagerZhHans,
   identifiers: identifiersZhHans,

@@ -2,7 +2,7 @@ import type { FormInstance } from 'antd';
 import type { MessageInstance } from 'antd/es/message/interface';
 import type { TFunction } from 'i18next';
 import { CHANGE_RESULT } from '@portal/shared';
-import { api, isRequestError, type RequestOptions } from './client';
+import { api, ApiError, isRequestError, type RequestOptions } from './client';
 
 const NON_FIELD = new Set(['detail', 'status', 'msg', 'request_error', 'text', 'non_field_errors']);
 
@@ -11,6 +11,16 @@ export function fieldErrorsOf(reply: Record<string, unknown>): [string, string][
   return Object.entries(reply)
     .filter(([key, value]) => !NON_FIELD.has(key) && Array.isArray(value) && typeof value[0] === 'string')
     .map(([key, value]) => [key, (value as string[])[0]!]);
+}
+
+/** The server's words of a failed call (its detail, else its first field's message), else `fallback`. */
+export function refusal(error: unknown, fallback: string): string {
+  if (error instanceof ApiError) {
+    if (typeof error.reply.detail === 'string' && error.reply.detail) return error.reply.detail;
+    const first = fieldErrorsOf(error.reply)[0];
+    if (first) return first[1];
+  }
+  return fallback;
 }
 
 /** A field's label in the page's language: the caller's labels, else the catalogue's `fields.<name>`; never the wire name. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { loginReplySchema, registerReplySchema, statusReplySchema, userPageSchema, userSchema } from '@portal/shared/contracts/account';
 import { doiRegistrationPageSchema, recordDoiSchema } from '@portal/shared/contracts/doi';
+import { ftpAccountListSchema, ftpAccountSchema, ftpSyncReplySchema, newFtpAccountSchema } from '@portal/shared/contracts/ftp';
 import { tombstoneSchema } from '@portal/shared/contracts/landing';
 import {
   droppedSchema,
@@ -63,6 +64,10 @@ const CONTRACTS: Partial<Record<RouteName, Partial<Record<Method, z.ZodType>>>> 
   dropEmptyDraft: { POST: droppedSchema },
   projections: { GET: projectionsSchema },
   recordFiles: { GET: storedFilePageSchema },
+  ftpAccounts: { GET: ftpAccountListSchema, POST: newFtpAccountSchema },
+  ftpSync: { POST: ftpSyncReplySchema },
+  ftpDownloadUser: { POST: newFtpAccountSchema },
+  ftpInfo: { GET: ftpAccountSchema },
   basket: { GET: cartLinePageSchema, POST: cartLineSchema },
   orders: { GET: orderPageSchema, POST: placeOrderReplySchema },
   order: { GET: orderSchema, PUT: orderSchema },

@@ -40,6 +40,12 @@ export const ROUTES = {
   deleteFile: '/data/deleteFile/',
   moveFile: '/data/moveFile/',
   tusUploads: '/api/data/tus/',
+  // FTP accounts (issue 19): a record's upload accounts and their sync, a downloader's account
+  ftpAccounts: '/api/data/ftp/',
+  ftpAccount: '/api/data/ftp/:id/',
+  ftpSync: '/data/sync/',
+  ftpDownloadUser: '/data/download-user/',
+  ftpInfo: '/data/ftpinfo/',
   // orders
   basket: '/api/account/line_item/',
   basketLine: '/api/account/line_item/:id/',

@@ -11,11 +11,12 @@ import { datasetTitle, landingPath, PageTitle } from '../components/common';
 import { LoadFailed } from './BasketPage';
 import { checkSelection } from '../selection';
 import { tablePagination } from '../../../components/table-pagination';
+import { FtpDownloadAccount } from '../../ftp/FtpDownloadAccount';
 
 /**
  * /data/downloadData: the datasets the caller may download now, each opened into its files (20 a
  * page); the selected files download as one file or one zip, a plain navigation the browser saves.
- * Per order, the signed links of every file for `wget -i`.
+ * Per order, the signed links of every file for `wget -i`; per dataset, an FTP account (issue 19).
  */
 export default function DownloadPage() {
   const { message, t } = useFeedback();
@@ -41,6 +42,18 @@ export default function DownloadPage() {
       return next;
     });
 
+  /** A dataset's ways beside the files: its order's signed links, an FTP account (on a phone under its title). */
+  const rowActions = (row: Downloadable) => (
+    <Space wrap size={8}>
+      {row.order && (
+        <Button size="small" onClick={() => setLinksOf(row.order)}>
+          {t('ordersUi.download.links')}
+        </Button>
+      )}
+      <FtpDownloadAccount size="small" metadataId={row.metadata_id} title={datasetTitle(row)} />
+    </Space>
+  );
+
   const columns: TableColumnsType<Downloadable> = [
     {
       title: t('ordersUi.common.dataset'),
@@ -52,11 +65,7 @@ export default function DownloadPage() {
             {t('ordersUi.download.files', { count: row.file_count, size: formatBytes(row.total_size) })}
             {row.expires_at && ` · ${t('ordersUi.common.expiresAt')}: ${formatDate(row.expires_at)}`}
           </Typography.Text>
-          {isPhone && row.order && (
-            <Button size="small" onClick={() => setLinksOf(row.order)}>
-              {t('ordersUi.download.links')}
-            </Button>
-          )}
+          {isPhone && rowActions(row)}
         </Space>
       ),
     },
@@ -70,14 +79,9 @@ export default function DownloadPage() {
     {
       title: t('ordersUi.common.actions'),
       key: 'actions',
-      width: 200,
+      width: 240,
       responsive: ['md'],
-      render: (_, row) =>
-        row.order && (
-          <Button size="small" onClick={() => setLinksOf(row.order)}>
-            {t('ordersUi.download.links')}
-          </Button>
-        ),
+      render: (_, row) => rowActions(row),
     },
   ];
 

@@ -4,10 +4,10 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fileNameProblem, type FileEntry, type FileOrdering } from '@portal/shared';
-import { fieldErrorsOf } from '../../../../api/form';
-import { ApiError } from '../../../../api/client';
+import { refusal } from '../../../../api/form';
 import { path } from '../../../../api/routes';
 import { formatBytes, formatCount, formatDateTime } from '../../../../components/format';
+import { FtpUploadPanel } from '../../../ftp/FtpUploadPanel';
 import type { EditorTabProps } from '../../api';
 import { useFeedback } from '../useFeedback';
 import { NameDialog } from './NameDialog';
@@ -18,21 +18,11 @@ import { UPLOADS_AT_ONCE, useUploads } from './useUploads';
 type Dialog = { kind: 'folder' | 'file' } | { kind: 'move'; entry: FileEntry };
 const SORTED: Record<string, 'name' | 'size' | 'modified'> = { name: 'name', size: 'size', modified: 'modified' };
 
-/** The server's message of a refusal (its detail, else its first field's message), else the generic text. */
-function refusal(error: unknown, fallback: string): string {
-  if (error instanceof ApiError) {
-    if (typeof error.reply.detail === 'string' && error.reply.detail) return error.reply.detail;
-    const first = fieldErrorsOf(error.reply)[0];
-    if (first) return first[1];
-  }
-  return fallback;
-}
-
 /**
  * A record's data files as a tree (issue 19, spec section 2's file manager): one folder at a time,
  * paged (20) and sorted by name, size or time, with its count and bytes; new folder, new empty
- * file, rename or move, delete, and resumable uploads (tus) by drop or picker, at most 5 at once.
- * Read-only, it shows the tree without a control that changes it.
+ * file, rename or move, delete, and resumable uploads (tus) by drop or picker, at most 5 at once;
+ * at the root, the FTP upload panel. Read-only, it shows the tree without a control that changes it.
  */
 export function FileManager({ record, readOnly }: EditorTabProps) {
   const { t } = useTranslation();
@@ -249,6 +239,8 @@ export function FileManager({ record, readOnly }: EditorTabProps) {
         pagination={{ current: page, pageSize: TREE_PAGE_SIZE, total: data?.count ?? 0, showSizeChanger: false, hideOnSinglePage: true }}
         locale={{ emptyText: t('fileManager.empty') }}
       />
+      {/* The FTP account panel, at the tree's root only (spec section 6), for those who may change the record. */}
+      {!readOnly && folder === '/' && <FtpUploadPanel metadataId={record.id} onSynced={() => void refresh()} />}
       <NameDialog
         open={dialog !== null}
         title={dialog?.kind === 'folder' ? t('fileManager.newFolder') : dialog?.kind === 'file' ? t('fileManager.newFile') : t('fileManager.move')}
