@@ -9,4 +9,15 @@ export const datasetArchiveEn = {
   parent: 'Parent folder',
   empty: 'This folder is empty.',
   noEntry: 'There is no such file or folder in this order’s datasets.',
+  /** The order page's "download everything" (personal centre). */
+  ui: {
+    title: 'Download everything',
+    intro: 'Each dataset as one zip of all its files in their folders, with a SHA-256 manifest. The download resumes if it is cut.',
+    download: 'Download everything ({{size}})',
+    downloadFor: 'Download everything of {{title}} ({{size}})',
+    files: '{{n}} files, {{size}} of data',
+    preparing: 'The archive is being prepared; this page shows it when it is ready.',
+    indexIntro: 'Or fetch every dataset’s folders from a command line (the address is valid while the order is):',
+    unavailable: 'The archive cannot be shown now.',
+  },
 };

@@ -9,4 +9,15 @@ export const datasetArchiveZhHans = {
   parent: '上级文件夹',
   empty: '此文件夹为空。',
   noEntry: '该订单的数据集中没有这个文件或文件夹。',
+  /** 订单页的“下载全部”（个人中心）。 */
+  ui: {
+    title: '下载全部',
+    intro: '每个数据集打成一个 zip，包含其全部文件及文件夹结构，并附 SHA-256 清单。下载中断后可以续传。',
+    download: '下载全部（{{size}}）',
+    downloadFor: '下载 {{title}} 的全部数据（{{size}}）',
+    files: '{{n}} 个文件，数据共 {{size}}',
+    preparing: '打包文件正在准备中，准备好后将在本页显示。',
+    indexIntro: '也可以在命令行中按文件夹下载所有数据集（订单有效期内可用）：',
+    unavailable: '暂时无法显示打包文件。',
+  },
 };

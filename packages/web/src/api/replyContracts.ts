@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { archiveSchema, orderIndexLinkSchema } from '@portal/shared/contracts/archive';
 import { loginReplySchema, registerReplySchema, statusReplySchema, userPageSchema, userSchema } from '@portal/shared/contracts/account';
 import { doiRegistrationPageSchema, recordDoiSchema } from '@portal/shared/contracts/doi';
 import { ftpAccountListSchema, ftpAccountSchema, ftpSyncReplySchema, newFtpAccountSchema } from '@portal/shared/contracts/ftp';
@@ -76,6 +77,8 @@ const CONTRACTS: Partial<Record<RouteName, Partial<Record<Method, z.ZodType>>>> 
   reapply: { POST: placeOrderReplySchema },
   haveDownload: { GET: haveDownloadSchema },
   downloadable: { GET: downloadablePageSchema },
+  orderIndexLink: { GET: orderIndexLinkSchema },
+  archive: { GET: archiveSchema },
   voucher: { GET: voucherSchema },
   verifyVoucher: { GET: voucherSchema },
   statistics: { GET: statisticsSchema },

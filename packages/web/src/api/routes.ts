@@ -52,6 +52,9 @@ export const ROUTES = {
   orders: '/api/account/order/',
   order: '/api/account/order/:id/',
   orderLinks: '/api/account/order/:id/links/',
+  // whole datasets (issue 19): an order's HTTP index, a record's archive
+  orderIndexLink: '/api/account/order/:id/index-link/',
+  archive: '/api/archive/archives/:id/',
   deleteOrders: '/account/delete_order/',
   reapply: '/account/reapply/',
   handleOrders: '/account/order-handle/',

@@ -9,6 +9,7 @@ import { ApplicationDetails, DatasetLinks, datasetTitle, PageTitle, StatusTag, s
 import { OrderActions } from '../components/useOrderActions';
 import { LoadFailed } from './BasketPage';
 import { OrderDates, OverdueNotice } from './OrderListPage';
+import { ArchiveDownloads } from '../components/ArchiveDownloads';
 
 /** /data/order/:id: one order with its application, as its applicant reads it; approved, an FTP account per dataset (issue 19). */
 export default function OrderDetailPage() {
@@ -46,6 +47,7 @@ export default function OrderDetailPage() {
           <OrderActions order={order} onDeleted={() => navigate('/data/order')} />
           {order.handler !== 'online' && <Link to={`/offline/Application/${order.id}`}>{t('ordersUi.offline.open')}</Link>}
         </Space>
+        {statusOf(order) === 'approved' && <ArchiveDownloads order={order} />}
       </Space>
     </Card>
   );
