@@ -273,6 +273,28 @@ describe('GET /api/archive/archives/{id}/', () => {
     expect(refused.json().detail).toContain('无法打成一个包');
   });
 
+  it('answers failed, with the reason, when a file’s bytes are missing, and tries again later', async () => {
+    const id = await buildRecord(portal, {
+      owner: people.owner,
+      status: 'published',
+      sharing: 'online',
+      published: '2024-01-05',
+      dataFiles: [{ name: 'lost.csv', content: 'lost\n' }],
+    });
+    const file = await portal.database.db.selectFrom('meta_file').select('storage_key').where('metadata_id', '=', id).executeTakeFirstOrThrow();
+    await fs.rm(blobPath(file.storage_key));
+    await built();
+    const archive = await archiveOf(people.other.token, id);
+    expect(archive).toMatchObject({ state: 'failed', size: null, download_url: null });
+    expect(archive.detail).toMatch(/could not be built; it will be tried again/);
+    const row = (await new ArchiveRepo(portal.database.db).find(id))!;
+    expect(row.attempts).toBe(1);
+    expect(Date.parse(row.retry_at!)).toBeGreaterThan(Date.now());
+    const refused = await call(portal, 'GET', `/api/archive/archives/${id}/download/`, people.other.token, { headers: EN });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().detail).toMatch(/could not be built/);
+  });
+
   it('deletes the archive’s blob when the record is withdrawn or deleted', async () => {
     const id = await buildRecord(portal, {
       owner: people.owner,
