@@ -170,17 +170,17 @@ describe('GET /api/archive/archives/{id}/', () => {
     const { owner, other, expert, staff, applicant, approved, lapsed } = people;
     await built();
     // Open access: anyone signed in; signed out: 401, as every data download.
-    for (const who of [owner, other, expert, staff, applicant]) expect((await stateOf(who.token, openId)).statusCode, who.realname).toBe(200);
+    for (const who of [owner, other, expert, staff, applicant]) expect((await stateOf(who.token, openId)).statusCode, who.username).toBe(200);
     expect((await stateOf(null, openId)).statusCode).toBe(401);
     expect((await call(portal, 'GET', `/api/archive/archives/${openId}/download/`, null)).statusCode).toBe(401);
 
     // Restricted: its creator, staff and an approved order in force.
-    for (const who of [owner, staff, approved]) expect((await archiveOf(who.token, restrictedId)).state, who.realname).toBe('ready');
+    for (const who of [owner, staff, approved]) expect((await archiveOf(who.token, restrictedId)).state, who.username).toBe('ready');
     for (const who of [other, expert, applicant, lapsed]) {
       const refused = await stateOf(who.token, restrictedId);
-      expect(refused.statusCode, who.realname).toBe(403);
+      expect(refused.statusCode, who.username).toBe(403);
       const download = await call(portal, 'GET', `/api/archive/archives/${restrictedId}/download/`, who.token, { headers: EN });
-      expect(download.statusCode, who.realname).toBe(403);
+      expect(download.statusCode, who.username).toBe(403);
       expect(download.body).not.toContain('PK');
     }
     expect((await stateOf(applicant.token, restrictedId)).json().detail).toMatch(/under review/i);
