@@ -32,4 +32,18 @@ export type * from './schema/ftp.js';
 export type * from './schema/uploads.js';
 export type * from './schema/archive.js';
 
-export interface Database extends AccountTables, MetadataTables, FilesTables, ReviewTables, SearchTables, UsageTables, OaiTables, OrdersTables, DoiTables, ServerTables, UploadsTables, FtpTables, ArchiveTables {}
+export interface Database
+  extends
+    AccountTables,
+    MetadataTables,
+    FilesTables,
+    ReviewTables,
+    SearchTables,
+    UsageTables,
+    OaiTables,
+    OrdersTables,
+    DoiTables,
+    ServerTables,
+    UploadsTables,
+    FtpTables,
+    ArchiveTables {}
