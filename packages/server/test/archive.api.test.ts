@@ -43,6 +43,10 @@ const exists = (file: string) =>
     () => false,
   );
 
+/** A published open-access record of the owner's with this one data file; its id. */
+const openRecord = (file: { name: string; content?: string; size?: number }) =>
+  buildRecord(portal, { owner: people.owner, status: 'published', sharing: 'online', published: '2024-01-03', dataFiles: [file] });
+
 /** Waits for the background worker: what the server does after a reply (afterResponse), run now. */
 const built = () => portal.archives.kick();
 
@@ -256,7 +260,7 @@ describe('GET /api/archive/archives/{id}/', () => {
   });
 
   it('answers too_large for a record over ARCHIVE_MAX_GB, and builds nothing', async () => {
-    const id = await buildRecord(portal, { owner: people.owner, status: 'published', sharing: 'online', published: '2024-01-03', dataFiles: [{ name: 'huge.nc', size: 1000 }] });
+    const id = await openRecord({ name: 'huge.nc', size: 1000 });
     // The row says 51 GB (no test writes that many bytes): the limit is judged on the rows' sizes.
     await portal.database.db
       .updateTable('meta_file')
@@ -274,13 +278,7 @@ describe('GET /api/archive/archives/{id}/', () => {
   });
 
   it('answers failed, with the reason, when a file’s bytes are missing, and tries again later', async () => {
-    const id = await buildRecord(portal, {
-      owner: people.owner,
-      status: 'published',
-      sharing: 'online',
-      published: '2024-01-05',
-      dataFiles: [{ name: 'lost.csv', content: 'lost\n' }],
-    });
+    const id = await openRecord({ name: 'lost.csv', content: 'lost\n' });
     const file = await portal.database.db.selectFrom('meta_file').select('storage_key').where('metadata_id', '=', id).executeTakeFirstOrThrow();
     await fs.rm(blobPath(file.storage_key));
     await built();
@@ -296,13 +294,7 @@ describe('GET /api/archive/archives/{id}/', () => {
   });
 
   it('deletes the archive’s blob when the record is withdrawn or deleted', async () => {
-    const id = await buildRecord(portal, {
-      owner: people.owner,
-      status: 'published',
-      sharing: 'online',
-      published: '2024-01-04',
-      dataFiles: [{ name: 'gone.csv', content: 'x\n' }],
-    });
+    const id = await openRecord({ name: 'gone.csv', content: 'x\n' });
     await built();
     expect((await archiveOf(people.owner.token, id)).state).toBe('ready');
     const repo = new ArchiveRepo(portal.database.db);
