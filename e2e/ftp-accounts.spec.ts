@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import type { Language } from '@portal/shared';
 import { ftpAccountListSchema, ftpAccountSchema } from '@portal/shared/contracts/ftp';
 import { E2E_PORT } from '../playwright.config';
@@ -53,6 +53,15 @@ async function noHorizontalOverflow(page: Page) {
   expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
 }
 
+/** A dialog whole: the window made as tall as it for the picture (a modal taller than the window scrolls), then as it was. */
+async function shootDialog(page: Page, dialog: Locator, file: string) {
+  const size = page.viewportSize()!;
+  const height = await dialog.evaluate((element) => Math.ceil(element.getBoundingClientRect().height) + 200);
+  await page.setViewportSize({ width: size.width, height: Math.max(size.height, height) });
+  await dialog.screenshot({ path: file });
+  await page.setViewportSize(size);
+}
+
 const textOf = async (page: Page, testId: string) => (await page.getByTestId(testId).first().textContent())?.trim() ?? '';
 
 for (const language of LANGUAGES) {
@@ -77,11 +86,12 @@ for (const language of LANGUAGES) {
         await signIn(page, scientist, width);
         await page.goto(`${prefix}/personal/#/data/order/${orderId}`);
         await expect(page.getByRole('heading', { name: texts.ordersUi.orders.detailTitle })).toBeVisible(AFTER_LOAD);
-        await page.getByRole('button', { name: like(f.download.openFor) }).click();
+        // By keyboard: the action, then the dialog's button.
+        await page.getByRole('button', { name: like(f.download.openFor) }).press('Enter');
         const dialog = await settled(page.getByRole('dialog', { name: f.download.title }));
         // No account yet: ftpinfo's message, in the server's words, and the way to make one.
         await expect(dialog).toContainText(texts.ftp.noAccount);
-        await dialog.getByRole('button', { name: f.download.create }).click();
+        await dialog.getByRole('button', { name: f.download.create }).press('Enter');
         await expect(dialog.getByTestId('ftp-password')).toBeVisible();
         await expect(dialog.getByRole('alert')).toContainText(f.passwordOnce);
         await expect(dialog.getByTestId('ftp-port')).toHaveText(String(FTP_PORT));
@@ -89,7 +99,7 @@ for (const language of LANGUAGES) {
         const username = await textOf(page, 'ftp-username');
         const password = await textOf(page, 'ftp-password');
         expect(username).toMatch(/^d[0-9a-f]{12}$/);
-        await dialog.screenshot({ path: testInfo.outputPath(`ftp-download-${language}-${width}.png`) });
+        await shootDialog(page, dialog, testInfo.outputPath(`ftp-download-${language}-${width}.png`));
         await noHorizontalOverflow(page);
 
         // The details are real: curl signs in with them and lists the dataset's file.
@@ -120,7 +130,7 @@ for (const language of LANGUAGES) {
         // The reply the dialog read is the shared contract's.
         const info = ftpAccountSchema.parse(await expectJson(await page.context().request.get(`/data/ftpinfo/?id=${record.id}`)));
         expect(info).toMatchObject({ kind: 'download', metadata: record.id, username, port: FTP_PORT });
-        await again.screenshot({ path: testInfo.outputPath(`ftp-download-again-${language}-${width}.png`) });
+        await shootDialog(page, again, testInfo.outputPath(`ftp-download-again-${language}-${width}.png`));
         await noHorizontalOverflow(page);
       } finally {
         await fs.rm(work, { recursive: true, force: true });
@@ -146,7 +156,7 @@ for (const language of LANGUAGES) {
         await expect(panel).toContainText(f.upload.none);
 
         // A new upload account: its password shown once, with the warning.
-        await panel.getByRole('button', { name: f.upload.create }).click();
+        await panel.getByRole('button', { name: f.upload.create }).press('Enter');
         await expect(panel.getByTestId('ftp-password')).toBeVisible();
         await expect(panel.getByRole('alert')).toContainText(f.passwordOnce);
         const username = await textOf(page, 'ftp-username');

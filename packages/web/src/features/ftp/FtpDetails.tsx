@@ -1,4 +1,4 @@
-import { Alert, Descriptions, Typography } from 'antd';
+import { Alert, Descriptions, Flex, theme, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../components/format';
 import { useIsPhone } from '../../components/useIsPhone';
@@ -7,17 +7,34 @@ import type { FtpAccount } from './api';
 /** Long words (user names, passwords, command lines) wrap inside their box instead of widening the page. */
 export const WRAP = { overflowWrap: 'anywhere', wordBreak: 'break-word' } as const;
 
-/** A command line to paste, its label above it, with a copy button. */
+/** A command line to paste, its label above it, in a box of its own (long lines wrap inside it) with a copy button. */
 export function CommandLine({ label, command, testId }: { label: string; command: string; testId?: string }) {
   const { t } = useTranslation();
+  const { token } = theme.useToken();
   return (
     <div>
       <Typography.Text type="secondary">{label}</Typography.Text>
-      <Typography.Paragraph copyable={{ text: command, tooltips: [t('ftpUi.copy'), t('ftpUi.copied')] }} style={{ marginBottom: 0 }}>
-        <code data-testid={testId} style={{ ...WRAP, whiteSpace: 'pre-wrap', display: 'inline' }}>
+      <Flex align="start" gap={4}>
+        <pre
+          data-testid={testId}
+          style={{
+            ...WRAP,
+            flex: 1,
+            minWidth: 0,
+            margin: 0,
+            padding: '4px 8px',
+            whiteSpace: 'pre-wrap',
+            fontFamily: token.fontFamilyCode,
+            fontSize: token.fontSizeSM,
+            background: token.colorFillTertiary,
+            border: `1px solid ${token.colorBorderSecondary}`,
+            borderRadius: token.borderRadiusSM,
+          }}
+        >
           {command}
-        </code>
-      </Typography.Paragraph>
+        </pre>
+        <Typography.Text copyable={{ text: command, tooltips: [t('ftpUi.copy'), t('ftpUi.copied')] }} style={{ paddingTop: 4 }} />
+      </Flex>
     </div>
   );
 }
