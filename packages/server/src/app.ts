@@ -11,7 +11,6 @@ import { AppError } from './errors.js';
 import { parseQuery } from './http/query.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { AccountDirectory, accountRoutes, AccountService } from './modules/account/index.js';
-import { FilesRepo } from './modules/files/index.js';
 import { filesRoutes } from './modules/files/index.js';
 import { FilesService, StoredFiles } from './modules/files/index.js';
 import { ExportsService, exportsForLanding, exportsRoutes } from './modules/exports/index.js';
@@ -185,11 +184,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   const downloads = orders.downloads;
   await app.register(metadataRoutes, { metadata, resources, review, usage });
-  await app.register(ordersRoutes, { orders, usage, access: metadataAccess });
+  await app.register(ordersRoutes, { orders });
   // Uploaded files live in DATA_DIR/files.
   const storage = createBlobStore({ dataDir: config.dataDir });
-  const filesRepo = new FilesRepo(database.db, metadataAccess);
-  const files = new FilesService(filesRepo, metadataAccess, storage, {
+  const files = new FilesService(database.db, metadataAccess, storage, {
     log: app.log,
     storageQuotaBytes: config.accountLimits.storageBytes,
     downloads,
@@ -200,7 +198,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Uploads that resume (issue 19): the chunked protocol and tus write through the storage's upload area; a finished file goes to the files module.
   const uploads = new UploadsService(new UploadsRepo(database.db), metadataAccess, storage.uploads, storage, files, {
     storageQuotaBytes: config.accountLimits.storageBytes,
-    storedBytesOf: (userId) => filesRepo.storedBytesOf(userId),
+    storedBytesOf: (userId) => files.storedBytesOf(userId),
     expiryMs: config.uploadExpiryHours * 3600_000,
     log: app.log,
   });
@@ -230,7 +228,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     accounts,
     files,
     storage,
-    usedBytesOf: async (userId) => (await filesRepo.storedBytesOf(userId)) + (await uploads.repo.reservedBytes(userId)),
+    usedBytesOf: (userId) => uploads.usedBytesOf(userId),
     log: app.log,
   });
   metadataAccess.events.on('removing', ({ id }) => ftp.service.incoming.remove(id));

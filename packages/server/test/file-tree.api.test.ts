@@ -6,7 +6,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../src/errors.js';
 import type { AuthenticatedUser } from '../src/modules/account/index.js';
-import { FilesRepo } from '../src/modules/files/files.repo.js';
 import { FilesService } from '../src/modules/files/files.service.js';
 import { MetadataAccess } from '../src/modules/metadata/metadata-access.js';
 import { BlobNotFoundError, createBlobStore, type BlobStore } from '../src/storage/index.js';
@@ -28,7 +27,7 @@ beforeAll(async () => {
   people = await buildUsers(portal, { creator: {}, other: {}, expert: {}, staff: { staff: true } });
   storage = createBlobStore({ dataDir: portal.config.dataDir });
   const access = new MetadataAccess(portal.database.db);
-  files = new FilesService(new FilesRepo(portal.database.db, access), access, storage, { storageQuotaBytes: portal.config.accountLimits.storageBytes });
+  files = new FilesService(portal.database.db, access, storage, { storageQuotaBytes: portal.config.accountLimits.storageBytes });
 }, 60_000);
 
 afterAll(async () => {

@@ -8,7 +8,6 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { METADATA_LIMITS } from '@portal/shared';
 import { AppError } from '../src/errors.js';
-import { FilesRepo } from '../src/modules/files/files.repo.js';
 import { FilesService } from '../src/modules/files/files.service.js';
 import { MetadataAccess } from '../src/modules/metadata/metadata-access.js';
 import { createBlobStore } from '../src/storage/index.js';
@@ -652,7 +651,7 @@ describe('a record that changes while its file is on its way', () => {
   }
 
   const filesWith = (change: (id: string) => Promise<unknown>) =>
-    new FilesService(new FilesRepo(portal.database.db), new ChangingAccess(portal.database.db, change), createBlobStore(portal.config));
+    new FilesService(portal.database.db, new ChangingAccess(portal.database.db, change), createBlobStore(portal.config));
 
   it('keeps the old thumbnail and stores nothing when the record left draft after the access check', async () => {
     const record = await buildRecord(portal, { owner });
@@ -943,7 +942,7 @@ describe('removing every file of a record', () => {
     const keys = await allKeys(record);
     expect(keys).toHaveLength(4);
 
-    const files = new FilesService(new FilesRepo(portal.database.db), new MetadataAccess(portal.database.db), createBlobStore(portal.config));
+    const files = new FilesService(portal.database.db, new MetadataAccess(portal.database.db), createBlobStore(portal.config));
     await files.removeAllOf(record);
     for (const key of keys) expect(await blobExists(key)).toBe(false);
     expect(await rowsOf('meta_file', record)).toBe(0);

@@ -1,6 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import os from 'node:os';
-import argon2 from 'argon2';
 import { CAPTCHA_LIFETIME_MINUTES, CHANGE_RESULT, LINK_LIFETIME_HOURS, languagePrefix, translate, type Language, type SiteVariant, type User } from '@portal/shared';
 import type { z } from 'zod';
 import type { changeSchema, registerSchema } from '@portal/shared/contracts/account';
@@ -10,56 +8,12 @@ import type { PasswordHashing } from '../../config.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { AccountRepo, type UserChanges, type UserRow } from './account.repo.js';
 import { drawCaptcha } from './captcha.js';
+import { PasswordHasher } from './password-hasher.js';
 
 export type AuthenticatedUser = User;
 type RegisterData = z.output<typeof registerSchema>;
 type ChangeData = z.output<typeof changeSchema>;
 
-/**
- * Password hashes: argon2id with OWASP's recommended minimum (Password Storage Cheat Sheet: 19 MiB,
- * 2 passes, 1 lane), about 30 ms of CPU a check. node-argon2's defaults (64 MiB, 3 passes, 4 lanes)
- * cost 0.2 s of CPU a check: 10 sign-ins a second took a whole core of two, and under the crowd of
- * bench/mixed-load.ts every user ended up queued for sign-in (p95 8-22 s). A hash keeps its own
- * parameters, so hashes made before still verify as they were made.
- */
-const OWASP = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
-
-/**
- * The parameters of each `PasswordHashing`: OWASP's everywhere but in the API tests, whose portal
- * (test/helpers.ts) asks for argon2's cheapest (1 MiB, 1 pass) so that its hundreds of accounts cost
- * no CPU worth measuring. Only code passes 'fast-for-tests' (buildApp's option); no setting selects it.
- */
-const ARGON2_OPTIONS: Record<PasswordHashing, argon2.Options> = {
-  owasp: OWASP,
-  'fast-for-tests': { ...OWASP, memoryCost: 1024, timeCost: 1 },
-};
-
-/**
- * argon2 runs off the event loop already, on libuv's thread pool; but that pool (4 threads)
- * is also where file reads wait, and four hashes at once on two cores leave the event loop little.
- * Under a crowd of sign-ins (bench/mixed-load.ts) downloads waited 8-16 s behind them and every
- * other reply slowed. So at most one hash fewer than the cores runs at once (at least one); the
- * others queue here, and only sign-ins wait for them.
- */
-const HASHING_SLOTS = Math.max(1, os.availableParallelism() - 1);
-let hashing = 0;
-const hashQueue: (() => void)[] = [];
-
-async function inHashingSlot<T>(work: () => Promise<T>): Promise<T> {
-  if (hashing >= HASHING_SLOTS) await new Promise<void>((resolve) => hashQueue.push(resolve));
-  else hashing += 1;
-  try {
-    return await work();
-  } finally {
-    // The slot passes to the next in line, or is freed.
-    const next = hashQueue.shift();
-    if (next) next();
-    else hashing -= 1;
-  }
-}
-
-const hashPassword = (password: string, hashing: PasswordHashing) => inHashingSlot(() => argon2.hash(password, ARGON2_OPTIONS[hashing]));
-const verifyPassword = (hash: string, password: string) => inHashingSlot(() => argon2.verify(hash, password));
 /**
  * A token expires `tokenTtlDays` after its last use (sliding). Its last-used time, from which the
  * expiry is reckoned, is written at most this often, so that the auth hook of a busy client
@@ -108,8 +62,8 @@ export interface AccountServiceOptions {
 
 /** Account rules (spec sections 4, 5, 6, 8). Knows nothing of HTTP. */
 export class AccountService {
-  /** Verified against when the user is unknown, so both failures take the same time. */
-  private dummyHash: Promise<string>;
+  /** How passwords are hashed and checked: the accounts', and any other secret stored as a password is (FTP accounts). */
+  readonly passwords: PasswordHasher;
 
   private readonly repo: AccountRepo;
 
@@ -119,11 +73,7 @@ export class AccountService {
     private readonly options: AccountServiceOptions,
   ) {
     this.repo = new AccountRepo(db);
-    this.dummyHash = this.hashPassword(newKey());
-  }
-
-  private hashPassword(password: string): Promise<string> {
-    return hashPassword(password, this.options.passwordHashing);
+    this.passwords = new PasswordHasher(options.passwordHashing);
   }
 
   /** The portal's address as its users reach it (PUBLIC_URL): its own pages post from there. */
@@ -182,7 +132,7 @@ export class AccountService {
       id: newId(),
       username: data.username,
       email: data.email,
-      password_hash: await this.hashPassword(data.password),
+      password_hash: await this.passwords.hash(data.password),
       realname: data.realname,
       phone: data.phone,
       address: data.address,
@@ -269,7 +219,7 @@ export class AccountService {
   async login(login: string, password: string, language?: Language): Promise<User & { token: string }> {
     const user = await this.repo.findUserByLogin(login.trim());
     // Same work and the same reply for an unknown user and a wrong password.
-    const valid = await verifyPassword(user?.password_hash ?? (await this.dummyHash), password);
+    const valid = await this.passwords.check(user?.password_hash, password);
     if (!user || !valid) throw new AppError('VALIDATION_FAILED', 'account.badCredentials');
     if (user.is_active !== 1) throw new AppError('FORBIDDEN', 'account.notActive');
     const token = newKey();
@@ -304,7 +254,7 @@ export class AccountService {
   }
 
   async reset(key: string, password: string): Promise<void> {
-    const passwordHash = await this.hashPassword(password);
+    const passwordHash = await this.passwords.hash(password);
     await this.repo.transaction(async (repo) => {
       const userId = await repo.consumeLink(sha256(key), 'reset', new Date().toISOString());
       if (!userId) throw new AppError('VALIDATION_FAILED', 'account.linkTimeout');
@@ -338,7 +288,7 @@ export class AccountService {
           extra: { status: CHANGE_RESULT.wrongPassword },
         });
       }
-      if (!(await verifyPassword(row.password_hash, data.old_password))) {
+      if (!(await this.passwords.verify(row.password_hash, data.old_password))) {
         throw new AppError('VALIDATION_FAILED', 'account.originPasswordError', {
           fields: { old_password: 'account.originPasswordError' },
           extra: { status: CHANGE_RESULT.wrongPassword },
@@ -346,7 +296,7 @@ export class AccountService {
       }
     }
     if (await this.repo.isTaken(changes.username, changes.email, row.id)) throw duplicateError(CHANGE_RESULT.duplicate);
-    if (data.password !== undefined) changes.password_hash = await this.hashPassword(data.password);
+    if (data.password !== undefined) changes.password_hash = await this.passwords.hash(data.password);
     try {
       await this.repo.transaction(async (repo) => {
         await repo.updateUser(row.id, changes);
@@ -393,7 +343,7 @@ export class AccountService {
       id: newId(),
       username: input.username,
       email: input.email.toLowerCase(),
-      password_hash: await this.hashPassword(input.password),
+      password_hash: await this.passwords.hash(input.password),
       realname: input.realname ?? '',
       phone: '',
       address: '',

@@ -5,4 +5,5 @@
  */
 export { AccountService, mailLanguageOf, type AuthenticatedUser, type AccountServiceOptions } from './account.service.js';
 export { AccountDirectory } from './account-directory.js';
+export { PasswordHasher } from './password-hasher.js';
 export { accountRoutes } from './account.routes.js';

@@ -27,7 +27,7 @@ const COLUMNS = { name: 'name', size: 'size', modified: 'modified_at' } as const
  * The SQL of a record's file tree: files (`meta_file`, with `path`) and folders (`meta_folder`).
  * A folder lists its folders first, then its files, each sorted by the ordering asked for (folders by
  * name when sorted by size); ties by id. Every write runs in the caller's transaction, after the
- * record's lock (MetadataAccess.lockForWrite), so that a name is checked and taken at once.
+ * record's lock (MetadataAccess.lockFor), so that a name is checked and taken at once.
  */
 export class FileTreeRepo {
   constructor(readonly db: Db) {}

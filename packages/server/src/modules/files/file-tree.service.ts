@@ -3,7 +3,7 @@ import { newId, type Tx } from '../../db/index.js';
 import { AppError, fieldError } from '../../errors.js';
 import { BlobNotFoundError, type BlobStore, type StoredBlob } from '../../storage/index.js';
 import type { AuthenticatedUser } from '../account/index.js';
-import type { MetadataAccess, MetadataRow } from '../metadata/index.js';
+import { storageQuotaApplies, type MetadataAccess, type MetadataRow } from '../metadata/index.js';
 import type { DownloadAccess } from '../orders/index.js';
 import { FileTreeRepo, innerPath, NameTaken, type DataFileRow, type TreeRow } from './file-tree.repo.js';
 import { isOverQuota, type Slice } from './files.repo.js';
@@ -141,7 +141,7 @@ export class FileTree {
       await this.repo.ensureFolders(trx, record.id, path, user!.id, now);
       if (await this.repo.entry(trx, record.id, path, name)) throw exists();
       const quota = this.options.storageQuotaBytes ?? Number.MAX_SAFE_INTEGER;
-      if (!user!.is_staff && (await isOverQuota(trx, { draftOnly: true, quota: { userId: user!.id, bytes: quota } }, input.blob.size))) {
+      if (storageQuotaApplies(user!) && (await isOverQuota(trx, { userId: user!.id, bytes: quota }, input.blob.size))) {
         throw new AppError('PAYLOAD_TOO_LARGE', 'metadata.files.quotaExceeded', { params: { limit: formatLimit(quota) } });
       }
       await this.repo.insertFile(trx, row);
@@ -229,7 +229,7 @@ export class FileTree {
   private async write(user: AuthenticatedUser, record: MetadataRow, now: string, work: (trx: Tx) => Promise<void>): Promise<void> {
     try {
       await this.repo.db.transaction().execute(async (trx) => {
-        const refusal = await this.access.lockForFiles(trx, user, record.id, now);
+        const refusal = await this.access.lockFor(trx, user, 'changeFiles', record.id, now);
         if (refusal) throw refusal;
         await work(trx);
       });

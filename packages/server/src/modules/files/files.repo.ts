@@ -1,9 +1,8 @@
 import type { Insertable, Selectable } from 'kysely';
 import { lockUserRow, type Db, type Tx } from '../../db/index.js';
 import type { MetaMediaTable, StoredFileTable } from '../../db/schema.js';
-import type { AppError } from '../../errors.js';
 import type { AuthenticatedUser } from '../account/index.js';
-import { MetadataAccess, type RecordWriteRefusal } from '../metadata/index.js';
+import { MetadataAccess } from '../metadata/index.js';
 
 /** Data files (`meta_file`) and specification documents (`meta_attach`) share one shape. */
 export type FileKind = 'file' | 'attach';
@@ -17,25 +16,25 @@ export interface Slice {
   limit: number;
 }
 
-/**
- * Why a row was not written: the record is gone, or it left draft (submitted, in review, published)
- * while the upload was on its way and the caller may change it only as a draft.
- */
-export type Refusal = RecordWriteRefusal;
+/** Inserted, or refused because the record has its maximum already, the uploader's quota is used up or the name is taken. */
+export type InsertResult = 'inserted' | 'full' | 'quota' | 'exists';
 
-/** Inserted, refused because the record has its maximum already or the uploader's quota is used up, or a Refusal. */
-export type InsertResult = 'inserted' | 'full' | 'quota' | 'exists' | Refusal | AppError;
+/** The uploader's storage quota: their stored bytes with the new file stay within `bytes`. */
+export interface Quota {
+  userId: string;
+  bytes: number;
+}
 
 /**
- * What the caller may still change, checked again under the lock: `draftOnly` for a non-staff caller
- * (the creator may change a record only while it is a draft, MetadataAccess.writable).
+ * What is judged again under the record's lock: the record policy's `action` for the caller
+ * (MetadataAccess.lockFor: `update` for documents and thumbnails, `changeFiles` for data files),
+ * the record having changed since the check made before the bytes streamed, and their quota (none
+ * for staff, record-policy.ts storageQuotaApplies).
  */
 export interface WriteCondition {
-  draftOnly: boolean;
-  /** A data file's write: the files' rule (MetadataAccess.lockForFiles) for this caller instead of `draftOnly`. */
-  filesOf?: AuthenticatedUser;
-  /** The uploader's storage quota (none for staff): their stored bytes with the new file stay within it. */
-  quota?: { userId: string; bytes: number };
+  user: AuthenticatedUser;
+  action: 'update' | 'changeFiles';
+  quota?: Quota;
 }
 
 /** The only SQL of the stored files of a record. */
@@ -46,7 +45,7 @@ export class FilesRepo {
    */
   constructor(
     readonly db: Db,
-    private readonly records: Pick<MetadataAccess, 'lockForWrite' | 'lockForFiles'> = new MetadataAccess(db),
+    private readonly records: Pick<MetadataAccess, 'lockFor'> = new MetadataAccess(db),
   ) {}
 
   async count(kind: FileKind, metadataId: string): Promise<number> {
@@ -79,17 +78,15 @@ export class FilesRepo {
    * Inserts the row unless the record already has `max` rows of this kind. The record's row is
    * updated first (its `updated_at`: a file change is a change of the record), which locks it on
    * PostgreSQL and takes the write lock on SQLite, so two uploads at once cannot both be the 5th.
-   * The record's existence and, for `draftOnly`, its draft status are checked again under that lock:
-   * the access check ran before the file was streamed, and the record may have changed since.
+   * The caller's right is judged again under that lock (the access check ran before the file was
+   * streamed, and the record may have changed since): refused, the error is thrown and nothing is written.
    */
   async insertWithin(kind: FileKind, row: Insertable<StoredFileTable>, max: number, condition: WriteCondition): Promise<InsertResult> {
     return this.db.transaction().execute(async (trx) => {
-      const refusal = condition.filesOf
-        ? await this.records.lockForFiles(trx, condition.filesOf, row.metadata_id, row.created_at)
-        : await this.records.lockForWrite(trx, row.metadata_id, row.created_at, condition.draftOnly);
-      if (refusal) return refusal;
+      const refusal = await this.records.lockFor(trx, condition.user, condition.action, row.metadata_id, row.created_at);
+      if (refusal) throw refusal;
       if ((await countOf(trx, TABLE[kind], row.metadata_id)) >= max) return 'full';
-      if (await isOverQuota(trx, condition, Number(row.size))) return 'quota';
+      if (await isOverQuota(trx, condition.quota, Number(row.size))) return 'quota';
       // A data file goes to the root of the record's tree, where its name must be free (file-tree.repo.ts).
       if (kind === 'file' && (await nameTakenAtRoot(trx, row.metadata_id, row.name))) return 'exists';
       if (kind === 'file')
@@ -123,14 +120,14 @@ export class FilesRepo {
 
   /**
    * Inserts a media row and deletes the record's other rows of the same type (one thumbnail per
-   * record). Returns the rows it replaced, whose blobs the caller deletes, or a Refusal (the record is
-   * locked and checked again first, as in insertWithin).
+   * record). Returns the rows it replaced, whose blobs the caller deletes (the record is locked and
+   * the caller's right judged again first, as in insertWithin: refused, the error is thrown).
    */
-  async replaceMedia(row: Insertable<MetaMediaTable>, condition: WriteCondition): Promise<MediaRow[] | Refusal | 'quota'> {
+  async replaceMedia(row: Insertable<MetaMediaTable>, condition: WriteCondition): Promise<MediaRow[] | 'quota'> {
     try {
       return await this.db.transaction().execute(async (trx) => {
-        const refusal = await this.records.lockForWrite(trx, row.metadata_id, row.created_at, condition.draftOnly);
-        if (refusal) return refusal;
+        const refusal = await this.records.lockFor(trx, condition.user, condition.action, row.metadata_id, row.created_at);
+        if (refusal) throw refusal;
         const replaced = await trx
           .deleteFrom('meta_media')
           .where('metadata_id', '=', row.metadata_id)
@@ -138,7 +135,7 @@ export class FilesRepo {
           .returningAll()
           .execute();
         // Counted after the replaced rows are gone; over the quota, the transaction is rolled back.
-        if (await isOverQuota(trx, condition, Number(row.size))) throw new QuotaExceeded();
+        if (await isOverQuota(trx, condition.quota, Number(row.size))) throw new QuotaExceeded();
         await trx.insertInto('meta_media').values(row).execute();
         return replaced;
       });
@@ -197,8 +194,8 @@ async function storedBytesOf(db: Db, userId: string): Promise<number> {
 }
 
 /** Whether `size` more bytes would take the uploader over their quota; locks their row first. */
-export async function isOverQuota(trx: Tx, condition: WriteCondition, size: number): Promise<boolean> {
-  if (!condition.quota) return false;
-  await lockUserRow(trx, condition.quota.userId);
-  return (await storedBytesOf(trx, condition.quota.userId)) + size > condition.quota.bytes;
+export async function isOverQuota(trx: Tx, quota: Quota | undefined, size: number): Promise<boolean> {
+  if (!quota) return false;
+  await lockUserRow(trx, quota.userId);
+  return (await storedBytesOf(trx, quota.userId)) + size > quota.bytes;
 }

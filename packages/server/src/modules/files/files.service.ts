@@ -1,16 +1,16 @@
 import type { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { MEDIA_TYPES, METADATA_LIMITS, THUMBNAIL_MIME_TYPES, type FileEntry, type FileOrdering, type HaveDownload, type Media, type StoredFile } from '@portal/shared';
-import { newId } from '../../db/index.js';
+import { newId, type Db } from '../../db/index.js';
 import { AppError, fieldError } from '../../errors.js';
 import { BlobNotFoundError, BlobTooLargeError, type BlobStore } from '../../storage/index.js';
 import type { AuthenticatedUser } from '../account/index.js';
-import { orNotFound, type MetadataAccess } from '../metadata/index.js';
+import { orNotFound, storageQuotaApplies, type MetadataAccess } from '../metadata/index.js';
 import type { DownloadAccess } from '../orders/index.js';
 import { declaredMime, deleteBlobs, displayName, extensionOf, formatLimit } from './file-names.js';
 import { FileTree, type FolderPage, type StoredBlobInput } from './file-tree.service.js';
 import { FileTreeRepo } from './file-tree.repo.js';
-import type { FileKind, FilesRepo, MediaRow, Refusal, Slice, StoredFileRow, WriteCondition } from './files.repo.js';
+import { FilesRepo, type FileKind, type MediaRow, type Quota, type Slice, type StoredFileRow } from './files.repo.js';
 
 /** A file part as it arrives: the name the client gave, its declared type, and its bytes. */
 export interface IncomingFile {
@@ -110,10 +110,8 @@ function asUploadFailure(error: unknown): unknown {
   return new AppError('VALIDATION_FAILED', 'metadata.files.uploadFailed');
 }
 
-/** The answer when the record changed while its file was on its way (as MetadataAccess.writable answers). */
-function refused(refusal: Refusal): AppError {
-  return refusal === 'gone' ? new AppError('NOT_FOUND', 'metadata.notFound') : new AppError('CONFLICT', 'metadata.readOnly');
-}
+/** The record policy's action for changing a record's files of this kind: its data files have their own rule. */
+const actionOn = (kind: FileKind) => (kind === 'file' ? 'changeFiles' : 'update');
 
 /**
  * The stored files of a metadata record: data files (at most 5, 200 MB each), specification
@@ -130,8 +128,11 @@ export class FilesService {
   /** The record's data files as a tree: folders, paths, paged listings (file-tree.service.ts). */
   readonly tree: FileTree;
 
+  private readonly repo: FilesRepo;
+
+  /** The module's repos are its own, on `db`; `access` locks a record for a file's write (the metadata module owns its row). */
   constructor(
-    private readonly repo: FilesRepo,
+    db: Db,
     private readonly access: MetadataAccess,
     private readonly storage: BlobStore,
     options: { log?: Log; storageQuotaBytes?: number; downloads?: DownloadAccess } = {},
@@ -139,7 +140,13 @@ export class FilesService {
     this.log = options.log;
     this.downloads = options.downloads;
     this.storageQuotaBytes = options.storageQuotaBytes ?? Number.MAX_SAFE_INTEGER;
-    this.tree = new FileTree(new FileTreeRepo(repo.db), access, storage, options);
+    this.repo = new FilesRepo(db, access);
+    this.tree = new FileTree(new FileTreeRepo(db), access, storage, options);
+  }
+
+  /** Bytes of every file the user uploaded (data files, documents, thumbnails as uploaded): what their storage quota counts. */
+  storedBytesOf(userId: string): Promise<number> {
+    return this.repo.storedBytesOf(userId);
   }
 
   /**
@@ -166,8 +173,8 @@ export class FilesService {
    * are exempt. What is left is the upload's byte limit (with the per-file limit) before a byte is
    * stored, and the total is checked again in the transaction that writes the row.
    */
-  private async quotaOf(user: AuthenticatedUser): Promise<{ condition: WriteCondition['quota']; remaining: number }> {
-    if (user.is_staff) return { condition: undefined, remaining: Number.MAX_SAFE_INTEGER };
+  private async quotaOf(user: AuthenticatedUser): Promise<{ condition: Quota | undefined; remaining: number }> {
+    if (!storageQuotaApplies(user)) return { condition: undefined, remaining: Number.MAX_SAFE_INTEGER };
     const remaining = this.storageQuotaBytes - (await this.repo.storedBytesOf(user.id));
     if (remaining <= 0) throw this.quotaExceeded();
     return { condition: { userId: user.id, bytes: this.storageQuotaBytes }, remaining };
@@ -209,12 +216,10 @@ export class FilesService {
         created_by: user!.id,
         created_at: new Date().toISOString(),
       };
-      const result = await this.repo.insertWithin(kind, row, rules.max, { draftOnly: !user!.is_staff, filesOf: kind === 'file' ? user! : undefined, quota: quota.condition });
+      const result = await this.repo.insertWithin(kind, row, rules.max, { user: user!, action: actionOn(kind), quota: quota.condition });
       if (result === 'full') throw this.tooMany(kind);
       if (result === 'quota') throw this.quotaExceeded();
       if (result === 'exists') throw new AppError('CONFLICT', 'fileTree.exists');
-      if (result instanceof AppError) throw result;
-      if (result !== 'inserted') throw refused(result);
       return fileView(row);
     } catch (error) {
       await this.deleteBlobs([blob.key]);
@@ -259,9 +264,8 @@ export class FilesService {
         created_by: user!.id,
         created_at: new Date().toISOString(),
       };
-      const replaced = await this.repo.replaceMedia(row, { draftOnly: !user!.is_staff, quota: quota.condition });
+      const replaced = await this.repo.replaceMedia(row, { user: user!, action: 'update', quota: quota.condition });
       if (replaced === 'quota') throw this.quotaExceeded();
-      if (!Array.isArray(replaced)) throw refused(replaced);
       await this.deleteBlobs(replaced.flatMap((old) => [old.storage_key, old.resized_key]));
       return mediaView(row);
     } catch (error) {

@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
-import argon2 from 'argon2';
 import { METADATA_LIMITS, translate } from '@portal/shared';
 import { newId, type Db } from '../../db/index.js';
 import { AppError } from '../../errors.js';
 import type { AccountService, AuthenticatedUser } from '../account/index.js';
-import type { MetadataAccess } from '../metadata/index.js';
+import { storageQuotaApplies, type MetadataAccess } from '../metadata/index.js';
 import type { OrdersService } from '../orders/index.js';
 import type { UploadLimits } from './ftp-fs.js';
 import type { IncomingFolders } from './incoming.js';
@@ -15,12 +14,6 @@ import { FtpRepo, type FtpAccountRow, type FtpKind } from './ftp.repo.js';
 const DAY = 24 * 3_600_000;
 /** Files over 50 GB are refused on every upload path (spec sections 5 and 9: compress them first). */
 export const LARGEST_FILE_BYTES = METADATA_LIMITS.compressAboveBytes;
-
-/**
- * FTP passwords are random (144 bits) but still stored as the accounts' are: argon2id at OWASP's
- * minimum (19 MiB, 2 passes, 1 lane), about 30 ms of CPU a login.
- */
-const HASHING = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
 /** Where the FTP server is reached; null while it does not run (FTP_ENABLED=false). */
 export type FtpEndpoint = () => { host: string; port: number } | null;
@@ -65,8 +58,6 @@ export class FtpRefused extends Error {}
  */
 export class FtpService {
   private readonly repo: FtpRepo;
-  /** Verified when the username is unknown, so that a login takes as long either way. */
-  private readonly dummyHash: Promise<string>;
   /** Per record, the sync under way: two syncs of one record take turns. */
   private readonly syncing = new Map<string, Promise<unknown>>();
 
@@ -87,7 +78,6 @@ export class FtpService {
     },
   ) {
     this.repo = new FtpRepo(db);
-    this.dummyHash = argon2.hash(randomBytes(18).toString('base64url'), HASHING);
   }
 
   get incoming(): IncomingFolders {
@@ -179,7 +169,7 @@ export class FtpService {
    */
   async login(username: string, password: string, now = new Date()): Promise<FtpSession> {
     const row = await this.repo.byUsername(username);
-    const valid = await argon2.verify(row?.password_hash ?? (await this.dummyHash), password).catch(() => false);
+    const valid = await this.parts.accounts.passwords.check(row?.password_hash, password).catch(() => false);
     if (!row || !valid || isExpired(row, now)) throw new FtpRefused('Authentication failed');
     const user = await this.parts.accounts.activeUser(row.user_id);
     if (!user) throw new FtpRefused('Authentication failed');
@@ -224,7 +214,7 @@ export class FtpService {
       fileMax: LARGEST_FILE_BYTES,
       usage: () => incoming.usage(session.metadataId),
       ceiling: async () => {
-        if (session.user.is_staff) return null;
+        if (!storageQuotaApplies(session.user)) return null;
         let elsewhere = await this.parts.usedBytesOf(session.user.id);
         for (const metadataId of await this.repo.uploadRecordsOf(session.user.id)) {
           if (metadataId !== session.metadataId) elsewhere += (await incoming.usage(metadataId)).bytes;
@@ -255,7 +245,7 @@ export class FtpService {
       metadata_id: metadataId,
       user_id: user.id,
       username: `${kind === 'download' ? 'd' : 'u'}${randomBytes(6).toString('hex')}`,
-      password_hash: await argon2.hash(password, HASHING),
+      password_hash: await this.parts.accounts.passwords.hash(password),
       created_at: now.toISOString(),
       expires_at: expiresAt,
     };

@@ -16,6 +16,7 @@ export {
   expertMayRead,
   reviewRoles,
   assertOrderable,
+  storageQuotaApplies,
   EXPERT_VISIBLE_STATUSES,
   type RecordAction,
   type RecordFacts,
@@ -25,7 +26,7 @@ export {
 export { RecordEvents, type RecordChangeListener, type RecordEvent, type RecordEventMap } from './record-events.js';
 export { readAttached, type AttachedRows, type AttachedAuthor, type AttachedKeyword, type AttachedLiterature } from './attached-rows.js';
 export { titleMatches, translationTitle } from './metadata.repo.js';
-export type { Refusal as RecordWriteRefusal, RecordValues } from './metadata-writes.repo.js';
+export type { RecordValues } from './metadata-writes.repo.js';
 export { ResourceService } from './resources.service.js';
 export { RESOURCES, type ResourceDef } from './resources.js';
 export { metadataRoutes } from './metadata.routes.js';

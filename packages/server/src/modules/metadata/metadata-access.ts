@@ -4,7 +4,7 @@ import type { Db, Tx } from '../../db/index.js';
 import type { MetadataTable } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import type { AuthenticatedUser } from '../account/index.js';
-import { MetadataWritesRepo, type RecordValues, type Refusal } from './metadata-writes.repo.js';
+import { MetadataWritesRepo, type RecordValues } from './metadata-writes.repo.js';
 import { MetadataRepo } from './metadata.repo.js';
 import { RecordEvents, type RecordChangeListener } from './record-events.js';
 import { assertAuthorized, authorize, factsNeeded, mayLead, reviewerRoles, type NeededFacts, type RecordAction, type RecordFacts } from './record-policy.js';
@@ -139,21 +139,15 @@ export class MetadataAccess {
   }
 
   /**
-   * For a write attached to the record (a stored file): touches the record in `trx`, which locks it,
-   * when it may still be written to (`draftOnly`: only as a draft); else why not ('gone', 'readOnly').
+   * For a write attached to the record (a stored file, a folder): locks the record in `trx` and judges
+   * `action` on it as it is now (`update` for its documents and thumbnail, `changeFiles` for its data
+   * files: the check made before the bytes streamed, repeated); the refusal's error, or undefined. A
+   * caller refused rolls `trx` back.
    */
-  lockForWrite(trx: Tx, metadataId: string, now: string, draftOnly: boolean): Promise<Refusal | undefined> {
-    return this.writes.lockForWrite(trx, metadataId, now, draftOnly);
-  }
-
-  /**
-   * For a write of the record's data files: locks the record in `trx` and judges `changeFiles` on it
-   * as it is now (the check before the bytes streamed is repeated here); the refusal's error, or undefined.
-   */
-  async lockForFiles(trx: Tx, user: AuthenticatedUser, metadataId: string, now: string): Promise<AppError | undefined> {
+  async lockFor(trx: Tx, user: AuthenticatedUser, action: 'update' | 'changeFiles', metadataId: string, now: string): Promise<AppError | undefined> {
     const record = await this.writes.lockRecord(trx, metadataId, now);
     if (!record) return new AppError('NOT_FOUND', 'metadata.notFound');
-    const decision = authorize(user, 'changeFiles', record);
+    const decision = authorize(user, action, record);
     return decision.allowed ? undefined : decision.error;
   }
 

@@ -15,9 +15,6 @@ export type RecordValues = Updateable<MetadataTable>;
 export type NewRecord = Insertable<MetadataTable>;
 export type NewTranslation = Insertable<MetadataI18nTable>;
 
-/** Why a record may not take a write now: it is gone, or it left draft and the caller may change only drafts. */
-export type Refusal = 'gone' | 'readOnly';
-
 /** The record's own text columns an author writes (not its id, owner, status, language or times). */
 type TextColumn = Exclude<
   { [K in keyof MetadataTable]: MetadataTable[K] extends string ? K : never }[keyof MetadataTable],
@@ -119,22 +116,6 @@ export class MetadataWritesRepo {
       .where('review_round', '=', record.review_round)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
-  }
-
-  /**
-   * Touches the record inside the transaction, which locks it, when it may still be written to:
-   * undefined then, else why not. The condition is part of the UPDATE, so on PostgreSQL a concurrent
-   * change of the status is waited for and the new status is the one judged; a refused record is not
-   * touched.
-   */
-  async lockForWrite(trx: Tx, metadataId: string, now: string, draftOnly: boolean): Promise<Refusal | undefined> {
-    let update = trx.updateTable('metadata').set({ updated_at: now }).where('id', '=', metadataId);
-    if (draftOnly) update = update.where('status', '=', 'draft');
-    const result = await update.executeTakeFirst();
-    if (Number(result.numUpdatedRows) > 0) return undefined;
-    if (!draftOnly) return 'gone';
-    const record = await trx.selectFrom('metadata').select('id').where('id', '=', metadataId).executeTakeFirst();
-    return record ? 'readOnly' : 'gone';
   }
 
   /**

@@ -160,6 +160,14 @@ function downloadDecision(user: AuthenticatedUser | null, record: PolicyRecord, 
   return refuse('order', new AppError('FORBIDDEN', 'orders.orderToDownload'));
 }
 
+/**
+ * Whether the account's stored files count against the storage quota (USER_STORAGE_QUOTA_MB) on
+ * every way in (uploads of either protocol, FTP, the tree): everyone's but staff's.
+ */
+export function storageQuotaApplies(user: AuthenticatedUser): boolean {
+  return !user.is_staff;
+}
+
 /** As `authorize`, throwing the refusal's error; the record is then known to exist. */
 export function assertAuthorized<R extends PolicyRecord>(
   user: AuthenticatedUser | null,

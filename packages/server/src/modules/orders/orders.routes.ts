@@ -23,9 +23,7 @@ import {
   voucherSchema,
 } from '@portal/shared';
 import { pagingQuery, toPage } from '../../http/paging.js';
-import type { MetadataAccess } from '../metadata/index.js';
 import type { OrdersService } from './orders.service.js';
-import type { UsageService } from '../usage/index.js';
 
 const idParams = z.object({ id: z.string().min(1).max(100) });
 const codeParams = z.object({ code: z.string().min(1).max(40) });
@@ -47,7 +45,7 @@ const slice = (paging: { page: number; pageSize: number }) => ({ offset: (paging
 const asList = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 
 /** Order calls of spec section 7 (basket, orders, handling, have-download, vouchers, statistics). Thin: schema, access, one service call. */
-export async function ordersRoutes(parent: FastifyInstance, { orders, usage, access }: { orders: OrdersService; usage: UsageService; access: MetadataAccess }) {
+export async function ordersRoutes(parent: FastifyInstance, { orders }: { orders: OrdersService }) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -131,11 +129,7 @@ export async function ordersRoutes(parent: FastifyInstance, { orders, usage, acc
   app.get(
     '/api/metadata/statistics/:id/',
     { schema: { params: idParams, querystring: statisticsQuery, response: { 200: statisticsSchema } }, config: { access: 'user' } },
-    async (request) => {
-      const record = await access.owned(request.user, request.params.id);
-      const facts = (await orders.datasets([record.id])).get(record.id)!;
-      return { ...(await usage.statistics(record.id, request.query.by)), title: facts.title, title_en: facts.title_en };
-    },
+    async (request) => orders.statistics(request.user, request.params.id, request.query.by),
   );
 
   app.get(
@@ -149,7 +143,7 @@ export async function ordersRoutes(parent: FastifyInstance, { orders, usage, acc
     },
     async (request) => {
       const { role, ...paging } = request.query;
-      const { count, roles, results } = await usage.applyStatistics(request.user!, role, slice(paging), (ids) => orders.datasets(ids));
+      const { count, roles, results } = await orders.applyStatistics(request.user!, role, slice(paging));
       return { ...toPage(request, paging, count, results), roles };
     },
   );
@@ -157,15 +151,13 @@ export async function ordersRoutes(parent: FastifyInstance, { orders, usage, acc
   // The spec's two order statistics calls: counts, and orders per day (timeOrders).
   for (const url of ['/account/order-statistics/', '/account/order-statistics']) {
     app.get(url, { schema: { querystring: metadataQuery }, config: { access: 'user' } }, async (request) => {
-      const record = await access.owned(request.user, request.query.id);
-      const { totals } = await usage.statistics(record.id, 'day');
+      const { totals } = await orders.statistics(request.user, request.query.id, 'day');
       return { datasetCount: 1, hitCount: totals.views, orderCount: totals.orders, downList: totals.downloads };
     });
   }
 
   app.get('/api/account/order-date-statistics/', { schema: { querystring: metadataQuery }, config: { access: 'user' } }, async (request) => {
-    const record = await access.owned(request.user, request.query.id);
-    const { series } = await usage.statistics(record.id, 'day');
+    const { series } = await orders.statistics(request.user, request.query.id, 'day');
     return { timeOrders: series.filter((s) => s.orders > 0).map((s) => ({ date: s.period, count: s.orders })) };
   });
 }

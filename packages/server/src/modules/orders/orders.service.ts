@@ -1,6 +1,8 @@
+import type { ApplyRole, Statistics } from '@portal/shared';
 import type { Db } from '../../db/index.js';
 import type { BlobStore } from '../../storage/index.js';
 import type { Mailer } from '../../mail/mailer.js';
+import type { AuthenticatedUser } from '../account/index.js';
 import type { MetadataAccess } from '../metadata/index.js';
 import type { Notify } from '../notify/index.js';
 import type { UsageService } from '../usage/index.js';
@@ -34,7 +36,14 @@ export class OrdersService {
   /** Every mail about an order goes out through it (written with the order, sent after the commit, retried by a job). */
   private readonly outbox: OrderOutbox;
 
-  constructor(db: Db, access: MetadataAccess, usage: UsageService, mailer: Mailer, notify: Notify, options: OrdersServiceOptions) {
+  constructor(
+    db: Db,
+    private readonly access: MetadataAccess,
+    private readonly usage: UsageService,
+    mailer: Mailer,
+    notify: Notify,
+    options: OrdersServiceOptions,
+  ) {
     this.repo = new OrdersRepo(db);
     this.outbox = new OrderOutbox(db, mailer, options.log);
     this.queries = new OrderQueries(db, this.repo, options.adminEmail);
@@ -49,6 +58,18 @@ export class OrdersService {
   /** The records' titles (both languages, the catalogue's when published) and facts, as orders show them. */
   datasets(ids: readonly string[]): Promise<Map<string, DatasetFacts>> {
     return this.repo.datasets(this.repo.db, ids);
+  }
+
+  /** A record's views, downloads and orders by day or month, with its titles: for its creator and staff only. */
+  async statistics(user: AuthenticatedUser | null, id: string, by: 'day' | 'month'): Promise<Statistics> {
+    const record = await this.access.owned(user, id);
+    const facts = (await this.datasets([record.id])).get(record.id)!;
+    return { ...(await this.usage.statistics(record.id, by)), title: facts.title, title_en: facts.title_en };
+  }
+
+  /** The Apply Statistics page of the caller's datasets: each role's totals, and one role's datasets with their titles. */
+  applyStatistics(user: AuthenticatedUser, role: ApplyRole, slice: { offset: number; limit: number }) {
+    return this.usage.applyStatistics(user, role, slice, (ids) => this.datasets(ids));
   }
 
   /** The zips of selected files, their bytes from `storage`. */

@@ -4,7 +4,7 @@ import { newId } from '../../db/index.js';
 import { AppError, fieldError } from '../../errors.js';
 import { BlobTooLargeError, ChecksumMismatchError, type BlobStore, type PartChecksum, type StoredBlob, type UploadArea } from '../../storage/index.js';
 import type { AuthenticatedUser } from '../account/index.js';
-import type { MetadataAccess } from '../metadata/index.js';
+import { storageQuotaApplies, type MetadataAccess } from '../metadata/index.js';
 import type { UploadRow, UploadsRepo } from './uploads.repo.js';
 
 /** The files module's side (FilesService.addStoredBlob): it lists a finished upload's blob in the record's tree. */
@@ -133,10 +133,15 @@ export class UploadsService {
     if (size > LARGEST_UPLOAD_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', 'uploads.compress');
   }
 
+  /** What the account's storage quota counts: its stored files and the declared sizes of its uploads under way. */
+  async usedBytesOf(userId: string): Promise<number> {
+    return (await this.options.storedBytesOf(userId)) + (await this.repo.reservedBytes(userId));
+  }
+
   /** The declared size must fit in what is left of the account's quota, counting its other uploads under way. */
   private async checkQuota(user: AuthenticatedUser, size: number): Promise<void> {
-    if (user.is_staff) return;
-    const used = (await this.options.storedBytesOf(user.id)) + (await this.repo.reservedBytes(user.id));
+    if (!storageQuotaApplies(user)) return;
+    const used = await this.usedBytesOf(user.id);
     if (used + size > this.options.storageQuotaBytes) {
       throw new AppError('PAYLOAD_TOO_LARGE', 'metadata.files.quotaExceeded', { params: { limit: formatMegabytes(this.options.storageQuotaBytes) } });
     }
