@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FacetValue } from '@portal/shared/contracts/search';
 import { SEARCH_FACETS, type SearchFacet } from '@portal/shared/domain/search';
@@ -59,11 +59,15 @@ function TimeFilter({ state, onChange }: { state: SearchState; onChange: (next: 
   const [start, setStart] = useState(state.start);
   const [end, setEnd] = useState(state.end);
   const [error, setError] = useState('');
-  useEffect(() => {
+  // The search's range changed (the address, a reset): the fields show it, set while rendering (React's
+  // way to follow a prop, without an effect's second render).
+  const [followed, setFollowed] = useState({ start: state.start, end: state.end });
+  if (followed.start !== state.start || followed.end !== state.end) {
+    setFollowed({ start: state.start, end: state.end });
     setStart(state.start);
     setEnd(state.end);
     setError('');
-  }, [state.start, state.end]);
+  }
   return (
     <form
       className="sp-facet sp-time"

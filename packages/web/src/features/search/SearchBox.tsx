@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useState, type KeyboardEvent } from 'react';
+import { useId, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SEARCH_QUERY_MAX } from '@portal/shared/domain/search';
 import { pageLanguage } from '../../app/i18n';
@@ -20,8 +20,13 @@ export function SearchBox({ value, onSearch }: { value: string; onSearch: (q: st
   const [text, setText] = useState(value);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
-  // The address changed (back button, a link): the box shows its words.
-  useEffect(() => setText(value), [value]);
+  // The address changed (back button, a link): the box shows its words, set while rendering (React's way
+  // to follow a prop, without an effect's second render).
+  const [followed, setFollowed] = useState(value);
+  if (followed !== value) {
+    setFollowed(value);
+    setText(value);
+  }
 
   const typed = useSettled(text.trim(), SUGGEST_DELAY_MS);
   const suggestions = useQuery({
