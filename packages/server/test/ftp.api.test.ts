@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import fs from 'node:fs/promises';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,6 +52,46 @@ const lftp = (account: Account, commands: string) =>
     '-c',
     `set net:max-retries 1; set net:timeout 10; set net:reconnect-interval-base 1; set ftp:ssl-allow no; set cmd:fail-exit yes; open -u ${account.username},${account.password} -p ${port} 127.0.0.1; ${commands}`,
   ]);
+
+/** Signs in on a raw control connection and sends `commands` as they are (a NUL or tab included); the reply line to each. */
+async function rawFtp(account: Account, commands: string[]): Promise<string[]> {
+  const socket = net.connect(port, '127.0.0.1');
+  const lines: string[] = [];
+  let buffer = '';
+  let waiting: (() => void) | undefined;
+  socket.on('data', (data: Buffer) => {
+    buffer += data.toString('utf8');
+    let at;
+    while ((at = buffer.indexOf('\r\n')) >= 0) {
+      const line = buffer.slice(0, at);
+      buffer = buffer.slice(at + 2);
+      // A final reply line: three digits and a space.
+      if (/^\d{3} /.test(line)) {
+        lines.push(line);
+        waiting?.();
+      }
+    }
+  });
+  const reply = async () => {
+    const count = lines.length;
+    for (let i = 0; i < 200 && lines.length === count; i++) await new Promise<void>((resolve) => ((waiting = resolve), setTimeout(resolve, 50)));
+    return lines[lines.length - 1]!;
+  };
+  const send = (command: string) => {
+    socket.write(`${command}\r\n`);
+    return reply();
+  };
+  try {
+    await reply();
+    await send(`USER ${account.username}`);
+    expect(await send(`PASS ${account.password}`)).toMatch(/^230 /);
+    const replies: string[] = [];
+    for (const command of commands) replies.push(await send(command));
+    return replies;
+  } finally {
+    socket.destroy();
+  }
+}
 
 const createDownload = (person: Person | null, metadataId: string) =>
   call(portal, 'POST', '/data/download-user/', person?.token ?? null, { body: { metadata_id: metadataId }, headers: EN });
@@ -321,6 +362,23 @@ describe('upload accounts: GET, POST /api/data/ftp/, DELETE /api/data/ftp/{id}/ 
     expect((await curl(account, '/etc-link/evil.txt', '-T', path.join(work, 'evil.txt'))).code).not.toBe(0);
     await expect(fs.stat('/etc/evil.txt')).rejects.toThrow();
     await fs.unlink(path.join(incoming, 'etc-link'));
+  });
+
+  it("refuse names with NUL, other control characters or a backslash ('Bad file name'), and keep '..' and absolute paths inside the incoming folder", async () => {
+    const account = expectStatus(await createUpload(owner, draftId), 201);
+    const incoming = await portal.ftp.incoming.folderOf(draftId);
+    const outside = path.dirname(incoming);
+    const before = (await fs.readdir(outside)).sort();
+    const inside = (await fs.readdir(incoming)).sort();
+    const replies = await rawFtp(account, ['MKD a\u0000b', 'MKD tab\tname', 'MKD back\\slash', 'MKD ../../../escaped', 'MKD /../../absolute', 'CWD ../..', 'PWD']);
+    expect(replies.slice(0, 3)).toEqual(['550 Bad file name', '550 Bad file name', '550 Bad file name']);
+    expect(replies[3]).toMatch(/^257 /);
+    expect(replies[4]).toMatch(/^257 /);
+    expect(replies[6]).toMatch(/^257 "\/"/);
+    // Both folders were made at the account's root; nothing beside the record's incoming folder.
+    expect((await fs.readdir(incoming)).sort()).toEqual([...inside, 'absolute', 'escaped'].sort());
+    expect((await fs.readdir(outside)).sort()).toEqual(before);
+    for (const name of ['absolute', 'escaped']) await fs.rmdir(path.join(incoming, name));
   });
 
   it('are refused at login once the record is no longer a draft', async () => {

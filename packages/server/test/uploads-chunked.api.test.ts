@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { translate } from '@portal/shared';
 import { buildRecord, buildUsers, type Person } from './factories.js';
 import { createTestPortal, type TestPortal } from './helpers.js';
 import { expectStatus } from './metadata-builders.js';
@@ -153,6 +154,27 @@ describe('bad chunks', () => {
     const long = await sendChunk(portal, people.creator.token, layout, 1, Buffer.concat([chunkOf(source, layout, 1), Buffer.from('x')]), { fields: { currentChunkSize: '1024' } });
     expect(long.statusCode).toBe(400);
     expect((await checkChunk(portal, people.creator.token, layout, 1)).statusCode).toBe(204);
+  });
+
+  it('checks the whole file against the sha256 field when the last chunk is in: a wrong one stores nothing, in either language; a malformed one is refused at once', async () => {
+    const record = await buildRecord(portal, { owner: people.creator });
+    const source = sourceBytes(2048);
+    const layout = layoutFor(record, source.length, { chunkSize: 1024 });
+    const other = sha256(Buffer.from('another file'));
+    expect((await sendChunk(portal, people.creator.token, layout, 1, chunkOf(source, layout, 1), { fields: { sha256: other } })).statusCode).toBe(200);
+    const last = await sendChunk(portal, people.creator.token, layout, 2, chunkOf(source, layout, 2), { headers: { 'accept-language': 'zh-hans' } });
+    expect(last.statusCode).toBe(460);
+    expect(last.json().detail).toBe(translate('zh-hans', 'uploads.sha256Mismatch'));
+    expect(await listedNames(portal, record)).toEqual([]);
+    expect(await uploadRows(portal, record)).toBe(0);
+    expect(await partsInUploadArea(portal, record)).toEqual([]);
+    const malformed = await sendChunk(portal, people.creator.token, { ...layout, identifier: 'malformed' }, 1, chunkOf(source, layout, 1), { fields: { sha256: 'abc' } });
+    expect([malformed.statusCode, malformed.json().detail]).toEqual([400, translate('en', 'uploads.sha256')]);
+    // The right one: the file is listed.
+    const right = { ...layout, identifier: 'right' };
+    expect((await sendChunk(portal, people.creator.token, right, 1, chunkOf(source, layout, 1), { fields: { sha256: sha256(source) } })).statusCode).toBe(200);
+    expect((await sendChunk(portal, people.creator.token, right, 2, chunkOf(source, layout, 2))).json()).toMatchObject({ done: true });
+    expect(await storedSha256(portal, record, layout.filename)).toBe(sha256(source));
   });
 
   it("refuses '..' in the folder and NUL in the name before a byte is kept, in the caller's language", async () => {

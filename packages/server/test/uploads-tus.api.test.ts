@@ -197,7 +197,7 @@ describe('who may use tus', () => {
 });
 
 describe('what tus refuses before a byte is kept', () => {
-  it("a declared 51 GB file with the spec's message, a file over the quota, '..' in the folder, NUL in a name, missing metadata", async () => {
+  it("a declared 51 GB file with the spec's message, a file over the quota, '..' in the folder, NUL or a slash in a name, missing metadata", async () => {
     const record = await buildRecord(portal, { owner: people.creator });
     const huge = await tusCreate(portal, people.staff.token, 51 * 1024 ** 3, { metadata: record, filename: fileName() });
     expect(huge.statusCode).toBe(413);
@@ -213,6 +213,8 @@ describe('what tus refuses before a byte is kept', () => {
     const nul = await tusCreate(portal, people.creator.token, 10, { metadata: record, filename: 'a\u0000.nc' });
     expect(nul.statusCode).toBe(400);
     expect(nul.json().detail).toBe('The name holds characters that are not allowed.');
+    const slash = await tusCreate(portal, people.creator.token, 10, { metadata: record, filename: 'a/b.nc' });
+    expect([slash.statusCode, slash.json().detail]).toEqual([400, 'A name cannot contain a slash.']);
     const nulRecord = await tusCreate(portal, people.creator.token, 10, { metadata: `${record}\u0000`, filename: fileName() });
     expect(nulRecord.statusCode).toBe(400);
     const noName = await tusCreate(portal, people.creator.token, 10, { metadata: record });

@@ -5,7 +5,7 @@ import type { AuthenticatedUser } from '../account/index.js';
 import type { UploadRow } from './uploads.repo.js';
 import type { UploadsService } from './uploads.service.js';
 
-/** simple-uploader.js's fields of one chunk, with the portal's `metadata_id` and `path` (the folder). */
+/** simple-uploader.js's fields of one chunk, with the portal's `metadata_id`, `path` (the folder) and `sha256`. */
 export interface ChunkFields {
   identifier?: string;
   filename?: string;
@@ -17,6 +17,8 @@ export interface ChunkFields {
   totalSize?: string;
   metadata_id?: string;
   path?: string;
+  /** Optional, the portal's own: the whole file's SHA-256 (hex), checked when the last chunk is in (as tus' `sha256`). */
+  sha256?: string;
 }
 
 interface Chunk {
@@ -118,7 +120,8 @@ export class ChunkedUploads {
           found.total_size === chunk.totalSize &&
           found.chunk_size === chunk.chunkSize &&
           found.total_chunks === chunk.totalChunks &&
-          found.name === (fields.filename ?? '').normalize('NFC');
+          found.name === (fields.filename ?? '').normalize('NFC') &&
+          (fields.sha256 === undefined || found.sha256 === fields.sha256.toLowerCase());
         if (!same) throw new AppError('CONFLICT', 'uploads.changed');
         return found;
       }
@@ -131,6 +134,7 @@ export class ChunkedUploads {
         identifier: chunk.identifier,
         chunkSize: chunk.chunkSize,
         totalChunks: chunk.totalChunks,
+        sha256: fields.sha256,
       });
       if (started !== 'taken') return started;
       // Another chunk declared it at the same moment: use theirs.

@@ -11,8 +11,20 @@ import { asUploadFailure } from './uploads.service.js';
 
 const TUS_BASE = '/api/data/tus/';
 const TUS_BODY = 'application/offset+octet-stream';
-/** The fields simple-uploader sends before the chunk, with the portal's two; anything else is ignored. */
-const CHUNK_FIELDS = new Set(['identifier', 'filename', 'relativePath', 'chunkNumber', 'totalChunks', 'chunkSize', 'currentChunkSize', 'totalSize', 'metadata_id', 'path']);
+/** The fields simple-uploader sends before the chunk, with the portal's three; anything else is ignored. */
+const CHUNK_FIELDS = new Set([
+  'identifier',
+  'filename',
+  'relativePath',
+  'chunkNumber',
+  'totalChunks',
+  'chunkSize',
+  'currentChunkSize',
+  'totalSize',
+  'metadata_id',
+  'path',
+  'sha256',
+]);
 /** A chunk is at most this big (simple-uploader sends 1 MB by default; the last one takes the rest, under twice the size). */
 const CHUNK_MAX_BYTES = 2 * 1024 ** 3;
 
