@@ -9,7 +9,7 @@ import type { AuthenticatedUser } from '../src/modules/account/index.js';
 import { FilesService } from '../src/modules/files/files.service.js';
 import { MetadataAccess } from '../src/modules/metadata/metadata-access.js';
 import { BlobNotFoundError, createBlobStore, type BlobStore } from '../src/storage/index.js';
-import { buildRecord, buildReview, buildUsers, setRecordStatus, type Person } from './factories.js';
+import { buildDataFiles, buildRecord, buildReview, buildUsers, setRecordStatus, type Person } from './factories.js';
 import { createTestPortal, EN, FORM, form, tokenHeader, type TestPortal } from './helpers.js';
 
 /**
@@ -366,6 +366,51 @@ describe('totals', () => {
     expect(racing.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     for (const r of racing) if (r.status === 'rejected') expect(r.reason).toMatchObject({ messageKey: 'fileTree.exists' });
     expect(await listed(people.staff, id, { path: '/race' })).toMatchObject({ count: 1 });
+  });
+});
+
+describe('kept totals', () => {
+  /** Each folder's files counted and summed from meta_file, against the kept totals the listing reads (migration 0020). */
+  async function totalsAgree(): Promise<void> {
+    const db = portal.database.db;
+    const summed = await db
+      .selectFrom('meta_file')
+      .select((eb) => ['metadata_id', 'path', eb.fn.countAll().as('files'), eb.fn.sum<number | string>('size').as('bytes')])
+      .groupBy(['metadata_id', 'path'])
+      .execute();
+    const kept = await db.selectFrom('meta_file_totals').selectAll().where('files', '!=', 0).execute();
+    const key = (row: { metadata_id: string; path: string; files: unknown; bytes: unknown }) => `${row.metadata_id} ${row.path} ${Number(row.files)} ${Number(row.bytes)}`;
+    expect(kept.map(key).sort()).toEqual(summed.map(key).sort());
+    expect(
+      await db
+        .selectFrom('meta_file_totals')
+        .select('path')
+        .where((eb) => eb.or([eb('files', '<', 0), eb('bytes', '<', 0)]))
+        .execute(),
+    ).toEqual([]);
+  }
+
+  it('follow every writer: the tree, a move of a folder, deletions, the flat upload, a factory, a record deleted', async () => {
+    const id = await draftOf(people.creator);
+    await addFile(people.creator, id, '/a/b', 'one.nc', '12345');
+    await addFile(people.creator, id, '/a/b', 'two.nc', '123');
+    await addFile(people.creator, id, '/a', 'three.nc', '1');
+    await buildDataFiles(portal, id, people.creator, [{ name: 'factory.nc', size: 77 }]);
+    expect(await listed(people.creator, id)).toMatchObject({ count: 2, bytes: 77 });
+    expect(await listed(people.creator, id, { path: '/a/b' })).toMatchObject({ count: 2, bytes: 8 });
+    await totalsAgree();
+    expect((await post('/data/moveFile/', people.creator, { metadata_id: id, from: '/a', to: '/moved' })).statusCode).toBe(200);
+    expect(await listed(people.creator, id, { path: '/moved/b' })).toMatchObject({ count: 2, bytes: 8 });
+    expect(await listed(people.creator, id, { path: '/moved' })).toMatchObject({ count: 2, bytes: 1 });
+    await totalsAgree();
+    expect((await post('/data/deleteFile/', people.creator, { metadata_id: id, path: '/moved', name: 'b' })).statusCode).toBe(200);
+    expect(await listed(people.creator, id, { path: '/moved' })).toMatchObject({ count: 1, bytes: 1 });
+    await totalsAgree();
+    const other = await draftOf(people.creator);
+    await addFile(people.creator, other, '/x', 'gone.nc', 'gone');
+    await portal.database.db.deleteFrom('metadata').where('id', '=', other).execute();
+    await totalsAgree();
+    expect(await portal.database.db.selectFrom('meta_file_totals').select('path').where('metadata_id', '=', other).execute()).toEqual([]);
   });
 });
 

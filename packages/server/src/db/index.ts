@@ -24,6 +24,7 @@ import * as fileTree from './migrations/0016-file-tree.js';
 import * as uploads from './migrations/0017-uploads.js';
 import * as ftpAccounts from './migrations/0018-ftp-accounts.js';
 import * as archives from './migrations/0019-archives.js';
+import * as folderTotals from './migrations/0020-folder-totals.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -85,6 +86,7 @@ const migrations: Record<string, Migration> = {
   '0017-uploads': uploads,
   '0018-ftp-accounts': ftpAccounts,
   '0019-archives': archives,
+  '0020-folder-totals': folderTotals,
 };
 
 class ListedMigrations implements MigrationProvider {

@@ -38,10 +38,19 @@ export interface MetaFolderTable extends Created {
   modified_at: string;
 }
 
+/** A folder's data files counted (migration 0020): kept by triggers on meta_file, never written by code. bigint: strings on PostgreSQL. */
+export interface MetaFileTotalsTable {
+  metadata_id: string;
+  path: string;
+  files: number | string;
+  bytes: number | string;
+}
+
 /** The files module's tables: a record's stored files (modules/files: files.repo.ts and file-tree.repo.ts write them; migrations 0002, 0016). */
 export interface FilesTables {
   meta_media: MetaMediaTable;
   meta_attach: StoredFileTable;
   meta_file: DataFileTable;
   meta_folder: MetaFolderTable;
+  meta_file_totals: MetaFileTotalsTable;
 }

@@ -63,7 +63,10 @@ export class FileTreeRepo {
     return folder ? { folder: true, row: folder } : undefined;
   }
 
-  /** One page of a folder, with the count of its entries and the bytes of its files (computed, never kept). */
+  /**
+   * One page of a folder, with the count of its entries and the bytes of its files: the files' count
+   * and bytes are the folder's row of `meta_file_totals` (kept by triggers, migration 0020), never summed here.
+   */
   async page(metadataId: string, path: string, ordering: FileOrdering, slice: Slice): Promise<{ count: number; bytes: number; rows: TreeRow[] }> {
     const direction = ordering.startsWith('-') ? 'desc' : 'asc';
     const column = COLUMNS[ordering.replace('-', '') as keyof typeof COLUMNS];
@@ -75,12 +78,7 @@ export class FileTreeRepo {
         .where('metadata_id', '=', metadataId)
         .where('path', '=', path)
         .executeTakeFirstOrThrow(),
-      this.db
-        .selectFrom('meta_file')
-        .select((eb) => [eb.fn.countAll().as('count'), eb.fn.coalesce(eb.fn.sum<number | string>('size'), eb.val(0)).as('bytes')])
-        .where('metadata_id', '=', metadataId)
-        .where('path', '=', path)
-        .executeTakeFirstOrThrow(),
+      this.db.selectFrom('meta_file_totals').select(['files as count', 'bytes']).where('metadata_id', '=', metadataId).where('path', '=', path).executeTakeFirst(),
     ]);
     const folderCount = Number(folders.count);
     const rows: TreeRow[] = [];
@@ -97,26 +95,26 @@ export class FileTreeRepo {
         .execute();
       rows.push(...found.map((row) => ({ folder: true as const, row })));
     }
-    const fileCount = Number(files.count);
+    const fileCount = Number(files?.count ?? 0);
     const skipped = Math.max(0, slice.offset - folderCount);
     const wanted = Math.min(slice.limit - rows.length, fileCount - skipped);
     if (wanted > 0) {
       // The page's ids from the index alone, then their rows: the skipped rows are never read. A page
       // in the folder's second half is counted from its end (the index read backwards): half the steps.
       const fromEnd = skipped > fileCount / 2;
-      const ids = this.db
+      let ids = this.db
         .selectFrom('meta_file')
         .select('id')
         .where('metadata_id', '=', metadataId)
         .where('path', '=', path)
-        .orderBy(column, fromEnd ? opposite(direction) : direction)
-        .orderBy('id', fromEnd ? opposite(direction) : direction)
-        .offset(fromEnd ? fileCount - skipped - wanted : skipped)
-        .limit(wanted);
+        .orderBy(column, fromEnd ? opposite(direction) : direction);
+      // A name is unique in its folder: no tie to break, and PostgreSQL reads the name index in order without sorting it again by id.
+      if (column !== 'name') ids = ids.orderBy('id', fromEnd ? opposite(direction) : direction);
+      ids = ids.offset(fromEnd ? fileCount - skipped - wanted : skipped).limit(wanted);
       const found = await this.db.selectFrom('meta_file').selectAll().where('id', 'in', ids).orderBy(column, direction).orderBy('id', direction).execute();
       rows.push(...found.map((row) => ({ folder: false as const, row })));
     }
-    return { count: folderCount + fileCount, bytes: Number(files.bytes), rows };
+    return { count: folderCount + fileCount, bytes: Number(files?.bytes ?? 0), rows };
   }
 
   /** The folders of `path` ('/a/b/': '/a/' and '/a/b/') that do not exist yet, made; the root is no row. */
@@ -142,6 +140,7 @@ export class FileTreeRepo {
   insertFile(trx: Tx, row: Insertable<DataFileTable>) {
     return trx.insertInto('meta_file').values(row).execute();
   }
+
 
   /** Deletes a file, or a folder with everything under it; returns the keys of the blobs that were theirs. */
   async remove(trx: Tx, entry: TreeRow): Promise<string[]> {
