@@ -20,7 +20,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+import { withPgDatabase } from './bench-portal.js';
 import { appendResult, runConditions } from './results.js';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -215,19 +215,7 @@ async function bench(): Promise<void> {
   try {
     results.sqlite = await runOn('sqlite', { ...base, DATA_DIR: path.join(dataDir, 'sqlite'), DATABASE_URL: '' });
     if (!process.env.BENCH_SKIP_PG) {
-      const adminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-      const name = `bench_tree_${randomUUID().slice(0, 8)}`;
-      const admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${name}`);
-      try {
-        const url = new URL(adminUrl);
-        url.pathname = `/${name}`;
-        results.postgres = await runOn('postgres', { ...base, DATA_DIR: path.join(dataDir, 'pg'), DATABASE_URL: url.toString() });
-      } finally {
-        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await admin.end();
-      }
+      results.postgres = await withPgDatabase('bench_tree', (url) => runOn('postgres', { ...base, DATA_DIR: path.join(dataDir, 'pg'), DATABASE_URL: url }));
     }
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });

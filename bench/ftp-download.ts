@@ -23,6 +23,7 @@ import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { buildApp } from '../packages/server/src/app.js';
 import { loadConfig } from '../packages/server/src/config.js';
+import { benchAccount } from './bench-portal.js';
 import { appendResult, runConditions } from './results.js';
 
 const run = promisify(execFile);
@@ -55,15 +56,7 @@ try {
   const httpPort = typeof address === 'object' && address ? address.port : 0;
   const ftpPort = portal.ftpServer.endpoint()!.port;
 
-  const password = 'bench-password-1';
-  await portal.accounts.createActiveUser({ username: 'bench', email: 'bench@example.org', password });
-  const { token } = await portal.accounts.login('bench', password);
-  const headers = { authorization: `Token ${token}` };
-  const post = async (url: string, payload: object) => {
-    const response = await portal.app.inject({ method: 'POST', url, headers, payload });
-    if (response.statusCode >= 300) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
-    return response.json();
-  };
+  const { token, headers, post } = await benchAccount(portal);
   const record = await post('/api/metadata/metadata/', { language: 'zh-hans', title: 'FTP 下载基准' });
 
   // The file: random bytes (incompressible), its SHA-256 as written.

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { METADATA_LIMITS, translate } from '@portal/shared';
-import { buildRecord, buildUsers, type Person } from './factories.js';
+import { buildRecord, buildUser, buildUsers, type Person } from './factories.js';
 import { createTestPortal, EN, type TestPortal } from './helpers.js';
 import { call, expectStatus } from './metadata-builders.js';
 import { listedNames } from './uploads-builders.js';
@@ -106,6 +106,18 @@ describe("an FTP upload account's limits", () => {
     expect(resumed.code).not.toBe(0);
     expect(resumed.stderr).toContain(`550 ${translate('en', 'uploads.compress')}`);
     expect((await fs.stat(big)).size).toBe(GB50);
+  });
+
+  it('has /data/sync/ count the quota across the files it lists together: the one that would go over stays, with the reason', async () => {
+    const owner = await buildUser(portal, { language: 'en' });
+    const record = await buildRecord(portal, { owner });
+    const incoming = await portal.ftp.incoming.folderOf(record);
+    await fs.mkdir(path.join(incoming, 'day'));
+    for (const name of ['a.bin', 'b.bin']) await fs.writeFile(path.join(incoming, 'day', name), randomBytes(600 * 1024));
+    const synced = expectStatus(await call(portal, 'POST', '/data/sync/', owner.token, { body: { metadata_id: record }, headers: EN }), 200);
+    expect(synced).toMatchObject({ count: 1, refused: [{ path: '/day/b.bin', detail: translate('en', 'metadata.files.quotaExceeded', { limit: '1 MB' }) }] });
+    expect(await listedNames(portal, record)).toEqual(['a.bin']);
+    expect(await fs.readdir(path.join(incoming, 'day'))).toEqual(['b.bin']);
   });
 
   it('has /data/sync/ refuse a file over 50 GB without reading it; it stays in the incoming folder', async () => {

@@ -141,6 +141,10 @@ export class FileTreeRepo {
     return trx.insertInto('meta_file').values(row).execute();
   }
 
+  /** Several files in one statement. */
+  async insertFiles(trx: Tx, rows: Insertable<DataFileTable>[]): Promise<void> {
+    if (rows.length) await trx.insertInto('meta_file').values(rows).execute();
+  }
 
   /** Deletes a file, or a folder with everything under it; returns the keys of the blobs that were theirs. */
   async remove(trx: Tx, entry: TreeRow): Promise<string[]> {

@@ -6,7 +6,7 @@ import type { AuthenticatedUser } from '../account/index.js';
 import { storageQuotaApplies, type MetadataAccess, type MetadataRow } from '../metadata/index.js';
 import type { DownloadAccess } from '../orders/index.js';
 import { FileTreeRepo, innerPath, NameTaken, type DataFileRow, type TreeRow } from './file-tree.repo.js';
-import { isOverQuota, type Slice } from './files.repo.js';
+import { isOverQuota, lockedStoredBytes, type Slice } from './files.repo.js';
 import { declaredMime, deleteBlobs, formatLimit } from './file-names.js';
 import type { OpenedFile } from './files.service.js';
 
@@ -18,6 +18,12 @@ export interface StoredBlobInput {
   blob: StoredBlob;
   mime?: string;
 }
+
+/** One of many blobs to list at once (StoredBlobInput without the record, which they share). */
+export type StoredBlobItem = Omit<StoredBlobInput, 'metadataId'>;
+
+/** Rows a batch inserts per statement (PostgreSQL and SQLite bind at most 65,535 and 32,766 values). */
+const INSERT_ROWS = 500;
 
 export interface FolderPage {
   count: number;
@@ -147,6 +153,54 @@ export class FileTree {
       await this.repo.insertFile(trx, row);
     });
     return storedFileView(row);
+  }
+
+  /**
+   * Lists many blobs already in the BlobStore in one record at once (an FTP sync of thousands of
+   * files): one access check, one transaction holding the record's lock, the uploader's stored bytes
+   * summed once and the folders made once, the rows inserted a few hundred a statement. Each item is
+   * judged as `addStoredBlob` judges it (its name and folder, a name taken, the quota, counting the
+   * items before it); answers, in order, the listed file or the refusal of each. A refused item's
+   * blob is the caller's to delete; a refusal of the whole (access, the record gone or published) is thrown.
+   */
+  async addStoredBlobs(user: AuthenticatedUser | null, metadataId: string, items: StoredBlobItem[]): Promise<(StoredFile | AppError)[]> {
+    const record = await this.writable(user, metadataId);
+    const now = new Date().toISOString();
+    const results: (StoredFile | AppError)[] = [];
+    await this.write(user!, record, now, async (trx) => {
+      results.length = 0;
+      const quota = this.options.storageQuotaBytes ?? Number.MAX_SAFE_INTEGER;
+      let used = user!.is_staff ? 0 : await lockedStoredBytes(trx, user!.id);
+      const folders = new Set<string>(['/']);
+      const taken = new Set<string>();
+      const rows: ReturnType<typeof dataFileRow>[] = [];
+      for (const item of items) {
+        try {
+          const path = folderPath('path', item.path);
+          const name = checkedName('name', item.name);
+          if (!folders.has(path)) {
+            await this.repo.ensureFolders(trx, record.id, path, user!.id, now);
+            folders.add(path);
+          }
+          if (taken.has(`${path}${name}`) || (await this.repo.entry(trx, record.id, path, name))) throw exists();
+          if (!user!.is_staff && used + item.blob.size > quota) {
+            throw new AppError('PAYLOAD_TOO_LARGE', 'metadata.files.quotaExceeded', { params: { limit: formatLimit(quota) } });
+          }
+          used += item.blob.size;
+          taken.add(`${path}${name}`);
+          const row = dataFileRow(record.id, { path, name }, item.blob, declaredMime(item.mime), user!.id, now);
+          rows.push(row);
+          results.push(storedFileView(row));
+        } catch (error) {
+          // A file where a folder of the path should be: as a name taken.
+          if (error instanceof NameTaken) results.push(exists());
+          else if (error instanceof AppError) results.push(error);
+          else throw error;
+        }
+      }
+      for (let at = 0; at < rows.length; at += INSERT_ROWS) await this.repo.insertFiles(trx, rows.slice(at, at + INSERT_ROWS));
+    });
+    return results;
   }
 
   /** POST /data/createFolder/: a new folder `name` in the existing folder `path`. */

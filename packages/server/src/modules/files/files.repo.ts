@@ -193,6 +193,12 @@ async function storedBytesOf(db: Db, userId: string): Promise<number> {
   return total;
 }
 
+/** The bytes an uploader's stored files hold now, their row locked first (so that a batch of writes adds to a total nobody else changes meanwhile). */
+export async function lockedStoredBytes(trx: Tx, userId: string): Promise<number> {
+  await lockUserRow(trx, userId);
+  return storedBytesOf(trx, userId);
+}
+
 /** Whether `size` more bytes would take the uploader over their quota; locks their row first. */
 export async function isOverQuota(trx: Tx, quota: Quota | undefined, size: number): Promise<boolean> {
   if (!quota) return false;

@@ -8,7 +8,7 @@ import type { AuthenticatedUser } from '../account/index.js';
 import { orNotFound, storageQuotaApplies, type MetadataAccess } from '../metadata/index.js';
 import type { DownloadAccess } from '../orders/index.js';
 import { declaredMime, deleteBlobs, displayName, extensionOf, formatLimit } from './file-names.js';
-import { FileTree, type FolderPage, type StoredBlobInput } from './file-tree.service.js';
+import { FileTree, type FolderPage, type StoredBlobInput, type StoredBlobItem } from './file-tree.service.js';
 import { FileTreeRepo } from './file-tree.repo.js';
 import { FilesRepo, type FileKind, type MediaRow, type Quota, type Slice, type StoredFileRow } from './files.repo.js';
 
@@ -156,6 +156,11 @@ export class FilesService {
    */
   addStoredBlob(user: AuthenticatedUser | null, input: StoredBlobInput): Promise<StoredFile> {
     return this.tree.addStoredBlob(user, input);
+  }
+
+  /** Many blobs listed in one record at once (an FTP sync): FileTree.addStoredBlobs, each answered with its file or its refusal. */
+  addStoredBlobs(user: AuthenticatedUser | null, metadataId: string, items: StoredBlobItem[]): Promise<(StoredFile | AppError)[]> {
+    return this.tree.addStoredBlobs(user, metadataId, items);
   }
 
   /** A data file's bytes by its full path ('/a/b.nc'), from byte `start`, for whoever may download the record's files. */

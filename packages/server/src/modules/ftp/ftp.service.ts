@@ -12,6 +12,8 @@ import type { RecordTree } from './record-tree.js';
 import { FtpRepo, type FtpAccountRow, type FtpKind } from './ftp.repo.js';
 
 const DAY = 24 * 3_600_000;
+/** Files a sync lists in one transaction. */
+const SYNC_BATCH = 500;
 /** Files over 50 GB are refused on every upload path (spec sections 5 and 9: compress them first). */
 export const LARGEST_FILE_BYTES = METADATA_LIMITS.compressAboveBytes;
 
@@ -140,22 +142,25 @@ export class FtpService {
 
   private async syncNow(user: AuthenticatedUser, metadataId: string): Promise<SyncResult> {
     const result: SyncResult = { count: 0, bytes: 0, files: [], refused: [] };
-    for (const file of await this.parts.incoming.arrived(metadataId)) {
-      const path = file.folder === '/' ? `/${file.name}` : `${file.folder}/${file.name}`;
-      let stored;
-      try {
-        stored = await this.parts.tree.add(user, metadataId, file.folder, file.name, file.source);
-      } catch (error) {
-        // Refused by the tree's rules: the file stays for the provider to rename or remove; anything else ends the sync.
-        if (!(error instanceof AppError) || error.status >= 500) throw error;
-        result.refused.push({ path, error });
-        continue;
+    const arrived = await this.parts.incoming.arrived(metadataId);
+    // A few hundred at a time: one transaction lists each batch (a sync of 30,000 files, bench/ftp-sync.ts).
+    for (let at = 0; at < arrived.length; at += SYNC_BATCH) {
+      const batch = arrived.slice(at, at + SYNC_BATCH);
+      const outcomes = await this.parts.tree.addAll(user, metadataId, batch);
+      for (const [index, file] of batch.entries()) {
+        const path = file.folder === '/' ? `/${file.name}` : `${file.folder}/${file.name}`;
+        const outcome = outcomes[index]!;
+        // Refused by the tree's rules: the file stays for the provider to rename or remove; anything else ended the sync.
+        if (outcome instanceof AppError) {
+          result.refused.push({ path, error: outcome });
+          continue;
+        }
+        // Stored whole: it leaves the incoming folder.
+        await fs.rm(file.source, { force: true });
+        result.count += 1;
+        result.bytes += outcome.size;
+        result.files.push({ path, ...outcome });
       }
-      // Stored whole: it leaves the incoming folder.
-      await fs.rm(file.source, { force: true });
-      result.count += 1;
-      result.bytes += stored.size;
-      result.files.push({ path, ...stored });
     }
     await this.parts.incoming.pruneEmpty(metadataId);
     // What left the folder no longer counts against the quota: measured again when next written.

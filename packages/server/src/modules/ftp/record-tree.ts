@@ -26,8 +26,12 @@ export interface RecordTree {
   stat(user: AuthenticatedUser, metadataId: string, path: string): Promise<TreeEntry | null>;
   /** A file's bytes from `start` on. */
   open(user: AuthenticatedUser, metadataId: string, path: string, start: number): Promise<Readable>;
-  /** Stores the local file `source` and lists it as `folder/name` (missing folders made), answering what was stored. */
-  add(user: AuthenticatedUser, metadataId: string, folder: string, name: string, source: string): Promise<{ size: number; sha256: string }>;
+  /**
+   * Stores the local files `source` and lists each as `folder/name` (missing folders made), all in one
+   * go; answers, in order, what was stored of each or why it was refused (the tree's rules, a file over
+   * the limit). A refusal of them all (the caller may not change the record) is thrown.
+   */
+  addAll(user: AuthenticatedUser, metadataId: string, files: { folder: string; name: string; source: string }[]): Promise<({ size: number; sha256: string } | AppError)[]>;
 }
 
 /** Entries read a call when a folder is listed whole. */
@@ -87,17 +91,36 @@ export function filesRecordTree(files: FilesService, storage: BlobStore, maxFile
       }
       return opened.stream;
     },
-    async add(user, metadataId, folder, name, source) {
-      // A file over the limit is refused before a byte of it is read (it stays for the provider to compress).
-      if ((await fs.stat(source)).size > maxFileBytes) throw new AppError('PAYLOAD_TOO_LARGE', 'uploads.compress');
-      const blob = await storage.put(createReadStream(source), { maxBytes: maxFileBytes });
+    async addAll(user, metadataId, arrived) {
+      const stored: ({ size: number; sha256: string; key: string } | AppError)[] = [];
       try {
-        await files.addStoredBlob(user, { metadataId, path: folderForm(folder), name, blob });
+        for (const file of arrived) {
+          // A file over the limit is refused before a byte of it is read (it stays for the provider to compress).
+          if ((await fs.stat(file.source)).size > maxFileBytes) {
+            stored.push(new AppError('PAYLOAD_TOO_LARGE', 'uploads.compress'));
+            continue;
+          }
+          stored.push(await storage.put(createReadStream(file.source), { maxBytes: maxFileBytes }));
+        }
+        const items = arrived.flatMap((file, index) => {
+          const blob = stored[index]!;
+          return blob instanceof AppError ? [] : [{ path: folderForm(file.folder), name: file.name, blob }];
+        });
+        const listed = await files.addStoredBlobs(user, metadataId, items);
+        let next = 0;
+        return stored.map((blob) => {
+          if (blob instanceof AppError) return blob;
+          const result = listed[next++]!;
+          if (result instanceof AppError) {
+            void storage.delete(blob.key).catch(() => undefined);
+            return result;
+          }
+          return { size: blob.size, sha256: blob.sha256 };
+        });
       } catch (error) {
-        await storage.delete(blob.key);
+        await Promise.all(stored.map((blob) => (blob instanceof AppError ? undefined : storage.delete(blob.key).catch(() => undefined))));
         throw error;
       }
-      return { size: blob.size, sha256: blob.sha256 };
     },
   };
 }
