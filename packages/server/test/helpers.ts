@@ -119,7 +119,9 @@ let counter = 0;
 /** A valid registration form; pass fields to change. */
 export function buildRegistration(fields: Record<string, string> = {}): Record<string, string> {
   counter += 1;
-  const id = `${Date.now().toString(36)}${counter}${randomBytes(2).toString('hex')}`;
+  // Short enough that the e-mail address fits where a username may go (30 characters) however many
+  // accounts a worker has made (its modules, with this counter, serve all its test files).
+  const id = `${Date.now().toString(36).slice(-5)}${counter.toString(36)}${randomBytes(2).toString('hex')}`;
   return {
     username: `user${id}`,
     realname: '测试用户',

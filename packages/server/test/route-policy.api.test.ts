@@ -3,7 +3,7 @@ import Fastify from 'fastify';
 import type { AccountService } from '../src/modules/account/account.service.js';
 import { authPlugin, type Access } from '../src/plugins/auth.js';
 import { buildUser } from './factories.js';
-import { createTestPortal, type TestPortal } from './helpers.js';
+import type { TestPortal } from './helpers.js';
 
 /** Every route the portal registers, seen by a hook added before any plugin of buildApp. */
 const registered = vi.hoisted(() => [] as { method: string; url: string; access: unknown }[]);
@@ -58,6 +58,10 @@ const ACCOUNT_ROUTES: Record<string, Access> = {
 let portal: TestPortal;
 beforeAll(async () => {
   registered.length = 0;
+  // The portal's modules afresh, so that its app.ts takes the Fastify above even where another test file
+  // of this worker loaded them already (the API tests share a worker's modules: vitest's isolate is off).
+  vi.resetModules();
+  const { createTestPortal } = await import('./helpers.js');
   portal = await createTestPortal();
   await portal.app.ready();
 });
