@@ -1,4 +1,4 @@
-import fastifyMultipart, { type Multipart, type MultipartFile } from '@fastify/multipart';
+import type { Multipart, MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -11,14 +11,7 @@ import { countDownload, markInert, sendStoredFile, startsDownload } from '../dow
 import { linkHeader } from '../landing/index.js';
 import type { UsageService } from '../usage/index.js';
 import type { FileKind } from './files.repo.js';
-import { fileTreeRoutes } from './file-tree.routes.js';
 import { FilesService, type IncomingFile } from './files.service.js';
-
-/**
- * After a refusal, the rest of an upload still on its way is read and dropped, up to this many
- * bytes, so that the client reads the reply instead of a reset connection; a larger rest closes it.
- */
-const LINGER_BYTES = 8 * 1024 * 1024;
 
 const idParams = z.object({ id: z.string().max(100) });
 const metadataFilter = z.string({ error: 'metadata.validation.metadata' }).min(1, 'metadata.validation.metadata').max(100, 'metadata.validation.metadata');
@@ -76,19 +69,6 @@ async function drain(parts: AsyncIterableIterator<Multipart>): Promise<void> {
   }
 }
 
-/** Reads and drops the unread rest of a refused upload while the reply goes out (see LINGER_BYTES). */
-function dropUnreadBody(request: FastifyRequest): void {
-  const raw = request.raw;
-  if (raw.complete || raw.destroyed) return;
-  raw.unpipe();
-  let dropped = 0;
-  raw.on('data', (chunk: Buffer) => {
-    dropped += chunk.length;
-    if (dropped > LINGER_BYTES) raw.socket?.destroy();
-  });
-  raw.resume();
-}
-
 function slice(paging: { page: number; pageSize: number }) {
   return { offset: (paging.page - 1) * paging.pageSize, limit: paging.pageSize };
 }
@@ -98,22 +78,15 @@ const ok = (reply: FastifyReply) => reply.type('text/plain; charset=utf-8').send
 /**
  * Stored files of a record (spec section 7): /metadata/upload-file/, /metadata/upload-attachment,
  * /api/metadata/meta-file/, meta-attach/ and meta-media/. Thin: form reading, access, one service call.
+ * Registered by files.plugin.ts, whose scope parses multipart.
  */
-export async function filesRoutes(
+export async function storedFileRoutes(
   parent: FastifyInstance,
   { files, storage, usage, landingUrl }: { files: FilesService; storage: BlobStore; usage?: UsageService; landingUrl?: (metadataId: string, language: Language) => string },
 ) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  // Multipart parsing exists in this scope only; file parts are streamed, never kept whole in memory.
-  await app.register(fastifyMultipart, { throwFileSizeLimit: false });
-  // The record's file tree: GET /api/data/file/ and the /data/ form posts.
-  await app.register(fileTreeRoutes, { files });
-  app.addHook('onSend', async (request, _reply, payload) => {
-    if (request.isMultipart()) dropUnreadBody(request);
-    return payload;
-  });
 
   const upload = (kind: FileKind, maxBytes: number) => async (request: FastifyRequest, reply: FastifyReply) => {
     const form = await openForm(request, maxBytes);

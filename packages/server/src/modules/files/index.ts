@@ -8,4 +8,4 @@ export type { FileKind, MediaRow, StoredFileRow, Slice } from './files.repo.js';
 export { StoredFiles, type TreeFileRow } from './stored-files.js';
 export type { TreeRow } from './file-tree.repo.js';
 export type { FolderPage, StoredBlobInput, StoredBlobItem } from './file-tree.service.js';
-export { filesRoutes } from './files.routes.js';
+export { filesRoutes } from './files.plugin.js';
