@@ -63,5 +63,12 @@ for (const language of LANGUAGES) {
     // The order's HTTP index, as a wget command to copy.
     await expect(section).toContainText(a.indexIntro);
     await expect(section.getByTestId('order-index-wget')).toContainText(`--cut-dirs=6`);
+
+    // On a phone the section fits the screen: the page never scrolls sideways (the command wraps in its box).
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(line).toBeVisible();
+    const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+    expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+    await section.screenshot({ path: test.info().outputPath(`archive-${language}-390.png`) });
   });
 }
