@@ -27,6 +27,7 @@ import { DoiService, doiRoutes } from './modules/doi/index.js';
 import { createFtp, ftpRoutes, type FtpService, type PortalFtpServer } from './modules/ftp/index.js';
 import { ChunkedUploads, TusUploads, UploadsRepo, uploadsRoutes, UploadsService } from './modules/uploads/index.js';
 import { ArchiveService, archiveRoutes, HttpIndex } from './modules/archive/index.js';
+import { TablesService, tablesRoutes } from './modules/tables/index.js';
 import { authPlugin } from './plugins/auth.js';
 import { csrfPlugin } from './plugins/csrf.js';
 import { errorsPlugin } from './plugins/errors.js';
@@ -57,6 +58,7 @@ export interface Portal {
   ftpServer: PortalFtpServer;
   uploads: UploadsService;
   archives: ArchiveService;
+  tables: TablesService;
 }
 
 export interface BuildOptions {
@@ -220,6 +222,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // A build under way stops (its row pending again) before the database closes.
   app.addHook('preClose', () => archives.stop());
   await app.register(archiveRoutes, { archives, index: new HttpIndex(orders, storedFiles, linkKey, config.publicUrl), usage, storage });
+  // Excel to table (issue 20): a record's workbook or CSV file as a database table, read by the record's download rule; its tables go with the file or the record.
+  const tables = new TablesService(database.db, database.dialect, metadataAccess, downloads, storedFiles, storage, app.log);
+  metadataAccess.events.on('deleting', ({ trx, ids }) => tables.forgetRecords(trx, ids));
+  files.events.onDataFilesDeleting(({ trx, ids }) => tables.forgetFiles(trx, ids));
+  await app.register(tablesRoutes, { tables });
   // FTP accounts and the FTP server in this process (issue 19): a record's files through the files module's face.
   const ftp = createFtp(config, {
     db: database.db,
@@ -234,7 +241,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   metadataAccess.events.on('removing', ({ id }) => ftp.service.incoming.remove(id));
   await app.register(ftpRoutes, { ftp: ftp.service });
   // Unfinished uploads, abandoned empty drafts and expired tokens: removed at start, then regularly.
-  const jobs = cleanupJobs({ accounts, metadata, storage, review, search, orders, usage, doi, uploads, ftp: ftp.service, archives });
+  const jobs = cleanupJobs({ accounts, metadata, storage, review, search, orders, usage, doi, uploads, ftp: ftp.service, archives, tables });
   await runCleanupJobs(jobs, app.log);
   scheduleCleanupJobs(app, jobs);
   // Landing pages and their calls ask exports through what exports gives them (exports link to landing pages).
@@ -270,5 +277,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ftp: ftp.service,
     ftpServer: ftp.server,
     archives,
+    tables,
   };
 }

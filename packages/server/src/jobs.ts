@@ -10,6 +10,7 @@ import type { SearchService } from './modules/search/index.js';
 import type { UploadsService } from './modules/uploads/index.js';
 import type { LocalDiskStore } from './storage/index.js';
 import type { ArchiveService } from './modules/archive/index.js';
+import type { TablesService } from './modules/tables/index.js';
 
 /** One clean-up the server repeats while it runs (and `npm run portal -- cleanup` runs once). */
 export interface CleanupJob {
@@ -43,6 +44,7 @@ export function cleanupJobs(parts: {
   uploads?: UploadsService;
   ftp?: FtpService;
   archives?: ArchiveService;
+  tables?: TablesService;
 }): CleanupJob[] {
   return [
     {
@@ -79,6 +81,8 @@ export function cleanupJobs(parts: {
     // Whole-dataset archives: drops those of records no longer published, checks changed records, builds what is pending
     // (a build whose process died included). Started, not awaited: a build of tens of GB must not hold the start or the other jobs.
     ...(parts.archives?.enabled ? [{ name: 'whole-dataset archives', everyMs: MINUTE, run: () => (void parts.archives!.kick(), Promise.resolve(0)) }] : []),
+    // Tables whose import's process died while they loaded (a day after it began): dropped with their catalogue rows.
+    ...(parts.tables ? [{ name: 'abandoned table imports', everyMs: HOUR, run: () => parts.tables!.dropAbandoned() }] : []),
   ];
 }
 

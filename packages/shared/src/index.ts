@@ -22,3 +22,6 @@ export * from './rules/creators.js';
 export * from './rules/file-tree.js';
 export * from './contracts/file-tree.js';
 export * from './contracts/archive.js';
+export * from './contracts/analysis.js';
+export * from './rules/table-import.js';
+export * from './contracts/tables.js';

@@ -25,6 +25,7 @@ import * as uploads from './migrations/0017-uploads.js';
 import * as ftpAccounts from './migrations/0018-ftp-accounts.js';
 import * as archives from './migrations/0019-archives.js';
 import * as folderTotals from './migrations/0020-folder-totals.js';
+import * as dataTables from './migrations/0021-data-tables.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -87,6 +88,7 @@ const migrations: Record<string, Migration> = {
   '0018-ftp-accounts': ftpAccounts,
   '0019-archives': archives,
   '0020-folder-totals': folderTotals,
+  '0021-data-tables': dataTables,
 };
 
 class ListedMigrations implements MigrationProvider {

@@ -17,6 +17,7 @@ import type { ServerTables } from './schema/server.js';
 import type { FtpTables } from './schema/ftp.js';
 import type { UploadsTables } from './schema/uploads.js';
 import type { ArchiveTables } from './schema/archive.js';
+import type { TablesTables } from './schema/tables.js';
 
 export type * from './schema/account.js';
 export type * from './schema/metadata.js';
@@ -31,6 +32,7 @@ export type * from './schema/server.js';
 export type * from './schema/ftp.js';
 export type * from './schema/uploads.js';
 export type * from './schema/archive.js';
+export type * from './schema/tables.js';
 
 export interface Database
   extends
@@ -46,4 +48,5 @@ export interface Database
     ServerTables,
     UploadsTables,
     FtpTables,
-    ArchiveTables {}
+    ArchiveTables,
+    TablesTables {}

@@ -1,4 +1,6 @@
+import { tablesEn } from './tables.en.js';
 import { datasetArchiveEn } from './dataset-archive.en.js';
+import { analysisEn } from './analysis.en.js';
 import { ftpEn } from './ftp.en.js';
 import { ftpUiEn } from './ftp-ui.en.js';
 import { uploadsEn } from './uploads.en.js';
@@ -219,4 +221,6 @@ export const en = {
   statistics: statisticsEn,
   uploads: uploadsEn,
   datasetArchive: datasetArchiveEn,
+  analysis: analysisEn,
+  tables: tablesEn,
 };

@@ -1,4 +1,6 @@
+import { tablesZhHans } from './tables.zh-hans.js';
 import { datasetArchiveZhHans } from './dataset-archive.zh-hans.js';
+import { analysisZhHans } from './analysis.zh-hans.js';
 import { ftpZhHans } from './ftp.zh-hans.js';
 import { ftpUiZhHans } from './ftp-ui.zh-hans.js';
 import { uploadsZhHans } from './uploads.zh-hans.js';
@@ -214,4 +216,6 @@ export const zhHans: Messages = {
   statistics: statisticsZhHans,
   uploads: uploadsZhHans,
   datasetArchive: datasetArchiveZhHans,
+  analysis: analysisZhHans,
+  tables: tablesZhHans,
 };

@@ -146,6 +146,18 @@ export class FileTreeRepo {
     if (rows.length) await trx.insertInto('meta_file').values(rows).execute();
   }
 
+  /** The ids of the data file, or of every data file under the folder. */
+  async fileIds(trx: Tx, entry: TreeRow): Promise<string[]> {
+    if (!entry.folder) return [entry.row.id];
+    const files = await trx
+      .selectFrom('meta_file')
+      .select('id')
+      .where('metadata_id', '=', entry.row.metadata_id)
+      .where(under(innerPath(entry.row)))
+      .execute();
+    return files.map((file) => file.id);
+  }
+
   /** Deletes a file, or a folder with everything under it; returns the keys of the blobs that were theirs. */
   async remove(trx: Tx, entry: TreeRow): Promise<string[]> {
     if (!entry.folder) {

@@ -8,6 +8,7 @@ import type { DownloadAccess } from '../orders/index.js';
 import { FileTreeRepo, innerPath, NameTaken, type DataFileRow, type TreeRow } from './file-tree.repo.js';
 import { isOverQuota, lockedStoredBytes, type Slice } from './files.repo.js';
 import { declaredMime, deleteBlobs, formatLimit } from './file-names.js';
+import type { FileEvents } from './file-events.js';
 import type { OpenedFile } from './files.service.js';
 
 /** A blob already in the BlobStore, to list as a data file at `path` (a folder) under `name`. */
@@ -99,8 +100,8 @@ export class FileTree {
     private readonly repo: FileTreeRepo,
     private readonly access: MetadataAccess,
     private readonly storage: BlobStore,
-    /** FilesService's options: its log, the download rule, and the per-account quota (none: no limit). */
-    private readonly options: { log?: Log; storageQuotaBytes?: number; downloads?: DownloadAccess } = {},
+    /** FilesService's options: its log, the download rule, the per-account quota (none: no limit), and its events. */
+    private readonly options: { log?: Log; storageQuotaBytes?: number; downloads?: DownloadAccess; events?: FileEvents } = {},
   ) {}
 
   /** One page of a folder ('/' the root), the folder's own count and bytes with it. */
@@ -247,6 +248,7 @@ export class FileTree {
     await this.write(user!, record, new Date().toISOString(), async (trx) => {
       const entry = at ? await this.repo.entry(trx, record.id, at.path, at.name) : await this.repo.entryById(trx, record.id, input.id!);
       if (!entry) throw noEntry();
+      await this.options.events?.dataFilesDeleting(trx, await this.repo.fileIds(trx, entry));
       keys = await this.repo.remove(trx, entry);
     });
     await this.deleteBlobs(keys);

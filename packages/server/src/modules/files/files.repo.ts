@@ -100,8 +100,8 @@ export class FilesRepo {
   }
 
   /** Deletes one row and returns it (its blob is the caller's to delete). */
-  remove(kind: FileKind, id: string): Promise<StoredFileRow | undefined> {
-    return this.db.deleteFrom(TABLE[kind]).where('id', '=', id).returningAll().executeTakeFirst();
+  remove(kind: FileKind, id: string, trx: Db | Tx = this.db): Promise<StoredFileRow | undefined> {
+    return trx.deleteFrom(TABLE[kind]).where('id', '=', id).returningAll().executeTakeFirst();
   }
 
   async mediaPage(metadataId: string, type: string | undefined, slice: Slice): Promise<{ count: number; rows: MediaRow[] }> {

@@ -8,6 +8,7 @@ import type { AuthenticatedUser } from '../account/index.js';
 import { orNotFound, storageQuotaApplies, type MetadataAccess } from '../metadata/index.js';
 import type { DownloadAccess } from '../orders/index.js';
 import { declaredMime, deleteBlobs, displayName, extensionOf, formatLimit } from './file-names.js';
+import { FileEvents } from './file-events.js';
 import { FileTree, type FolderPage, type StoredBlobInput, type StoredBlobItem } from './file-tree.service.js';
 import { FileTreeRepo } from './file-tree.repo.js';
 import { FilesRepo, type FileKind, type MediaRow, type Quota, type Slice, type StoredFileRow } from './files.repo.js';
@@ -127,6 +128,8 @@ export class FilesService {
   private readonly downloads?: DownloadAccess;
   /** The record's data files as a tree: folders, paths, paged listings (file-tree.service.ts). */
   readonly tree: FileTree;
+  /** Data files deleted (the tree's deletion, the upload list's): told in the deleting transaction. */
+  readonly events = new FileEvents();
 
   private readonly repo: FilesRepo;
 
@@ -141,7 +144,7 @@ export class FilesService {
     this.downloads = options.downloads;
     this.storageQuotaBytes = options.storageQuotaBytes ?? Number.MAX_SAFE_INTEGER;
     this.repo = new FilesRepo(db, access);
-    this.tree = new FileTree(new FileTreeRepo(db), access, storage, options);
+    this.tree = new FileTree(new FileTreeRepo(db), access, storage, { ...options, events: this.events });
   }
 
   /** Bytes of every file the user uploaded (data files, documents, thumbnails as uploaded): what their storage quota counts. */
@@ -333,7 +336,10 @@ export class FilesService {
 
   async remove(user: AuthenticatedUser | null, kind: FileKind, id: string): Promise<void> {
     await this.writableRow(user, () => this.repo.find(kind, id), kind);
-    const removed = await this.repo.remove(kind, id);
+    const removed = await this.repo.db.transaction().execute(async (trx) => {
+      if (kind === 'file') await this.events.dataFilesDeleting(trx, [id]);
+      return this.repo.remove(kind, id, trx);
+    });
     if (!removed) throw new AppError('NOT_FOUND', 'errors.notFound');
     await this.deleteBlobs([removed.storage_key]);
   }

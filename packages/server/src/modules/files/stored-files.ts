@@ -8,7 +8,8 @@ export type TreeFileRow = Pick<DataFileRow, 'id' | 'path' | 'name' | 'size' | 's
 /**
  * What other modules read of a record's stored files, past the access rules (FilesService holds
  * those): the exports of a published record, the review's snapshot of a submitted one, the
- * whole-dataset archive and the order's HTTP index (modules/archive). Read only.
+ * whole-dataset archive and the order's HTTP index (modules/archive), the tables made from a
+ * record's workbooks (modules/tables). Read only.
  */
 export class StoredFiles {
   private readonly repo: FilesRepo;
@@ -44,6 +45,11 @@ export class StoredFiles {
   async folder(metadataId: string, path: string, slice: Slice): Promise<{ count: number; bytes: number; rows: TreeRow[] } | undefined> {
     if (!(await this.tree.folderExists(this.tree.db, metadataId, path))) return undefined;
     return this.tree.page(metadataId, path, 'name', slice);
+  }
+
+  /** A data file by its id, if there is one (a table is read from it: modules/tables). */
+  dataFile(id: string): Promise<DataFileRow | undefined> {
+    return this.tree.db.selectFrom('meta_file').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
   /** The data file `name` in folder `path`, if there is one (a folder of that name is not). */

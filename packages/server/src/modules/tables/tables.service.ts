@@ -1,0 +1,400 @@
+import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import {
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  STRING_COLUMN_MAX,
+  TABLE_FILTER_OPERATORS,
+  tableImportProblem,
+  translate,
+  type Language,
+  type DataTable,
+  type RejectedCell,
+  type TableColumn,
+  type TableColumnType,
+  type TableData,
+  type TableImport,
+  type TableImportInput,
+  type TableInfo,
+} from '@portal/shared';
+import { newId, type Db, type Dialect, type Tx } from '../../db/index.js';
+import { AppError, fieldError } from '../../errors.js';
+import { BlobNotFoundError, type BlobStore } from '../../storage/index.js';
+import type { AuthenticatedUser } from '../account/index.js';
+import type { StoredFiles } from '../files/index.js';
+import { orNotFound, type MetadataAccess, type MetadataRow } from '../metadata/index.js';
+import type { DownloadAccess } from '../orders/index.js';
+import { cellText, filterValue, fit, type Stored } from './cell-values.js';
+import { proposeColumns } from './column-proposal.js';
+import { rowsOf, sourceKindOf, summarize, UnreadableFileError, type Cell, type SheetRow, type SourceKind } from './sheet-reader.js';
+import { ROW_COLUMN, TablesRepo, type CatalogueRow, type RowFilter } from './tables.repo.js';
+
+interface Log {
+  error(details: object, message: string): void;
+  warn(details: object, message: string): void;
+}
+
+/** Data rows read to propose the columns' types. */
+const SAMPLE_ROWS = 1000;
+/** Rows written in one transaction of an import. */
+const BATCH_ROWS = 5000;
+/** Rejected cells listed in a reply (all are counted). */
+const REJECTED_LISTED = 1000;
+/** A table still loading after this long lost its import (the process died): the clean-up drops it. */
+const LOADING_EXPIRY_MS = 24 * 3600_000;
+
+/** What POST /metadata/trans/ sends beside the form: `accept_empty` stores the cells that do not fit as empty. */
+export interface TableImportRequest extends TableImportInput {
+  accept_empty?: boolean;
+}
+
+/** The data file to read: its row and kind, once the caller may change its record. */
+interface Source {
+  fileId: string;
+  name: string;
+  storageKey: string;
+  kind: SourceKind;
+  record: MetadataRow;
+}
+
+/**
+ * Excel to table (issue 20): a record's workbook (.xlsx) or CSV file becomes a database table with
+ * typed, bilingual, unit-bearing columns. Who may import is who may change the record's data files
+ * now (MetadataAccess.filesWritable: its creator while a draft, staff; nobody while published),
+ * judged before reading and again, under the record's lock, when the table is listed; who may read
+ * a table's rows is the one download rule of the record's files (DownloadAccess). Files are read
+ * as streams (modules/tables/sheet-reader.ts), never whole.
+ *
+ * The header is the sheet's first `header_rows` rows holding values (empty rows above it are
+ * skipped, as empty rows everywhere); a row keeps the number the sheet gives it in every report.
+ *
+ * An import is all or nothing: its catalogue row is written 'loading' first (shown to nobody), the
+ * table is made and filled in transactions of BATCH_ROWS rows, indexed, then marked 'ready'; any
+ * failure drops the table and the row. Cells that do not fit their column's type are reported (row
+ * as the sheet numbers it, field, value, reason); without `accept_empty` such an import keeps
+ * nothing and answers 400 with the report, with it the table keeps those cells empty. A dry run
+ * (`dryRun`) reads and reports without writing.
+ */
+export class TablesService {
+  private readonly repo: TablesRepo;
+
+  constructor(
+    db: Db,
+    dialect: Dialect,
+    private readonly access: MetadataAccess,
+    private readonly downloads: DownloadAccess,
+    private readonly files: StoredFiles,
+    private readonly storage: BlobStore,
+    private readonly log: Log,
+  ) {
+    this.repo = new TablesRepo(db, dialect);
+  }
+
+  /** GET /metadata/get-table-info/: the file's sheets with their rows and columns. */
+  async info(user: AuthenticatedUser | null, fileId: string | undefined): Promise<TableInfo> {
+    const source = await this.source(user, fileId);
+    return { sheets: await this.reading(source, (stream) => summarize(stream, source.kind, source.name)) };
+  }
+
+  /** GET /metadata/get-table-column/: the columns proposed from the sheet's header and a sample of its rows. */
+  async columns(user: AuthenticatedUser | null, input: Pick<TableImportInput, 'file' | 'sheet' | 'header_rows'>): Promise<{ columns: TableColumn[] }> {
+    // The form's rules up to the header (a sheet chosen, the header's rows), in the spec's order.
+    const problem = tableImportProblem({ ...input, table_name: '-', columns: [] });
+    if (problem && problem.field !== 'columns') throw formProblem(problem);
+    const source = await this.source(user, input.file);
+    const headerRows = Number(input.header_rows);
+    const header: Cell[][] = [];
+    const sample: Cell[][] = [];
+    const found = { sheet: false };
+    await this.reading(source, async (stream) => {
+      for await (const row of rowsOf(stream, source.kind, source.name, input.sheet!, found)) {
+        if (header.length < headerRows) header.push(row.cells);
+        else if (sample.push(row.cells) >= SAMPLE_ROWS) break;
+      }
+    });
+    if (!found.sheet) throw new AppError('VALIDATION_FAILED', 'tables.sheetNotFound', { params: { sheet: input.sheet! } });
+    if (header.length < headerRows) throw new AppError('VALIDATION_FAILED', 'tables.headerBeyondSheet', { params: { rows: header.length } });
+    return { columns: proposeColumns(header, sample) };
+  }
+
+  /** POST /metadata/trans/: the table made from the sheet (or, `dryRun`, what it would hold). */
+  async create(user: AuthenticatedUser | null, input: TableImportRequest, dryRun: boolean, language: Language): Promise<TableImport> {
+    const problem = tableImportProblem(input);
+    if (problem) throw formProblem(problem);
+    const source = await this.source(user, input.file);
+    const columns = (input.columns ?? []).map(declared);
+    const load = new Load(source, input.sheet!, Number(input.header_rows), columns, language);
+    if (dryRun) {
+      await this.reading(source, (stream) => load.read(stream, async () => {}));
+      return load.report(null);
+    }
+    const now = new Date().toISOString();
+    const table: CatalogueRow = {
+      id: newId(),
+      code: `t_${randomBytes(10).toString('hex')}`,
+      metadata_id: source.record.id,
+      file_id: source.fileId,
+      sheet: input.sheet!,
+      header_rows: Number(input.header_rows),
+      name: input.table_name!.trim(),
+      columns: JSON.stringify(columns),
+      row_count: 0,
+      state: 'loading',
+      created_by: user!.id,
+      created_at: now,
+    };
+    await this.underLock(user!, source.record.id, (trx) => this.repo.insert(trx, table));
+    try {
+      await this.repo.createTable(table.code, columns);
+      const acceptEmpty = input.accept_empty === true;
+      await this.reading(source, (stream) =>
+        load.read(stream, async (rows) => {
+          // Once a cell is refused without accept_empty nothing is kept: the rest is only read for the report.
+          if (acceptEmpty || load.rejectedCount === 0) await this.repo.insertRows(table.code, rows);
+        }),
+      );
+      if (load.rejectedCount > 0 && !acceptEmpty) {
+        throw new AppError('VALIDATION_FAILED', 'tables.rejectedCells', { params: { count: load.rejectedCount }, extra: load.report(null) });
+      }
+      await this.repo.createIndexes(table.code, columns);
+      await this.underLock(user!, source.record.id, async (trx) => {
+        if (!(await this.repo.markReady(trx, table.id, load.rows))) throw new AppError('NOT_FOUND', 'tables.fileNotFound');
+      });
+    } catch (error) {
+      const gone = !(await this.repo.exists(table.id).catch(() => false));
+      await this.repo.remove(this.repo.db, table).catch((failure: unknown) => this.log.error({ err: failure, code: table.code }, 'a failed import’s table not dropped'));
+      if (error instanceof AppError) throw error;
+      // Its data file (or record) deleted while it loaded took the table with it.
+      if (gone) throw new AppError('NOT_FOUND', 'tables.fileNotFound');
+      throw error;
+    }
+    return load.report(table);
+  }
+
+  /** GET /metadata/get-table-data/: a page of a table's rows, filtered and sorted, for whoever may download its record's files. */
+  async data(user: AuthenticatedUser | null, query: Record<string, unknown>, paging: { page: number; pageSize: number }): Promise<TableData> {
+    const code = typeof query.table === 'string' ? query.table : '';
+    if (!code) throw fieldError('table', 'tables.tableRequired');
+    const table = await this.repo.findReady(code);
+    if (!table) throw new AppError('NOT_FOUND', 'tables.tableNotFound');
+    const record = await this.access.readable(user, table.metadata_id).catch((error: unknown) => {
+      throw error instanceof AppError && error.code === 'NOT_FOUND' ? new AppError('NOT_FOUND', 'tables.tableNotFound') : error;
+    });
+    await this.downloads.assert(user, record);
+    const view = catalogueView(table);
+    const byField = new Map(view.columns.map((column) => [column.field, column]));
+    const ordering = orderingOf(query.ordering, byField);
+    const filters = filtersOf(query, byField);
+    const pageSize = Math.min(paging.pageSize || DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+    const { count, rows } = await this.repo.page(table.code, view.columns, { filters, ordering, offset: (paging.page - 1) * pageSize, limit: pageSize });
+    return { count, columns: view.columns, results: rows as TableData['results'], table: view };
+  }
+
+  // ---- What other modules' events ask ----
+
+  /** The tables read from these data files go with them, in the deleting transaction. */
+  async forgetFiles(trx: Tx, fileIds: readonly string[]): Promise<void> {
+    for (const table of await this.repo.of(trx, 'file_id', fileIds)) await this.repo.remove(trx, table);
+  }
+
+  /** The tables of these records go with them, in the deleting transaction. */
+  async forgetRecords(trx: Tx, metadataIds: readonly string[]): Promise<void> {
+    for (const table of await this.repo.of(trx, 'metadata_id', metadataIds)) await this.repo.remove(trx, table);
+  }
+
+  /** The clean-up job: tables whose import's process died while they loaded. */
+  async dropAbandoned(now = Date.now()): Promise<number> {
+    const stale = await this.repo.staleLoading(new Date(now - LOADING_EXPIRY_MS).toISOString());
+    for (const table of stale) await this.repo.remove(this.repo.db, table);
+    return stale.length;
+  }
+
+  // ---- Helpers ----
+
+  /** The data file `fileId` when the caller may change its record's files, as a source of a table. */
+  private async source(user: AuthenticatedUser | null, fileId: string | undefined): Promise<Source> {
+    if (!user) throw new AppError('UNAUTHENTICATED', 'account.loginRequired');
+    if (!fileId) throw fieldError('file', 'tables.fileRequired');
+    const file = await this.files.dataFile(fileId);
+    if (!file) throw new AppError('NOT_FOUND', 'tables.fileNotFound');
+    const record = await orNotFound(this.access.filesWritable(user, file.metadata_id));
+    const kind = sourceKindOf(file.name);
+    if (!kind) throw fieldError('file', 'tables.notATable');
+    return { fileId: file.id, name: file.name, storageKey: file.storage_key, kind, record };
+  }
+
+  /** Runs `work` on the file's bytes as a stream; a file that is no workbook answers 400 with its name. */
+  private async reading<T>(source: Source, work: (stream: Readable) => Promise<T>): Promise<T> {
+    let opened;
+    try {
+      opened = await this.storage.open(source.storageKey);
+    } catch (error) {
+      if (error instanceof BlobNotFoundError) {
+        this.log.warn({ key: source.storageKey }, 'stored file missing from the storage');
+        throw new AppError('NOT_FOUND', 'tables.fileNotFound');
+      }
+      throw error;
+    }
+    try {
+      return await work(opened.stream);
+    } catch (error) {
+      if (error instanceof UnreadableFileError) throw new AppError('VALIDATION_FAILED', 'tables.unreadable', { params: { name: source.name } });
+      throw error;
+    } finally {
+      opened.stream.destroy();
+    }
+  }
+
+  /** Runs `work` in a transaction holding the record's lock, the caller's right to change its files judged again. */
+  private async underLock(user: AuthenticatedUser, metadataId: string, work: (trx: Tx) => Promise<void>): Promise<void> {
+    await this.repo.db.transaction().execute(async (trx) => {
+      const refusal = await this.access.lockFor(trx, user, 'changeFiles', metadataId, new Date().toISOString());
+      if (refusal) throw refusal;
+      await work(trx);
+    });
+  }
+}
+
+/**
+ * One pass over a sheet for an import: the header's width checked against the columns declared,
+ * each data row's cells fitted to their types, rows handed on in batches, refusals counted.
+ */
+class Load {
+  rows = 0;
+  rejectedCount = 0;
+  private readonly rejected: { row: number; column: string; value: string; reason: string }[] = [];
+
+  constructor(
+    private readonly source: Source,
+    private readonly sheet: string,
+    private readonly headerRows: number,
+    private readonly columns: TableColumn[],
+    private readonly language: Language,
+  ) {}
+
+  async read(stream: Readable, write: (rows: Record<string, Stored>[]) => Promise<void>): Promise<void> {
+    const found = { sheet: false };
+    let headerWidth = 0;
+    let header = 0;
+    let checked = false;
+    let batch: Record<string, Stored>[] = [];
+    const check = () => {
+      checked = true;
+      if (header < this.headerRows) throw new AppError('VALIDATION_FAILED', 'tables.headerBeyondSheet', { params: { rows: header } });
+      if (this.columns.length < headerWidth) throw new AppError('VALIDATION_FAILED', 'tables.columnsMismatch', { params: { columns: headerWidth, given: this.columns.length } });
+    };
+    for await (const row of rowsOf(stream, this.source.kind, this.source.name, this.sheet, found)) {
+      if (header < this.headerRows) {
+        headerWidth = Math.max(headerWidth, row.cells.length);
+        header++;
+        continue;
+      }
+      if (!checked) check();
+      batch.push(this.fitRow(row));
+      if (batch.length >= BATCH_ROWS) {
+        await write(batch);
+        batch = [];
+      }
+    }
+    if (!found.sheet) throw new AppError('VALIDATION_FAILED', 'tables.sheetNotFound', { params: { sheet: this.sheet } });
+    if (!checked) check();
+    await write(batch);
+  }
+
+  private fitRow(row: SheetRow): Record<string, Stored> {
+    this.rows++;
+    const stored: Record<string, Stored> = { [ROW_COLUMN]: row.number };
+    for (const [at, column] of this.columns.entries()) {
+      const cell = row.cells[at] ?? null;
+      const fitted = fit(cell, column.type);
+      if ('value' in fitted) stored[column.field] = fitted.value;
+      else {
+        stored[column.field] = null;
+        this.reject(row.number, column.field, cell, fitted.reason);
+      }
+    }
+    for (let at = this.columns.length; at < row.cells.length; at++) {
+      if (row.cells[at] !== null) this.reject(row.number, `#${at + 1}`, row.cells[at]!, 'noColumn');
+    }
+    return stored;
+  }
+
+  private reject(row: number, column: string, cell: Cell, reason: string): void {
+    this.rejectedCount++;
+    if (this.rejected.length < REJECTED_LISTED) this.rejected.push({ row, column, value: cellText(cell), reason });
+  }
+
+  /** The reply: the table made (or null), its rows, the cells refused with their reasons in the caller's language. */
+  report(table: Pick<CatalogueRow, 'id' | 'code'> | null): TableImport {
+    const rejected: RejectedCell[] = this.rejected.map((cell) => ({ ...cell, reason: translate(this.language, `tables.reasons.${cell.reason}`, { max: STRING_COLUMN_MAX }) }));
+    return { id: table?.id ?? null, code: table?.code ?? null, rows: this.rows, rejected, rejected_count: this.rejectedCount };
+  }
+}
+
+/** A column as declared by the provider, trimmed, its texts given ('' when left out). */
+function declared(column: NonNullable<TableImportInput['columns']>[number]): TableColumn {
+  return {
+    field: column.field!.trim(),
+    display_name: column.display_name!.trim(),
+    display_name_en: (column.display_name_en ?? '').trim(),
+    unit: (column.unit ?? '').trim(),
+    note: (column.note ?? '').trim(),
+    type: column.type as TableColumnType,
+  };
+}
+
+/** A problem of the shared rule as a 400: its field named in the DRF shape when its message has no placeholders. */
+function formProblem(problem: { field: string; key: string; params?: Record<string, string | number> }): AppError {
+  return new AppError('VALIDATION_FAILED', problem.key, problem.params ? { params: problem.params } : { fields: { [problem.field]: problem.key } });
+}
+
+export function catalogueView(row: CatalogueRow): DataTable {
+  return {
+    id: row.id,
+    code: row.code,
+    name: row.name,
+    metadata: row.metadata_id,
+    file: row.file_id,
+    sheet: row.sheet,
+    header_rows: Number(row.header_rows),
+    rows: Number(row.row_count),
+    columns: JSON.parse(row.columns) as TableColumn[],
+    created_at: row.created_at,
+  };
+}
+
+/** `ordering=field` or `-field`, a declared field. */
+function orderingOf(raw: unknown, byField: Map<string, TableColumn>): { field: string; descending: boolean } | undefined {
+  if (typeof raw !== 'string' || raw === '') return undefined;
+  const descending = raw.startsWith('-');
+  const field = descending ? raw.slice(1) : raw;
+  if (!byField.has(field)) throw new AppError('VALIDATION_FAILED', 'tables.noField', { params: { field } });
+  return { field, descending };
+}
+
+/** `{field}__gte`, `{field}__lte` (not on long text) and `{field}__contains` (on text only), each of a declared field, its value of the field's type. */
+function filtersOf(query: Record<string, unknown>, byField: Map<string, TableColumn>): RowFilter[] {
+  const filters: RowFilter[] = [];
+  for (const [key, raw] of Object.entries(query)) {
+    const at = key.lastIndexOf('__');
+    if (at <= 0) continue;
+    const field = key.slice(0, at);
+    const operator = key.slice(at + 2) as RowFilter['operator'];
+    const column = byField.get(field);
+    if (!column) throw new AppError('VALIDATION_FAILED', 'tables.noField', { params: { field } });
+    if (!(TABLE_FILTER_OPERATORS as readonly string[]).includes(operator)) throw new AppError('VALIDATION_FAILED', 'tables.noFilter', { params: { field } });
+    const text = Array.isArray(raw) ? String(raw[raw.length - 1] ?? '') : String(raw ?? '');
+    const isText = column.type === 'string' || column.type === 'text';
+    if (operator === 'contains') {
+      if (!isText) throw new AppError('VALIDATION_FAILED', 'tables.containsOnText', { params: { field } });
+      if (text !== '') filters.push({ field, type: column.type, operator, value: text });
+      continue;
+    }
+    if (column.type === 'text') throw new AppError('VALIDATION_FAILED', 'tables.rangeOnText', { params: { field } });
+    if (text === '') continue;
+    const value = filterValue(text, column.type);
+    if (value === undefined) throw new AppError('VALIDATION_FAILED', 'tables.filterValue', { params: { filter: key, type: column.type } });
+    filters.push({ field, type: column.type, operator, value });
+  }
+  return filters;
+}
