@@ -28,6 +28,7 @@ import { createFtp, ftpRoutes, type FtpService, type PortalFtpServer } from './m
 import { ChunkedUploads, TusUploads, UploadsRepo, uploadsRoutes, UploadsService } from './modules/uploads/index.js';
 import { ArchiveService, archiveRoutes, HttpIndex } from './modules/archive/index.js';
 import { TablesService, tablesRoutes } from './modules/tables/index.js';
+import { AnalysisRepo, analysisRoutes, AnalysisService } from './modules/analysis/index.js';
 import { authPlugin } from './plugins/auth.js';
 import { csrfPlugin } from './plugins/csrf.js';
 import { errorsPlugin } from './plugins/errors.js';
@@ -59,6 +60,7 @@ export interface Portal {
   uploads: UploadsService;
   archives: ArchiveService;
   tables: TablesService;
+  analysis: AnalysisService;
 }
 
 export interface BuildOptions {
@@ -227,6 +229,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   metadataAccess.events.on('deleting', ({ trx, ids }) => tables.forgetRecords(trx, ids));
   files.events.onDataFilesDeleting(({ trx, ids }) => tables.forgetFiles(trx, ids));
   await app.register(tablesRoutes, { tables });
+  // Analysis methods (issue 20): queries in a DuckDB child process over the tabular files of records the runner may download.
+  const analysis = new AnalysisService(new AnalysisRepo(database.db), metadataAccess, downloads, storedFiles, storage, config.analysis, app.log);
+  await analysis.failInterrupted();
+  app.addHook('preClose', () => analysis.stop());
+  await app.register(analysisRoutes, { analysis });
   // FTP accounts and the FTP server in this process (issue 19): a record's files through the files module's face.
   const ftp = createFtp(config, {
     db: database.db,
@@ -278,5 +285,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ftpServer: ftp.server,
     archives,
     tables,
+    analysis,
   };
 }

@@ -44,6 +44,8 @@ export interface Config {
   ftp: FtpConfig;
   /** Whole-dataset archives (`ARCHIVE_ENABLED`, `ARCHIVE_MAX_GB`, README.md): built for published records of at most `maxBytes` of data. */
   archive: { enabled: boolean; maxBytes: number };
+  /** Analysis runs (`ANALYSIS_*`, README.md "Analysis"): the sandbox's limits and how many run at once. */
+  analysis: { limits: { timeoutMs: number; memoryMb: number; threads: number; maxRows: number; maxBytes: number }; concurrency: number };
 }
 
 /** `FTP_ENABLED`, `FTP_HOST`, `FTP_PORT`, `FTP_PASV_PORTS`, `FTP_TLS_CERT` / `FTP_TLS_KEY` (README.md, FTP). */
@@ -275,6 +277,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadExpiryHours: positiveInteger(env, 'UPLOAD_EXPIRY_HOURS', 24),
     datacite: parseDatacite(env),
     ftp: parseFtp(env, publicUrl),
+    analysis: {
+      limits: {
+        timeoutMs: positiveInteger(env, 'ANALYSIS_TIMEOUT_SECONDS', 60) * 1000,
+        memoryMb: positiveInteger(env, 'ANALYSIS_MEMORY_MB', 512),
+        threads: positiveInteger(env, 'ANALYSIS_THREADS', 1),
+        maxRows: positiveInteger(env, 'ANALYSIS_MAX_ROWS', 100_000),
+        maxBytes: positiveInteger(env, 'ANALYSIS_MAX_RESULT_MB', 32) * 1024 ** 2,
+      },
+      concurrency: positiveInteger(env, 'ANALYSIS_CONCURRENT_RUNS', 1),
+    },
     archive: {
       enabled: !['false', '0', 'no', 'off'].includes((env.ARCHIVE_ENABLED ?? 'true').trim().toLowerCase()),
       maxBytes: positiveInteger(env, 'ARCHIVE_MAX_GB', 50) * 1024 ** 3,

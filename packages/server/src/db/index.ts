@@ -26,6 +26,7 @@ import * as ftpAccounts from './migrations/0018-ftp-accounts.js';
 import * as archives from './migrations/0019-archives.js';
 import * as folderTotals from './migrations/0020-folder-totals.js';
 import * as dataTables from './migrations/0021-data-tables.js';
+import * as analysis from './migrations/0022-analysis.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -89,6 +90,7 @@ const migrations: Record<string, Migration> = {
   '0019-archives': archives,
   '0020-folder-totals': folderTotals,
   '0021-data-tables': dataTables,
+  '0022-analysis': analysis,
 };
 
 class ListedMigrations implements MigrationProvider {

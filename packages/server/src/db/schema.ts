@@ -18,6 +18,7 @@ import type { FtpTables } from './schema/ftp.js';
 import type { UploadsTables } from './schema/uploads.js';
 import type { ArchiveTables } from './schema/archive.js';
 import type { TablesTables } from './schema/tables.js';
+import type { AnalysisTables } from './schema/analysis.js';
 
 export type * from './schema/account.js';
 export type * from './schema/metadata.js';
@@ -33,6 +34,7 @@ export type * from './schema/ftp.js';
 export type * from './schema/uploads.js';
 export type * from './schema/archive.js';
 export type * from './schema/tables.js';
+export type * from './schema/analysis.js';
 
 export interface Database
   extends
@@ -49,4 +51,5 @@ export interface Database
     UploadsTables,
     FtpTables,
     ArchiveTables,
-    TablesTables {}
+    TablesTables,
+    AnalysisTables {}

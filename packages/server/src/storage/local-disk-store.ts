@@ -31,6 +31,11 @@ export class LocalDiskStore implements BlobStore, BlobAdopter {
     this.uploads = new LocalUploadArea(path.join(root, 'uploads'), this);
   }
 
+  /** Where the blob is on this disk, for a reader that opens files by name (the analysis sandbox's DuckDB). */
+  localPath(key: string): string {
+    return this.pathOf(key);
+  }
+
   private pathOf(key: string): string {
     // Keys come from the database, which only ever holds keys this store made; refuse anything else
     // rather than let a stray value name a path outside the root.

@@ -1,0 +1,59 @@
+import type { FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { methodInputSchema, methodPageSchema, methodPatchSchema, methodSchema, runInputSchema, runSchema, runStartedSchema } from '@portal/shared';
+import { pagingQuery } from '../../http/paging.js';
+import type { AnalysisService } from './analysis.service.js';
+
+const idParams = z.object({ id: z.string().max(100, 'validation.invalid') });
+const flag = z.enum(['true', 'false', '1', '0'], { error: 'validation.invalid' }).optional();
+const listQuery = z.object({ ...pagingQuery.shape, public: flag, mine: flag, search: z.string().max(200, 'validation.invalid').optional() });
+const isSet = (value: string | undefined) => value === 'true' || value === '1';
+
+/** Analysis methods and their runs (issue 20; spec section 2 "Analysis"). Thin: the rules are AnalysisService's. */
+export async function analysisRoutes(parent: FastifyInstance, { analysis }: { analysis: AnalysisService }) {
+  const app = parent.withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  // `public=true` (the default) lists public methods; `mine=true` the caller's own, public or not.
+  app.get('/api/analysis/methods/', { schema: { querystring: listQuery, response: { 200: methodPageSchema } }, config: { access: 'public' } }, async (request) => {
+    const { page, pageSize, mine, search } = request.query;
+    return analysis.list(request.user, { mine: isSet(mine), search }, { page, pageSize }, request.url);
+  });
+
+  app.post('/api/analysis/methods/', { schema: { body: methodInputSchema, response: { 201: methodSchema } }, config: { access: 'user' } }, async (request, reply) =>
+    reply.status(201).send(await analysis.create(request.user!, request.body)),
+  );
+
+  app.get('/api/analysis/methods/:id/', { schema: { params: idParams, response: { 200: methodSchema } }, config: { access: 'public' } }, async (request) =>
+    analysis.get(request.user, request.params.id),
+  );
+
+  app.patch('/api/analysis/methods/:id/', { schema: { params: idParams, body: methodPatchSchema, response: { 200: methodSchema } }, config: { access: 'user' } }, async (request) =>
+    analysis.update(request.user!, request.params.id, request.body),
+  );
+
+  app.delete('/api/analysis/methods/:id/', { schema: { params: idParams }, config: { access: 'user' } }, async (request, reply) => {
+    await analysis.remove(request.user!, request.params.id);
+    return reply.status(204).send();
+  });
+
+  app.post('/api/analysis/methods/:id/fork/', { schema: { params: idParams, response: { 201: methodSchema } }, config: { access: 'user' } }, async (request, reply) =>
+    reply.status(201).send(await analysis.fork(request.user!, request.params.id)),
+  );
+
+  app.post(
+    '/api/analysis/methods/:id/runs/',
+    { schema: { params: idParams, body: runInputSchema, response: { 202: runStartedSchema } }, config: { access: 'user' } },
+    async (request, reply) => reply.status(202).send(await analysis.startRun(request.user!, request.params.id, request.body)),
+  );
+
+  app.get('/api/analysis/runs/:id/', { schema: { params: idParams, response: { 200: runSchema } }, config: { access: 'user' } }, async (request) =>
+    analysis.getRun(request.user!, request.params.id, request.language),
+  );
+
+  app.post('/api/analysis/runs/:id/rerun/', { schema: { params: idParams, response: { 202: runStartedSchema } }, config: { access: 'user' } }, async (request, reply) =>
+    reply.status(202).send(await analysis.rerun(request.user!, request.params.id)),
+  );
+}

@@ -1,0 +1,399 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import {
+  PARAMETER_NAME,
+  translate,
+  type AnalysisMethod,
+  type AnalysisRun,
+  type Language,
+  type MethodInput,
+  type MethodParameter,
+  type MethodPatch,
+  type Page,
+  type RunInput,
+  type RunStatus,
+} from '@portal/shared';
+import { AppError } from '../../errors.js';
+import type { AuthenticatedUser } from '../account/index.js';
+import type { StoredFiles } from '../files/index.js';
+import type { MetadataAccess } from '../metadata/index.js';
+import type { DownloadAccess } from '../orders/index.js';
+import { toPageAt, type Paging } from '../../http/paging.js';
+import type { AnalysisRepo, MethodRow, RunRow } from './analysis.repo.js';
+import { runInSandbox, type SandboxError, type SandboxLimits, type SandboxView } from './sandbox.js';
+
+export interface AnalysisOptions {
+  limits: SandboxLimits;
+  /** Runs at the same time; the others wait their turn (queued). */
+  concurrency: number;
+}
+
+/** Where a stored blob is on this machine's disk (LocalDiskStore): DuckDB reads the file there. */
+export interface LocalBlobs {
+  localPath(key: string): string;
+}
+
+/** Tabular data files a view is made of, by their name's ending. */
+const FORMATS: Record<string, SandboxView['format']> = { '.csv': 'csv', '.tsv': 'csv', '.parquet': 'parquet' };
+
+/** A view as a run keeps it: the file's id lets the run find the file again when it starts. */
+interface RunView {
+  name: string;
+  dataset: string;
+  file: string;
+  file_id: string;
+  format: SandboxView['format'];
+}
+
+const json = <T>(text: string | null, fallback: T): T => (text === null ? fallback : (JSON.parse(text) as T));
+const mayRead = (user: AuthenticatedUser | null, row: MethodRow) => row.public === 1 || (!!user && (user.id === row.owner_id || user.is_staff));
+
+/** A view's name from a file's name: letters, digits and _ of any script, not starting with a digit. */
+export function viewNameOf(fileName: string): string {
+  const base = fileName.replace(/\.[^.]*$/, '').toLowerCase();
+  const name = base.replace(/[^\p{L}\p{N}_]+/gu, '_').replace(/^_+|_+$/g, '') || 'file';
+  return /^\p{N}/u.test(name) ? `t_${name}` : name;
+}
+
+/**
+ * Analysis methods and their runs (issue 20). A method is owned by its author (null: the data
+ * centre's), read by anyone when public, and edited only by its author, each edit a new version. A
+ * run takes the method's current version, datasets the runner may download (DownloadAccess, the one
+ * rule of every download path) and parameter values; it is queued, run in the sandbox (sandbox.ts)
+ * and kept with its inputs and result, read by its runner and staff.
+ */
+export class AnalysisService {
+  private readonly queue: string[] = [];
+  private active = 0;
+  private readonly stopping = new AbortController();
+  private waiting: (() => void)[] = [];
+
+  constructor(
+    private readonly repo: AnalysisRepo,
+    private readonly access: MetadataAccess,
+    private readonly downloads: DownloadAccess,
+    private readonly storedFiles: StoredFiles,
+    private readonly blobs: LocalBlobs,
+    private readonly options: AnalysisOptions,
+    private readonly log: { error(object: unknown, message: string): void },
+  ) {}
+
+  async list(user: AuthenticatedUser | null, query: { mine: boolean; search?: string }, paging: Paging, address: string): Promise<Page<AnalysisMethod>> {
+    if (query.mine && !user) throw new AppError('UNAUTHENTICATED', 'account.loginRequired');
+    const search = query.search?.trim().toLowerCase() || undefined;
+    const { count, rows } = await this.repo.page(
+      { publicOnly: !query.mine, ownerId: query.mine ? user!.id : undefined, search },
+      (paging.page - 1) * paging.pageSize,
+      paging.pageSize,
+    );
+    return toPageAt(
+      address,
+      paging,
+      count,
+      rows.map((row) => this.view(user, row)),
+    );
+  }
+
+  async get(user: AuthenticatedUser | null, id: string): Promise<AnalysisMethod> {
+    return this.view(user, await this.readable(user, id));
+  }
+
+  async create(user: AuthenticatedUser, input: MethodInput): Promise<AnalysisMethod> {
+    const text = checkedText(input);
+    const now = new Date().toISOString();
+    const id = randomUUID();
+    await this.repo.db
+      .transaction()
+      .execute((trx) =>
+        this.repo.insertMethod(
+          trx,
+          { id, owner_id: user.id, public: input.public ? 1 : 0, current_version: 1, forked_from: null, created_at: now, updated_at: now },
+          { id: randomUUID(), method_id: id, version: 1, ...text, created_at: now },
+        ),
+      );
+    return this.get(user, id);
+  }
+
+  /** An edit by the author: a new version when the text changes (the older ones stay for their runs). */
+  async update(user: AuthenticatedUser, id: string, patch: MethodPatch): Promise<AnalysisMethod> {
+    await this.repo.db.transaction().execute(async (trx) => {
+      await this.repo.lock(trx, id);
+      const row = await this.owned(user, id, trx);
+      const current = { name: row.name, name_en: row.name_en, description: row.description, description_en: row.description_en, sql: row.sql };
+      const text = checkedText({ ...current, parameters: json<MethodParameter[]>(row.parameters, []), ...definedOf(patch) });
+      const now = new Date().toISOString();
+      const isPublic = patch.public === undefined ? row.public : patch.public ? 1 : 0;
+      const changed = (Object.keys(text) as (keyof typeof text)[]).some((key) => text[key] !== (key === 'parameters' ? row.parameters : row[key]));
+      if (!changed) return this.repo.setPublic(trx, id, isPublic, now);
+      await this.repo.insertVersion(trx, { id: randomUUID(), method_id: id, version: row.current_version + 1, ...text, created_at: now }, { public: isPublic, updated_at: now });
+    });
+    return this.get(user, id);
+  }
+
+  async remove(user: AuthenticatedUser, id: string): Promise<void> {
+    const row = await this.readable(user, id);
+    if (row.owner_id !== user.id && !user.is_staff) throw new AppError('FORBIDDEN', 'analysis.notOwner');
+    await this.repo.markDeleted(id, new Date().toISOString());
+  }
+
+  /** A copy of a method the caller may read, theirs now (private until they publish it), that remembers its origin. */
+  async fork(user: AuthenticatedUser, id: string): Promise<AnalysisMethod> {
+    const row = await this.readable(user, id);
+    const now = new Date().toISOString();
+    const forkId = randomUUID();
+    const { name, name_en, description, description_en, sql, parameters } = row;
+    await this.repo.db
+      .transaction()
+      .execute((trx) =>
+        this.repo.insertMethod(
+          trx,
+          { id: forkId, owner_id: user.id, public: 0, current_version: 1, forked_from: id, created_at: now, updated_at: now },
+          { id: randomUUID(), method_id: forkId, version: 1, name, name_en, description, description_en, sql, parameters, created_at: now },
+        ),
+      );
+    return this.get(user, forkId);
+  }
+
+  /** Queues a run of the method's current version on datasets the caller may download. */
+  async startRun(user: AuthenticatedUser, id: string, input: RunInput): Promise<{ id: string; status: RunStatus }> {
+    const method = await this.readable(user, id);
+    return this.queueRun(user, method.id, method.version_id, json<MethodParameter[]>(method.parameters, []), input);
+  }
+
+  /** The same inputs again, on the version the run ran (not the method's current one). */
+  async rerun(user: AuthenticatedUser, runId: string): Promise<{ id: string; status: RunStatus }> {
+    const run = await this.readableRun(user, runId);
+    const version = await this.repo.version(run.version_id);
+    if (!version) throw new AppError('NOT_FOUND', 'analysis.methodNotFound');
+    return this.queueRun(user, run.method_id, version.id, json<MethodParameter[]>(version.parameters, []), {
+      datasets: json<string[]>(run.datasets, []),
+      parameters: json<RunInput['parameters']>(run.parameters, {}),
+    });
+  }
+
+  async getRun(user: AuthenticatedUser, id: string, language: Language): Promise<AnalysisRun> {
+    const run = await this.readableRun(user, id);
+    const version = await this.repo.version(run.version_id);
+    const error = json<SandboxError | null>(run.error, null);
+    return {
+      id: run.id,
+      status: run.status as RunStatus,
+      method: { id: run.method_id, version: version?.version ?? 0, name: version?.name ?? '', name_en: version?.name_en ?? '' },
+      sql: version?.sql ?? '',
+      datasets: json<string[]>(run.datasets, []),
+      parameters: json<AnalysisRun['parameters']>(run.parameters, {}),
+      views: json<RunView[]>(run.views, []).map(({ name, dataset, file }) => ({ name, dataset, file })),
+      columns: json<AnalysisRun['columns']>(run.columns, null),
+      rows: json<AnalysisRun['rows']>(run.rows, null),
+      error: error ? translate(language, error.key, error.params) : null,
+      created_at: run.created_at,
+      started_at: run.started_at,
+      finished_at: run.finished_at,
+    };
+  }
+
+  /** Resolves once no run is queued or running (tests; closing). */
+  idle(): Promise<void> {
+    if (!this.active && !this.queue.length) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  /** Stops the runs under way (their processes killed, the runs failed) and drops the queue. */
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    await this.idle();
+  }
+
+  /** At start: runs a previous process left unfinished have failed. */
+  async failInterrupted(): Promise<void> {
+    await this.repo.failUnfinished(JSON.stringify({ key: 'analysis.interrupted', params: {} }), new Date().toISOString());
+  }
+
+  private async queueRun(user: AuthenticatedUser, methodId: string, versionId: string, declared: MethodParameter[], input: RunInput) {
+    const parameters = checkedValues(declared, input.parameters);
+    const datasets = [...new Set(input.datasets)];
+    if (!datasets.length) throw new AppError('VALIDATION_FAILED', 'analysis.datasetsRequired');
+    const views: RunView[] = [];
+    const taken = new Set<string>();
+    const unique = (name: string) => {
+      let candidate = name;
+      for (let n = 2; taken.has(candidate); n += 1) candidate = `${name}_${n}`;
+      taken.add(candidate);
+      return candidate;
+    };
+    const files: Omit<RunView, 'name'>[] = [];
+    for (const dataset of datasets) {
+      // The one download rule: a record the caller may not read is 404, one they may not download 401/403.
+      const record = await this.access.readable(user, dataset);
+      await this.downloads.assert(user, record);
+      for (const file of await this.storedFiles.treeFiles(record.id)) {
+        const format = FORMATS[path.extname(file.name).toLowerCase()];
+        if (format) files.push({ dataset: record.id, file: `${file.path}${file.name}`, file_id: file.id, format });
+      }
+    }
+    if (!files.length) throw new AppError('VALIDATION_FAILED', 'analysis.noTabularFiles');
+    // input1, input2 ... in the datasets' order first, so that a file named like them does not take their names.
+    files.forEach((file, index) => views.push({ ...file, name: unique(`input${index + 1}`) }));
+    for (const file of files) views.push({ ...file, name: unique(viewNameOf(path.basename(file.file))) });
+    const run: RunRow = {
+      id: randomUUID(),
+      method_id: methodId,
+      version_id: versionId,
+      user_id: user.id,
+      datasets: JSON.stringify(datasets),
+      parameters: JSON.stringify(parameters),
+      views: JSON.stringify(views),
+      status: 'queued',
+      columns: null,
+      rows: null,
+      error: null,
+      created_at: new Date().toISOString(),
+      started_at: null,
+      finished_at: null,
+    };
+    await this.repo.insertRun(run);
+    this.queue.push(run.id);
+    this.pump();
+    return { id: run.id, status: 'queued' as const };
+  }
+
+  private pump(): void {
+    while (this.active < this.options.concurrency && this.queue.length) {
+      const id = this.queue.shift()!;
+      this.active += 1;
+      void this.execute(id)
+        .catch((error: unknown) => this.log.error({ err: error, run: id }, 'analysis run failed'))
+        .finally(() => {
+          this.active -= 1;
+          this.pump();
+          if (!this.active && !this.queue.length) for (const resolve of this.waiting.splice(0)) resolve();
+        });
+    }
+  }
+
+  private async execute(id: string): Promise<void> {
+    const run = await this.repo.run(id);
+    const version = run && (await this.repo.version(run.version_id));
+    if (!run || !version) return;
+    const finish = (changes: Partial<RunRow>) => this.repo.updateRun(id, { ...changes, finished_at: new Date().toISOString() });
+    if (this.stopping.signal.aborted) return finish({ status: 'failed', error: JSON.stringify({ key: 'analysis.interrupted', params: {} }) });
+    await this.repo.updateRun(id, { status: 'running', started_at: new Date().toISOString() });
+    const views: SandboxView[] = [];
+    for (const view of json<RunView[]>(run.views, [])) {
+      const file = await this.storedFiles.dataFile(view.file_id);
+      if (!file) return finish({ status: 'failed', error: JSON.stringify({ key: 'analysis.queryFailed', params: { detail: `${view.file}: no longer there` } }) });
+      views.push({ name: view.name, path: this.blobs.localPath(file.storage_key), format: view.format });
+    }
+    const declared = json<MethodParameter[]>(version.parameters, []);
+    const values = json<Record<string, string | number | boolean>>(run.parameters, {});
+    const result = await runInSandbox(
+      { sql: version.sql, parameters: declared.map((parameter) => ({ name: parameter.name, type: parameter.type, value: values[parameter.name]! })), views },
+      this.options.limits,
+      this.stopping.signal,
+    );
+    if ('error' in result) return finish({ status: 'failed', error: JSON.stringify(result.error) });
+    await finish({ status: 'done', columns: JSON.stringify(result.columns), rows: JSON.stringify(result.rows) });
+  }
+
+  /** A method the caller may read: public, theirs, or any for staff; 404 otherwise (its existence is not told). */
+  private async readable(user: AuthenticatedUser | null, id: string): Promise<MethodRow> {
+    const row = await this.repo.method(id);
+    if (!row || !mayRead(user, row)) throw new AppError('NOT_FOUND', 'analysis.methodNotFound');
+    return row;
+  }
+
+  private async owned(user: AuthenticatedUser, id: string, trx: Parameters<AnalysisRepo['method']>[1]): Promise<MethodRow> {
+    const row = await this.repo.method(id, trx);
+    if (!row || !mayRead(user, row)) throw new AppError('NOT_FOUND', 'analysis.methodNotFound');
+    if (row.owner_id !== user.id) throw new AppError('FORBIDDEN', 'analysis.notOwner');
+    return row;
+  }
+
+  private async readableRun(user: AuthenticatedUser, id: string): Promise<RunRow> {
+    const run = await this.repo.run(id);
+    if (!run || (run.user_id !== user.id && !user.is_staff)) throw new AppError('NOT_FOUND', 'analysis.runNotFound');
+    return run;
+  }
+
+  private view(user: AuthenticatedUser | null, row: MethodRow): AnalysisMethod {
+    return {
+      id: row.id,
+      name: row.name,
+      name_en: row.name_en,
+      description: row.description,
+      description_en: row.description_en,
+      sql: row.sql,
+      parameters: json<MethodParameter[]>(row.parameters, []),
+      public: row.public === 1,
+      version: row.version,
+      author: row.owner_id ? { id: row.owner_id, name: row.author_realname || row.author_username || '' } : null,
+      forked_from: row.forked_from,
+      uses: Number(row.uses),
+      is_mine: !!user && row.owner_id === user.id,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    };
+  }
+}
+
+function definedOf<T extends object>(patch: T): Partial<T> {
+  return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+/** A method's text checked: a name and a query, parameters with names the SQL can write and defaults of their types. */
+function checkedText(input: Omit<MethodInput, 'public' | 'parameters'> & { parameters: { name: string; type: MethodParameter['type']; default?: MethodParameter['default'] }[] }) {
+  const name = input.name.trim();
+  if (!name) throw new AppError('VALIDATION_FAILED', 'analysis.nameRequired');
+  const sql = input.sql.trim();
+  if (!sql) throw new AppError('VALIDATION_FAILED', 'analysis.sqlRequired');
+  const seen = new Set<string>();
+  const parameters: MethodParameter[] = input.parameters.map((parameter) => {
+    if (!PARAMETER_NAME.test(parameter.name)) throw new AppError('VALIDATION_FAILED', 'analysis.parameterName', { params: { name: parameter.name } });
+    if (seen.has(parameter.name)) throw new AppError('VALIDATION_FAILED', 'analysis.parameterTwice', { params: { name: parameter.name } });
+    seen.add(parameter.name);
+    const value = parameter.default ?? null;
+    return { name: parameter.name, type: parameter.type, default: value === null ? null : checkedValue(parameter, value) };
+  });
+  return { name, name_en: input.name_en.trim(), description: input.description, description_en: input.description_en, sql, parameters: JSON.stringify(parameters) };
+}
+
+/** The values of a run: every declared parameter, given or its default, of its type; nothing undeclared. */
+function checkedValues(declared: MethodParameter[], given: RunInput['parameters']): Record<string, string | number | boolean> {
+  const byName = new Map(declared.map((parameter) => [parameter.name, parameter]));
+  for (const name of Object.keys(given)) if (!byName.has(name)) throw new AppError('VALIDATION_FAILED', 'analysis.parameterUnknown', { params: { name } });
+  const values: Record<string, string | number | boolean> = {};
+  for (const parameter of declared) {
+    const value = given[parameter.name] ?? parameter.default;
+    if (value === null || value === undefined) throw new AppError('VALIDATION_FAILED', 'analysis.parameterMissing', { params: { name: parameter.name } });
+    values[parameter.name] = checkedValue(parameter, value);
+  }
+  return values;
+}
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+function checkedValue(parameter: { name: string; type: MethodParameter['type'] }, value: string | number | boolean): string | number | boolean {
+  const refuse = () => new AppError('VALIDATION_FAILED', 'analysis.parameterValue', { params: { name: parameter.name, type: parameter.type } });
+  const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  switch (parameter.type) {
+    case 'number':
+      if (typeof number !== 'number' || !Number.isFinite(number)) throw refuse();
+      return number;
+    case 'integer':
+      if (typeof number !== 'number' || !Number.isSafeInteger(number)) throw refuse();
+      return number;
+    case 'boolean':
+      if (typeof value === 'boolean') return value;
+      if (value === 'true' || value === 'false') return value === 'true';
+      throw refuse();
+    case 'date': {
+      const match = typeof value === 'string' ? DATE.exec(value) : null;
+      const day = match && new Date(`${value}T00:00:00Z`);
+      if (!day || Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== value) throw refuse();
+      return value;
+    }
+    case 'string':
+      if (typeof value !== 'string') throw refuse();
+      return value;
+  }
+}

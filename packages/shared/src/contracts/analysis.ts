@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { pageOf } from './page.js';
+
+/**
+ * Analysis methods (issue 20; spec sections 1, 2 "Analysis"): a named, bilingual SQL recipe with
+ * parameters, run in DuckDB over the tabular data files of records the runner may download.
+ */
+export const PARAMETER_TYPES = ['number', 'integer', 'string', 'date', 'boolean'] as const;
+export type ParameterType = (typeof PARAMETER_TYPES)[number];
+export const RUN_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+export const METHOD_LIMITS = { name: 200, description: 10_000, sql: 20_000, parameters: 20, parameterName: 40, datasets: 10 } as const;
+/** A parameter's name as the SQL writes it after `$`. */
+export const PARAMETER_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+const parameterValue = z.union([z.string().max(1000), z.number(), z.boolean()]);
+export const methodParameterSchema = z.object({
+  name: z.string(),
+  type: z.enum(PARAMETER_TYPES),
+  default: parameterValue.nullable(),
+});
+export type MethodParameter = z.infer<typeof methodParameterSchema>;
+
+const methodFields = {
+  name: z.string({ error: 'validation.invalid' }).max(METHOD_LIMITS.name, 'validation.invalid'),
+  name_en: z.string({ error: 'validation.invalid' }).max(METHOD_LIMITS.name, 'validation.invalid'),
+  description: z.string({ error: 'validation.invalid' }).max(METHOD_LIMITS.description, 'validation.invalid'),
+  description_en: z.string({ error: 'validation.invalid' }).max(METHOD_LIMITS.description, 'validation.invalid'),
+  sql: z.string({ error: 'validation.invalid' }).max(METHOD_LIMITS.sql, 'validation.invalid'),
+  parameters: z
+    .array(z.object({ name: z.string().max(METHOD_LIMITS.parameterName), type: z.enum(PARAMETER_TYPES), default: parameterValue.nullable().optional() }), {
+      error: 'validation.invalid',
+    })
+    .max(METHOD_LIMITS.parameters, 'validation.invalid'),
+  public: z.boolean({ error: 'validation.invalid' }),
+};
+/** What POST /api/analysis/methods/ takes. */
+export const methodInputSchema = z.object({
+  ...methodFields,
+  name_en: methodFields.name_en.default(''),
+  description: methodFields.description.default(''),
+  description_en: methodFields.description_en.default(''),
+  parameters: methodFields.parameters.default([]),
+  public: methodFields.public.default(false),
+});
+export type MethodInput = z.infer<typeof methodInputSchema>;
+/** What PATCH takes: any part of it, nothing filled in. */
+export const methodPatchSchema = z.object(methodFields).partial();
+export type MethodPatch = z.infer<typeof methodPatchSchema>;
+
+export const methodSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  name_en: z.string(),
+  description: z.string(),
+  description_en: z.string(),
+  sql: z.string(),
+  parameters: z.array(methodParameterSchema),
+  public: z.boolean(),
+  /** The current version (1 for a new method; each edit adds one, the older ones kept for their runs). */
+  version: z.number(),
+  /** Null for the data centre's own methods. */
+  author: z.object({ id: z.string(), name: z.string() }).nullable(),
+  forked_from: z.string().nullable(),
+  /** Runs of it by anyone. */
+  uses: z.number(),
+  is_mine: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type AnalysisMethod = z.infer<typeof methodSchema>;
+
+export const methodPageSchema = pageOf(methodSchema);
+
+export const runInputSchema = z.object({
+  datasets: z.array(z.string().max(100), { error: 'validation.invalid' }).max(METHOD_LIMITS.datasets, 'validation.invalid'),
+  parameters: z.record(z.string(), parameterValue, { error: 'validation.invalid' }).default({}),
+});
+export type RunInput = z.infer<typeof runInputSchema>;
+
+export const runStartedSchema = z.object({ id: z.string(), status: z.enum(RUN_STATUSES) });
+
+export const runSchema = z.object({
+  id: z.string(),
+  status: z.enum(RUN_STATUSES),
+  method: z.object({ id: z.string(), version: z.number(), name: z.string(), name_en: z.string() }),
+  /** The exact SQL of the version it ran. */
+  sql: z.string(),
+  datasets: z.array(z.string()),
+  parameters: z.record(z.string(), parameterValue),
+  /** Each tabular data file as the query saw it: the view's name, the record and the file. */
+  views: z.array(z.object({ name: z.string(), dataset: z.string(), file: z.string() })),
+  columns: z.array(z.object({ name: z.string(), type: z.string() })).nullable(),
+  rows: z.array(z.array(z.unknown())).nullable(),
+  /** Why it failed, in the caller's language. */
+  error: z.string().nullable(),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+});
+export type AnalysisRun = z.infer<typeof runSchema>;
