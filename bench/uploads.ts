@@ -5,14 +5,16 @@
  * 1. tus with tus-js-client (the file read from its path, one PATCH, as a program would send it),
  * 2. the spec's chunked upload as simple-uploader.js sends it (BENCH_CHUNK_MIB chunks, 16 by default,
  *    three at once as its `simultaneousUploads`), each chunk a multipart form streamed from the file's range,
- * against `dd bs=4M conv=fsync` copying the same file on the same disk in the same run. Each upload
+ * against `dd bs=4M conv=fsync` copying the same file on the same disk just before it. Each upload
  * is finished only when the file is listed (its SHA-256 checked against the source's). The ratio is
- * dd's seconds over the upload's (target >= 0.8). Peak RSS is the server's VmHWM from /proc after each
- * upload (the process is started anew for each protocol), beside its RSS when idle.
+ * that dd's seconds over the upload's (target >= 0.8), the load average recorded beside it. Peak RSS
+ * is the server's VmHWM from /proc after each upload (the process is started anew for each
+ * protocol), beside its RSS when idle.
  * Appends one entry to bench/results/uploads.json.
  *
  *   tsx bench/uploads.ts
  *   BENCH_UPLOAD_MIB=10240 tsx bench/uploads.ts     (the issue's 10 GB run: about 30 GB of disk)
+ *   BENCH_PROFILE=/tmp/prof tsx bench/uploads.ts    (a CPU profile of each server process)
  */
 import { execFile } from 'node:child_process';
 import { createHash, randomFillSync } from 'node:crypto';
@@ -151,17 +153,27 @@ const workDir = fs.mkdtempSync(path.join(root, 'var', 'bench-uploads-'));
 try {
   const source = path.join(workDir, 'source.bin');
   const sha256 = writeSource(source, FILE_MIB);
-  const ddSeconds = await timed(() => run('dd', [`if=${source}`, `of=${path.join(workDir, 'dd.bin')}`, 'bs=4M', 'conv=fsync']));
-  fs.rmSync(path.join(workDir, 'dd.bin'));
+  // dd of the same bytes on the same disk just before each upload: the machine is shared, and what it
+  // does beside the benchmark changes from one minute to the next.
+  const dd = async () => {
+    const seconds = await timed(() => run('dd', [`if=${source}`, `of=${path.join(workDir, 'dd.bin')}`, 'bs=4M', 'conv=fsync']));
+    fs.rmSync(path.join(workDir, 'dd.bin'));
+    return seconds;
+  };
+  const ddRuns: number[] = [];
   const env = { USER_STORAGE_QUOTA_MB: String(4 * FILE_MIB + 1024) };
+  // BENCH_PROFILE=dir: a CPU profile of each server process (node --cpu-prof, written when it stops).
+  const nodeArgs = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
   const protocols: Record<string, object> = {};
   for (const [name, upload, listedAs] of [
     ['tus', (server: PortalProcess) => viaTus(server, source, sha256), 'tus.bin'],
     ['chunked', (server: PortalProcess) => viaChunks(server, source), 'chunked.bin'],
   ] as const) {
-    const server = await portalProcess({ env, parentDir: workDir });
+    const server = await portalProcess({ env, parentDir: workDir, nodeArgs });
     try {
       await server.start();
+      const ddSeconds = await dd();
+      ddRuns.push(ddSeconds);
       const idle = memoryOf(server.pid()!);
       const seconds = await timed(() => upload(server));
       const memory = memoryOf(server.pid()!);
@@ -170,7 +182,9 @@ try {
       protocols[name] = {
         seconds: Number(seconds.toFixed(2)),
         mbPerSecond: Math.round((FILE_MIB * MIB) / 1e6 / seconds),
+        ddSeconds: Number(ddSeconds.toFixed(2)),
         ratioToDd: Number((ddSeconds / seconds).toFixed(2)),
+        loadAverage: Number(os.loadavg()[0]!.toFixed(2)),
         idleRssMiB: idle.rssMiB,
         peakRssMiB: memory.peakMiB,
       };
@@ -184,7 +198,7 @@ try {
     ...runConditions(load),
     fileMiB: FILE_MIB,
     chunkMiB: CHUNK_MIB,
-    dd: { seconds: Number(ddSeconds.toFixed(2)), mbPerSecond: Math.round((FILE_MIB * MIB) / 1e6 / ddSeconds) },
+    dd: ddRuns.map((seconds) => ({ seconds: Number(seconds.toFixed(2)), mbPerSecond: Math.round((FILE_MIB * MIB) / 1e6 / seconds) })),
     ...protocols,
   };
   console.log(`dd: ${JSON.stringify(entry.dd)}`);

@@ -45,7 +45,7 @@ export interface PortalProcess {
 }
 
 /** Makes the DATA_DIR with an account (signed in: its token) and a draft of it, then serves it from a child process. */
-export async function portalProcess(options: { env?: Record<string, string>; parentDir?: string } = {}): Promise<PortalProcess> {
+export async function portalProcess(options: { env?: Record<string, string>; parentDir?: string; nodeArgs?: string[] } = {}): Promise<PortalProcess> {
   const dataDir = await fs.mkdtemp(path.join(options.parentDir ?? os.tmpdir(), 'portal-crash-'));
   const database = await createTestDatabase('portal_crash');
   const databaseUrl = database?.url;
@@ -84,7 +84,7 @@ export async function portalProcess(options: { env?: Record<string, string>; par
     token: user.token,
     record,
     async start() {
-      child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], { cwd: repoRoot, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+      child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'packages/server/src/main.ts'], { cwd: repoRoot, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
       child.stdout!.on('data', (data: Buffer) => (output += data.toString()));
       child.stderr!.on('data', (data: Buffer) => (output += data.toString()));
       // Ready when /healthz answers; a bounded wait (tsx compiles the sources first).
