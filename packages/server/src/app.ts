@@ -27,7 +27,7 @@ import { DoiService, doiRoutes } from './modules/doi/index.js';
 import { createFtp, ftpRoutes, type FtpService, type PortalFtpServer } from './modules/ftp/index.js';
 import { ChunkedUploads, TusUploads, UploadsRepo, uploadsRoutes, UploadsService } from './modules/uploads/index.js';
 import { ArchiveService, archiveRoutes, HttpIndex } from './modules/archive/index.js';
-import { TablesService, tablesRoutes } from './modules/tables/index.js';
+import { TablesService, tablesRoutes, type MeasuredVariable } from './modules/tables/index.js';
 import { AnalysisRepo, analysisRoutes, AnalysisService } from './modules/analysis/index.js';
 import { authPlugin } from './plugins/auth.js';
 import { csrfPlugin } from './plugins/csrf.js';
@@ -164,7 +164,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(searchRoutes, { search });
   await app.register(reviewRoutes, { review });
   await app.register(doiRoutes, { doi });
-  const exports = new ExportsService(database.db, metadataAccess, { publicUrl: config.publicUrl, siteVariant: config.siteVariant });
+  // A published record's JSON-LD names the columns of its tables (variableMeasured); `tables` is made below, asked only once requests come.
+  const exports = new ExportsService(database.db, metadataAccess, { publicUrl: config.publicUrl, siteVariant: config.siteVariant }, (id): Promise<MeasuredVariable[]> =>
+    tables.variablesOf(id),
+  );
   const landing = new LandingService(new LandingRepo(database.db));
   const tombstone = (id: string, language: Language) => tombstoneOf(landing, exports, id, language);
   await app.register(exportsRoutes, { exports, tombstone });
@@ -228,7 +231,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const tables = new TablesService(database.db, database.dialect, metadataAccess, downloads, storedFiles, storage, app.log);
   metadataAccess.events.on('deleting', ({ trx, ids }) => tables.forgetRecords(trx, ids));
   files.events.onDataFilesDeleting(({ trx, ids }) => tables.forgetFiles(trx, ids));
-  await app.register(tablesRoutes, { tables });
+  await app.register(tablesRoutes, { tables, usage });
   // Analysis methods (issue 20): queries in a DuckDB child process over the tabular files of records the runner may download.
   const analysis = new AnalysisService(new AnalysisRepo(database.db), metadataAccess, downloads, storedFiles, storage, config.analysis, app.log);
   await analysis.failInterrupted();

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { TestPortal } from './helpers.js';
+import { buildUsers, type Person } from './factories.js';
 import { call } from './metadata-builders.js';
 
 /** A cell of a test workbook: a value, or a value with its number format (a date as Excel keeps it: a serial shown as a date). */
@@ -49,3 +50,15 @@ export const importTable = (portal: TestPortal, token: string | null, body: Reco
 
 export const tableData = (portal: TestPortal, token: string | null, query: Record<string, string | number>, headers: Record<string, string> = {}) =>
   call(portal, 'GET', `/metadata/get-table-data/?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`, token, { headers });
+
+/** The people of the tables' tests: a record's creator, another user, staff, an applicant whose order waits and one whose order is approved. */
+export type TablePeople = Record<'owner' | 'other' | 'staff' | 'applicant' | 'approved', Person>;
+
+export const buildTablePeople = (portal: TestPortal): Promise<TablePeople> =>
+  buildUsers(portal, {
+    owner: { realname: 'Owner Ou' },
+    other: { realname: 'Other Ot' },
+    staff: { staff: true, realname: 'Staff Shi' },
+    applicant: { realname: 'Applicant Ap', language: 'en' },
+    approved: { realname: 'Approved Ap', language: 'en' },
+  });

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tableColumnsSchema, tableDataSchema, tableImportSchema, tableInfoSchema, type TableColumn } from '@portal/shared';
-import { buildDataFile, buildOrder, buildRecord, buildUsers, setRecordStatus, type Person } from './factories.js';
+import { buildDataFile, buildOrder, buildRecord, setRecordStatus } from './factories.js';
 import { createTestPortal, EN, type TestPortal } from './helpers.js';
 import { call, expectStatus } from './metadata-builders.js';
 import { handle } from './orders-builders.js';
-import { importTable, tableColumns, tableData, tableInfo, workbookBytes, XLSX_MIME } from './tables-builders.js';
+import { buildTablePeople, importTable, tableColumns, tableData, tableInfo, workbookBytes, XLSX_MIME, type TablePeople } from './tables-builders.js';
 
 const ZH = { 'accept-language': 'zh-hans' };
 
 let portal: TestPortal;
-let people: Record<'owner' | 'other' | 'staff' | 'applicant' | 'approved', Person>;
+let people: TablePeople;
 /** The owner's draft with the workbook, the CSV and a file that is no table. */
 let draftId: string;
 let workbookId: string;
@@ -58,13 +58,7 @@ const CSV = '\ufeffstation,name,elevation (m),installed\nA01,Zhongshan,18.5,1989
 
 beforeAll(async () => {
   portal = await createTestPortal();
-  people = await buildUsers(portal, {
-    owner: { realname: 'Owner Ou' },
-    other: { realname: 'Other Ot' },
-    staff: { staff: true, realname: 'Staff Shi' },
-    applicant: { realname: 'Applicant Ap', language: 'en' },
-    approved: { realname: 'Approved Ap', language: 'en' },
-  });
+  people = await buildTablePeople(portal);
   draftId = await buildRecord(portal, { owner: people.owner, sharing: 'offlineEmail' });
   workbookId = await buildDataFile(portal, draftId, people.owner, { name: 'observations.xlsx', content: await workbook(), mime: XLSX_MIME });
   csvId = await buildDataFile(portal, draftId, people.owner, { name: 'stations.csv', content: CSV, mime: 'text/csv' });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TABLE_COLUMN_TYPES } from '../rules/table-import.js';
+import { pageOf } from './page.js';
 
 /** GET /metadata/get-table-info/?file=: the sheets of a workbook (a CSV is one sheet, named after the file). */
 export const tableSheetSchema = z.object({
@@ -70,3 +71,42 @@ export type TableData = z.infer<typeof tableDataSchema>;
 /** The filters of GET /metadata/get-table-data/: `{field}__gte`, `{field}__lte`, `{field}__contains`. */
 export const TABLE_FILTER_OPERATORS = ['gte', 'lte', 'contains'] as const;
 export type TableFilterOperator = (typeof TABLE_FILTER_OPERATORS)[number];
+
+/** The formats of GET /metadata/get-table-data/: a page as JSON, or every row that matches as a CSV or Excel file. */
+export const TABLE_DATA_FORMATS = ['json', 'csv', 'xlsx'] as const;
+export type TableDataFormat = (typeof TABLE_DATA_FORMATS)[number];
+/** A download of a table's rows holds at most this many (an Excel sheet holds 1,048,576 rows, three of them the header). */
+export const TABLE_DOWNLOAD_MAX_ROWS = 1_000_000;
+
+/** The record a table belongs to: its title in its own language and in English ('' when it has none). */
+export const tableRecordSchema = z.object({ id: z.string(), title: z.string(), title_en: z.string() });
+
+/** GET /api/tables/: a table the caller may read, with its record. */
+export const tableListItemSchema = z.object({
+  code: z.string(),
+  name: z.string(),
+  record: tableRecordSchema,
+  rows: z.number(),
+  columns: z.number(),
+  created: z.string(),
+});
+export type TableListItem = z.infer<typeof tableListItemSchema>;
+export const tableListSchema = pageOf(tableListItemSchema);
+export type TableList = z.infer<typeof tableListSchema>;
+
+/** GET /api/tables/{code}/: one table described: its columns (display names in both languages, units, notes, types), record and rows. */
+export const tableDescriptionSchema = z.object({
+  code: z.string(),
+  name: z.string(),
+  record: tableRecordSchema,
+  rows: z.number(),
+  columns: z.array(tableColumnSchema),
+  created: z.string(),
+});
+export type TableDescription = z.infer<typeof tableDescriptionSchema>;
+
+/** GET /api/metadata/metadata/{id}/tables/: a published record's tables with their columns (its landing page lists them). */
+export const recordTablesSchema = z.object({
+  results: z.array(z.object({ code: z.string(), name: z.string(), rows: z.number(), columns: z.array(tableColumnSchema) })),
+});
+export type RecordTables = z.infer<typeof recordTablesSchema>;

@@ -29,6 +29,8 @@ export const tablesEn = {
   containsOnText: '{{field}} is not text: filter it with __gte and __lte.',
   rangeOnText: '{{field}} is long text: filter it with __contains.',
   filterValue: 'The filter {{filter}} needs a value of type {{type}}.',
+  tooManyRows: 'A download holds at most {{max}} rows and {{count}} match: narrow the filters, please.',
+  recordNotFound: 'There is no such published record.',
   reasons: {
     notInteger: 'not an integer',
     tooLarge: 'an integer too large to store',

@@ -29,6 +29,8 @@ export const tablesZhHans = {
   containsOnText: '{{field}} 不是文本，请用 __gte 和 __lte 筛选。',
   rangeOnText: '{{field}} 是长文本，请用 __contains 筛选。',
   filterValue: '筛选条件 {{filter}} 需要 {{type}} 类型的值。',
+  tooManyRows: '一次下载最多 {{max}} 行，当前有 {{count}} 行符合条件：请缩小筛选范围。',
+  recordNotFound: '没有这条已发布的数据。',
   reasons: {
     notInteger: '不是整数',
     tooLarge: '整数过大，无法存储',

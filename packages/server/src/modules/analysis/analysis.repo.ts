@@ -49,7 +49,6 @@ export class AnalysisRepo {
       'v.description_en',
       'v.sql',
       'v.parameters',
-      'v.chart',
       'u.username as author_username',
       'u.realname as author_realname',
     ]);

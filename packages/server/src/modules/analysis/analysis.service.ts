@@ -6,8 +6,6 @@ import {
   type AnalysisMethod,
   type AnalysisRun,
   type Language,
-  METHOD_LIMITS,
-  type MethodChart,
   type MethodInput,
   type MethodParameter,
   type MethodPatch,
@@ -121,14 +119,7 @@ export class AnalysisService {
     await this.repo.db.transaction().execute(async (trx) => {
       await this.repo.lock(trx, id);
       const row = await this.owned(user, id, trx);
-      const current = {
-        name: row.name,
-        name_en: row.name_en,
-        description: row.description,
-        description_en: row.description_en,
-        sql: row.sql,
-        chart: json<MethodChart>(row.chart, null),
-      };
+      const current = { name: row.name, name_en: row.name_en, description: row.description, description_en: row.description_en, sql: row.sql };
       const text = checkedText({ ...current, parameters: json<MethodParameter[]>(row.parameters, []), ...definedOf(patch) });
       const now = new Date().toISOString();
       const isPublic = patch.public === undefined ? row.public : patch.public ? 1 : 0;
@@ -150,14 +141,14 @@ export class AnalysisService {
     const row = await this.readable(user, id);
     const now = new Date().toISOString();
     const forkId = randomUUID();
-    const { name, name_en, description, description_en, sql, parameters, chart } = row;
+    const { name, name_en, description, description_en, sql, parameters } = row;
     await this.repo.db
       .transaction()
       .execute((trx) =>
         this.repo.insertMethod(
           trx,
           { id: forkId, owner_id: user.id, public: 0, current_version: 1, forked_from: id, created_at: now, updated_at: now },
-          { id: randomUUID(), method_id: forkId, version: 1, name, name_en, description, description_en, sql, parameters, chart, created_at: now },
+          { id: randomUUID(), method_id: forkId, version: 1, name, name_en, description, description_en, sql, parameters, created_at: now },
         ),
       );
     return this.get(user, forkId);
@@ -189,7 +180,6 @@ export class AnalysisService {
       status: run.status as RunStatus,
       method: { id: run.method_id, version: version?.version ?? 0, name: version?.name ?? '', name_en: version?.name_en ?? '' },
       sql: version?.sql ?? '',
-      chart: json<MethodChart>(version?.chart ?? null, null),
       datasets: json<string[]>(run.datasets, []),
       parameters: json<AnalysisRun['parameters']>(run.parameters, {}),
       views: json<RunView[]>(run.views, []).map(({ name, dataset, file }) => ({ name, dataset, file })),
@@ -242,7 +232,6 @@ export class AnalysisService {
       }
     }
     if (!files.length) throw new AppError('VALIDATION_FAILED', 'analysis.noTabularFiles');
-    if (files.length > METHOD_LIMITS.files) throw new AppError('VALIDATION_FAILED', 'analysis.tooManyFiles', { params: { max: METHOD_LIMITS.files, count: files.length } });
     // input1, input2 ... in the datasets' order first, so that a file named like them does not take their names.
     files.forEach((file, index) => views.push({ ...file, name: unique(`input${index + 1}`) }));
     for (const file of files) views.push({ ...file, name: unique(viewNameOf(path.basename(file.file))) });
@@ -335,7 +324,6 @@ export class AnalysisService {
       description_en: row.description_en,
       sql: row.sql,
       parameters: json<MethodParameter[]>(row.parameters, []),
-      chart: json<MethodChart>(row.chart, null),
       public: row.public === 1,
       version: row.version,
       author: row.owner_id ? { id: row.owner_id, name: row.author_realname || row.author_username || '' } : null,
@@ -353,12 +341,7 @@ function definedOf<T extends object>(patch: T): Partial<T> {
 }
 
 /** A method's text checked: a name and a query, parameters with names the SQL can write and defaults of their types. */
-function checkedText(
-  input: Omit<MethodInput, 'public' | 'parameters' | 'chart'> & {
-    chart?: MethodChart;
-    parameters: { name: string; type: MethodParameter['type']; default?: MethodParameter['default'] }[];
-  },
-) {
+function checkedText(input: Omit<MethodInput, 'public' | 'parameters'> & { parameters: { name: string; type: MethodParameter['type']; default?: MethodParameter['default'] }[] }) {
   const name = input.name.trim();
   if (!name) throw new AppError('VALIDATION_FAILED', 'analysis.nameRequired');
   const sql = input.sql.trim();
@@ -371,15 +354,7 @@ function checkedText(
     const value = parameter.default ?? null;
     return { name: parameter.name, type: parameter.type, default: value === null ? null : checkedValue(parameter, value) };
   });
-  return {
-    name,
-    name_en: input.name_en.trim(),
-    description: input.description,
-    description_en: input.description_en,
-    sql,
-    parameters: JSON.stringify(parameters),
-    chart: input.chart ? JSON.stringify(input.chart) : null,
-  };
+  return { name, name_en: input.name_en.trim(), description: input.description, description_en: input.description_en, sql, parameters: JSON.stringify(parameters) };
 }
 
 /** The values of a run: every declared parameter, given or its default, of its type; nothing undeclared. */

@@ -75,10 +75,8 @@ async function run({ sql, parameters, views, limits }) {
   for (;;) {
     const chunk = await result.fetchChunk();
     if (!chunk || chunk.rowCount === 0) break;
-    // Row by row: a chunk is 2,048 rows, and a chunk of wide values made JavaScript at once could pass the heap before the byte limit is checked.
-    const vectors = Array.from({ length: chunk.columnCount }, (_, index) => chunk.getColumnVector(index));
-    for (let at = 0; at < chunk.rowCount; at += 1) {
-      const converted = vectors.map((vector) => plain(vector.getItem(at)));
+    for (const row of chunk.getRows()) {
+      const converted = row.map(plain);
       bytes += JSON.stringify(converted).length + 1;
       if (rows.length >= limits.maxRows) throw new Refusal('analysis.tooManyRows', { max: limits.maxRows });
       if (bytes > limits.maxBytes) throw new Refusal('analysis.tooManyBytes', { max: `${Math.round((limits.maxBytes / 1024 ** 2) * 100) / 100} MB` });

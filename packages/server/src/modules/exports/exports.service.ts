@@ -6,7 +6,7 @@ import { StoredFiles } from '../files/index.js';
 import { readAttached } from '../metadata/index.js';
 import type { MetadataAccess } from '../metadata/index.js';
 import { citableRecordOf, dayOf, doiUrl, LANGUAGE_TAGS, licenseFacts, textIn, type CitablePerson, type CitableRecord, type SiteFacts } from './citable-record.js';
-import type { DownloadableFile } from './json-ld.js';
+import type { DownloadableFile, MeasuredVariable } from './json-ld.js';
 
 /**
  * A published record in each export format. The mappings are loaded on the first export asked for
@@ -54,13 +54,14 @@ async function dcatRdf(record: CitableRecord, files: readonly DownloadableFile[]
 }
 
 /** Each format's mapping of the model, in a language (the XML and DCAT forms hold both), with the data files where it names them. */
-const RENDERERS: Record<ExportFormat, (record: CitableRecord, language: Language, files: readonly DownloadableFile[]) => Promise<string>> = {
+type Renderer = (record: CitableRecord, language: Language, files: readonly DownloadableFile[], variables: readonly MeasuredVariable[]) => Promise<string>;
+const RENDERERS: Record<ExportFormat, Renderer> = {
   datacite: async (record) => (await import('./datacite.js')).dataciteXml(record),
   iso19139: async (record) => (await import('./iso19139.js')).iso19139Xml(record),
   dcat: async (record, _language, files) => json((await import('./json-ld.js')).dcatDataset(record, files)),
   turtle: async (record, _language, files) => dcatRdf(record, files, 'turtle'),
   rdfxml: async (record, _language, files) => dcatRdf(record, files, 'rdfXml'),
-  schemaorg: async (record, language, files) => json((await import('./json-ld.js')).schemaOrgDataset(record, language, files)),
+  schemaorg: async (record, language, files, variables) => json((await import('./json-ld.js')).schemaOrgDataset(record, language, files, variables)),
   csl: async (record, language) => json([(await import('./citations.js')).cslItem(record, language)]),
   ris: async (record, language) => (await import('./citations.js')).formatReference(record, 'ris', language),
   bibtex: async (record, language) => (await import('./citations.js')).formatReference(record, 'bibtex', language),
@@ -112,6 +113,8 @@ export class ExportsService {
     private readonly db: Db,
     private readonly access: MetadataAccess,
     private readonly site: SiteFacts,
+    /** The variables a published record's tables measure (modules/tables, given by app.ts). */
+    private readonly variablesOf: (id: string) => Promise<MeasuredVariable[]> = async () => [],
   ) {
     this.files = new StoredFiles(db);
   }
@@ -203,9 +206,13 @@ export class ExportsService {
     const kept = this.landing.get(key);
     const day = new Date().toISOString().slice(0, 10);
     if (kept?.updatedAt === record.updatedAt && kept.day === day) return kept.facts;
-    const [{ count, files }, thumbnail] = await Promise.all([this.downloadableFiles(id), this.files.mediaPage(id, 'thumbnail', { offset: 0, limit: 1 })]);
+    const [{ count, files }, thumbnail, variables] = await Promise.all([
+      this.downloadableFiles(id),
+      this.files.mediaPage(id, 'thumbnail', { offset: 0, limit: 1 }),
+      this.variablesOf(id),
+    ]);
     const [jsonLd, citation] = await Promise.all([
-      RENDERERS.schemaorg(record, language, files),
+      RENDERERS.schemaorg(record, language, files, variables),
       (await import('./citations.js')).formatCitation(record, language === 'en' ? 'apa' : 'gbt7714', language, { accessed: day }),
     ]);
     const image = thumbnail.rows.find((row) => (THUMBNAIL_MIME_TYPES as readonly string[]).includes(row.mime));
@@ -267,7 +274,8 @@ export class ExportsService {
   async render(id: string, format: ExportFormat, language: Language): Promise<RenderedExport> {
     const record = await this.load(id);
     const files = WITH_FILES.has(format) ? (await this.downloadableFiles(id)).files : [];
-    const body = await RENDERERS[format](record, language, files);
+    const variables = format === 'schemaorg' ? await this.variablesOf(id) : [];
+    const body = await RENDERERS[format](record, language, files, variables);
     return { body, type: EXPORT_MEDIA[format].type, filename: `${record.id}.${EXPORT_MEDIA[format].ending}` };
   }
 }

@@ -30,6 +30,30 @@ export interface DownloadableFile {
   url: string;
 }
 
+/** A column of one of the record's tables (modules/tables gives them through app.ts): a variable the dataset measures. */
+export interface MeasuredVariable {
+  field: string;
+  display_name: string;
+  display_name_en: string;
+  unit: string;
+  note: string;
+  /** The table's name. */
+  table: string;
+}
+
+/** A variable as schema.org's PropertyValue: its display name in the language (else the other's, else its field), note, unit. */
+function propertyValue(variable: MeasuredVariable, language: Language) {
+  const name = (language === 'en' ? variable.display_name_en || variable.display_name : variable.display_name || variable.display_name_en) || variable.field;
+  const description = [variable.note, `${variable.table} / ${variable.field}`].filter(Boolean).join(' — ');
+  return {
+    '@type': 'PropertyValue',
+    name,
+    ...(name !== variable.field ? { alternateName: variable.field } : {}),
+    description,
+    ...(variable.unit ? { unitText: variable.unit } : {}),
+  };
+}
+
 /** Whether the record's files are free to whoever signs in: its sharing policy is "online" (orders/download-access.ts). */
 export const isFreeToDownload = (record: CitableRecord): boolean => record.sharingPolicy === 'online';
 
@@ -132,9 +156,10 @@ function funderOf(fund: CitableRecord['funds'][number], language: Language) {
 
 /**
  * schema.org Dataset of the record in one language (Google's Dataset rich result). Each data file
- * (those given: the service names the first hundred) is a DataDownload with its own address, media type and size.
+ * (those given: the service names the first hundred) is a DataDownload with its own address, media type and size;
+ * each column of its tables a PropertyValue of `variableMeasured`.
  */
-export function schemaOrgDataset(record: CitableRecord, language: Language, files: readonly DownloadableFile[] = []) {
+export function schemaOrgDataset(record: CitableRecord, language: Language, files: readonly DownloadableFile[] = [], variables: readonly MeasuredVariable[] = []) {
   const other = otherLanguage(language);
   const url = record.url[language];
   const box = record.box;
@@ -206,6 +231,8 @@ export function schemaOrgDataset(record: CitableRecord, language: Language, file
           })),
         }
       : {}),
+    // The columns of the record's tables (Google's Dataset variableMeasured).
+    ...(variables.length ? { variableMeasured: variables.map((variable) => propertyValue(variable, language)) } : {}),
     ...(record.literature.length
       ? {
           citation: record.literature.map((entry) => ({

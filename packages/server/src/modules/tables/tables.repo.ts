@@ -1,10 +1,21 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { TableColumn, TableColumnType } from '@portal/shared';
 import type { Db, Dialect, Tx } from '../../db/index.js';
-import type { DataTablesTable } from '../../db/schema.js';
+import type { DataTablesTable, MetadataTable } from '../../db/schema.js';
 import type { Stored } from './cell-values.js';
 
 export type CatalogueRow = Selectable<DataTablesTable>;
+
+/** A table listed with its record (every column) and the record's title in its other language. */
+export type ListedRow = Selectable<MetadataTable> & {
+  table_code: string;
+  table_name: string;
+  table_columns: string;
+  table_rows: number | string;
+  table_created: string;
+  other_language: string | null;
+  other_title: string | null;
+};
 
 /** The tables providers made: their names are codes the catalogue holds, their columns declared fields. */
 type MadeTables = Kysely<Record<string, Record<string, unknown>>>;
@@ -63,6 +74,56 @@ export class TablesRepo {
 
   findReady(code: string): Promise<CatalogueRow | undefined> {
     return this.db.selectFrom('data_tables').selectAll().where('code', '=', code).where('state', '=', 'ready').executeTakeFirst();
+  }
+
+  /**
+   * The ready tables a caller may be shown before the download rule is judged, newest first, with
+   * their record (every column, for the rule) and its title in the other language: published
+   * records' and the caller's own (`ownerId`), or all (`everyRecord`, staff). `search` matches the
+   * table's name and the record's titles, case-insensitively; at most `limit` rows.
+   */
+  listed(scope: { ownerId: string | null; everyRecord: boolean }, filter: { search: string; metadataId: string }, limit: number): Promise<ListedRow[]> {
+    let rows = this.db
+      .selectFrom('data_tables')
+      .innerJoin('metadata', 'metadata.id', 'data_tables.metadata_id')
+      .leftJoin('metadata_i18n', (join) => join.onRef('metadata_i18n.metadata_id', '=', 'metadata.id').onRef('metadata_i18n.language', '<>', 'metadata.language'))
+      .selectAll('metadata')
+      .select([
+        'data_tables.code as table_code',
+        'data_tables.name as table_name',
+        'data_tables.columns as table_columns',
+        'data_tables.row_count as table_rows',
+        'data_tables.created_at as table_created',
+        'metadata_i18n.language as other_language',
+        'metadata_i18n.title as other_title',
+      ])
+      .where('data_tables.state', '=', 'ready');
+    if (!scope.everyRecord) {
+      const ownerId = scope.ownerId;
+      rows = rows.where((eb) => (ownerId ? eb.or([eb('metadata.status', '=', 'published'), eb('metadata.owner_id', '=', ownerId)]) : eb('metadata.status', '=', 'published')));
+    }
+    if (filter.metadataId) rows = rows.where('data_tables.metadata_id', '=', filter.metadataId);
+    if (filter.search) {
+      const pattern = `%${filter.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const like = (column: string) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+      rows = rows.where((eb) => eb.or([like('data_tables.name'), like('metadata.title'), like('metadata_i18n.title')]));
+    }
+    return rows.orderBy('data_tables.created_at', 'desc').orderBy('data_tables.code').limit(limit).execute() as Promise<ListedRow[]>;
+  }
+
+  /** The record's title in its other language, if it has one. */
+  titles(metadataId: string): Promise<{ other_language: string | null; other_title: string | null } | undefined> {
+    return this.db
+      .selectFrom('metadata')
+      .leftJoin('metadata_i18n', (join) => join.onRef('metadata_i18n.metadata_id', '=', 'metadata.id').onRef('metadata_i18n.language', '<>', 'metadata.language'))
+      .select(['metadata_i18n.language as other_language', 'metadata_i18n.title as other_title'])
+      .where('metadata.id', '=', metadataId)
+      .executeTakeFirst();
+  }
+
+  /** The ready tables of one record, oldest first (the order they were made). */
+  ofRecord(metadataId: string): Promise<CatalogueRow[]> {
+    return this.db.selectFrom('data_tables').selectAll().where('metadata_id', '=', metadataId).where('state', '=', 'ready').orderBy('created_at').orderBy('code').execute();
   }
 
   /** The tables (any state) of these data files or records, in the caller's transaction. */
@@ -141,10 +202,10 @@ export class TablesRepo {
     }
   }
 
-  /** A page of the table's rows matching every filter, in order, and how many match. */
-  async page(code: string, columns: readonly TableColumn[], query: RowsQuery): Promise<{ count: number; rows: Record<string, unknown>[] }> {
+  /** The table's rows matching every filter (a query to select from). */
+  private filtered(code: string, filters: readonly RowFilter[]) {
     let rows = this.made().selectFrom(code);
-    for (const filter of query.filters) {
+    for (const filter of filters) {
       const column = sql.ref(filter.field);
       if (filter.operator === 'contains') {
         const pattern = `%${String(filter.value)
@@ -155,12 +216,67 @@ export class TablesRepo {
         rows = rows.where(sql<boolean>`${column} ${sql.raw(filter.operator === 'gte' ? '>=' : '<=')} ${filter.value}`);
       }
     }
-    const counted = await rows.select((eb) => eb.fn.countAll().as('count')).executeTakeFirstOrThrow();
-    let page = rows.select(columns.map((column) => this.selected(column)));
+    return rows;
+  }
+
+  /** How many rows match every filter. */
+  async count(code: string, filters: readonly RowFilter[]): Promise<number> {
+    const counted = await this.filtered(code, filters)
+      .select((eb) => eb.fn.countAll().as('count'))
+      .executeTakeFirstOrThrow();
+    return Number(counted.count);
+  }
+
+  /** A page of the table's rows matching every filter, in order, and how many match. */
+  async page(code: string, columns: readonly TableColumn[], query: RowsQuery): Promise<{ count: number; rows: Record<string, unknown>[] }> {
+    const count = await this.count(code, query.filters);
+    let page = this.filtered(code, query.filters).select(columns.map((column) => this.selected(column)));
     if (query.ordering) page = page.orderBy(sql`${sql.ref(query.ordering.field)} ${sql.raw(query.ordering.descending ? 'desc' : 'asc')} nulls last`);
     page = page.orderBy(sql.ref(ROW_COLUMN));
     const found = await page.offset(query.offset).limit(query.limit).execute();
-    return { count: Number(counted.count), rows: found.map((row) => this.read(row, columns)) };
+    return { count, rows: found.map((row) => this.read(row, columns)) };
+  }
+
+  /**
+   * Every row matching the filters, in the page's order, `batch` rows a query: each batch starts
+   * after the last row of the one before (its sort value and `_row`, nulls last), so that a download
+   * of a million rows holds one batch in memory and every query is a range of the indexes.
+   */
+  async *rowsInOrder(
+    code: string,
+    columns: readonly TableColumn[],
+    query: Pick<RowsQuery, 'filters' | 'ordering'>,
+    batch: number,
+  ): AsyncGenerator<Record<string, string | number | null>[]> {
+    const ordering = query.ordering;
+    const sortField = ordering?.field;
+    let after: { value: unknown; row: number } | undefined;
+    for (;;) {
+      let rows = this.filtered(code, query.filters).select([...columns.map((column) => this.selected(column)), sql.ref(ROW_COLUMN).as('__row')]);
+      if (sortField) {
+        // PostgreSQL's dates as text (a Date would come back in local time), compared as the column's type again.
+        const sortColumn = columns.find((each) => each.field === sortField)!;
+        rows = rows.select(
+          this.dialect === 'postgres' && (sortColumn.type === 'date' || sortColumn.type === 'datetime')
+            ? sql`${sql.ref(sortField)}::text`.as('__sort')
+            : sql.ref(sortField).as('__sort'),
+        );
+        const column = sql.ref(sortField);
+        const row = sql.ref(ROW_COLUMN);
+        if (after && after.value === null) rows = rows.where(sql<boolean>`${column} is null and ${row} > ${after.row}`);
+        else if (after) {
+          const beyond = sql.raw(ordering.descending ? '<' : '>');
+          rows = rows.where(sql<boolean>`(${column} ${beyond} ${after.value} or (${column} = ${after.value} and ${row} > ${after.row}) or ${column} is null)`);
+        }
+        rows = rows.orderBy(sql`${column} ${sql.raw(ordering.descending ? 'desc' : 'asc')} nulls last`);
+      } else if (after) rows = rows.where(sql<boolean>`${sql.ref(ROW_COLUMN)} > ${after.row}`);
+      const found = await rows.orderBy(sql.ref(ROW_COLUMN)).limit(batch).execute();
+      if (!found.length) return;
+      const last = found[found.length - 1]!;
+      after = { value: sortField ? (last.__sort ?? null) : null, row: Number(last.__row) };
+      yield found.map((row) => this.read(row, columns));
+      if (found.length < batch) return;
+    }
   }
 
   /** PostgreSQL's dates and times as text (node-postgres would make local-time Dates of them). */

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
+import ExcelJS from 'exceljs';
 import {
   DEFAULT_PAGE_SIZE,
   MAX_PAGE_SIZE,
   STRING_COLUMN_MAX,
+  TABLE_DOWNLOAD_MAX_ROWS,
   TABLE_FILTER_OPERATORS,
   tableImportProblem,
   translate,
@@ -12,7 +14,10 @@ import {
   type RejectedCell,
   type TableColumn,
   type TableColumnType,
+  type RecordTables,
   type TableData,
+  type TableDescription,
+  type TableListItem,
   type TableImport,
   type TableImportInput,
   type TableInfo,
@@ -27,11 +32,29 @@ import type { DownloadAccess } from '../orders/index.js';
 import { cellText, filterValue, fit, type Stored } from './cell-values.js';
 import { proposeColumns } from './column-proposal.js';
 import { rowsOf, sourceKindOf, summarize, UnreadableFileError, type Cell, type SheetRow, type SourceKind } from './sheet-reader.js';
-import { ROW_COLUMN, TablesRepo, type CatalogueRow, type RowFilter } from './tables.repo.js';
+import { ROW_COLUMN, TablesRepo, type CatalogueRow, type ListedRow, type RowFilter } from './tables.repo.js';
 
 interface Log {
   error(details: object, message: string): void;
   warn(details: object, message: string): void;
+}
+
+/** Rows a query of a download reads. */
+const DOWNLOAD_BATCH_ROWS = 2000;
+/** Tables GET /api/tables/ considers (newest first) before judging the download rule of their records. */
+const LISTED_TABLES = 10_000;
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** A column of a published record's table, for its JSON-LD `variableMeasured` (exports' MeasuredVariable). */
+export type MeasuredVariable = TableColumn & { table: string };
+
+/** A download of a table's rows: its stream, and what counting it needs. */
+export interface TableDownload {
+  metadataId: string;
+  order: string | null;
+  filename: string;
+  type: string;
+  stream: Readable;
 }
 
 /** Data rows read to propose the columns' types. */
@@ -173,21 +196,88 @@ export class TablesService {
 
   /** GET /metadata/get-table-data/: a page of a table's rows, filtered and sorted, for whoever may download its record's files. */
   async data(user: AuthenticatedUser | null, query: Record<string, unknown>, paging: { page: number; pageSize: number }): Promise<TableData> {
-    const code = typeof query.table === 'string' ? query.table : '';
-    if (!code) throw fieldError('table', 'tables.tableRequired');
-    const table = await this.repo.findReady(code);
-    if (!table) throw new AppError('NOT_FOUND', 'tables.tableNotFound');
-    const record = await this.access.readable(user, table.metadata_id).catch((error: unknown) => {
-      throw error instanceof AppError && error.code === 'NOT_FOUND' ? new AppError('NOT_FOUND', 'tables.tableNotFound') : error;
-    });
-    await this.downloads.assert(user, record);
-    const view = catalogueView(table);
-    const byField = new Map(view.columns.map((column) => [column.field, column]));
-    const ordering = orderingOf(query.ordering, byField);
-    const filters = filtersOf(query, byField);
+    const { table, view, filters, ordering } = await this.opened(user, query);
     const pageSize = Math.min(paging.pageSize || DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
     const { count, rows } = await this.repo.page(table.code, view.columns, { filters, ordering, offset: (paging.page - 1) * pageSize, limit: pageSize });
     return { count, columns: view.columns, results: rows as TableData['results'], table: view };
+  }
+
+  /**
+   * GET /metadata/get-table-data/?format=csv|xlsx: every row matching the filters, in the page's
+   * order, as a stream (three header rows: field, display name in the caller's language, unit),
+   * for whoever may read the page; at most TABLE_DOWNLOAD_MAX_ROWS rows (400 beyond, before a byte
+   * is sent). Answers the record and the order that grants it, for counting the download.
+   */
+  async download(user: AuthenticatedUser | null, query: Record<string, unknown>, format: 'csv' | 'xlsx', language: Language): Promise<TableDownload> {
+    const { table, view, filters, ordering, granted } = await this.opened(user, query);
+    const count = await this.repo.count(table.code, filters);
+    if (count > TABLE_DOWNLOAD_MAX_ROWS) throw new AppError('VALIDATION_FAILED', 'tables.tooManyRows', { params: { max: TABLE_DOWNLOAD_MAX_ROWS, count } });
+    const header = [
+      view.columns.map((column) => column.field),
+      view.columns.map((column) => (language === 'en' ? column.display_name_en || column.display_name : column.display_name)),
+      view.columns.map((column) => column.unit),
+    ];
+    const batches = this.repo.rowsInOrder(table.code, view.columns, { filters, ordering }, DOWNLOAD_BATCH_ROWS);
+    const fields = view.columns.map((column) => column.field);
+    return {
+      metadataId: table.metadata_id,
+      order: granted.order,
+      filename: `${table.name}.${format}`,
+      type: format === 'csv' ? 'text/csv; charset=utf-8' : XLSX_TYPE,
+      stream: format === 'csv' ? csvStream(header, fields, batches) : xlsxStream(table.name, header, fields, batches, this.log),
+    };
+  }
+
+  /** GET /api/tables/: the ready tables the caller may read (the record's download rule), newest first, searched on their names and records' titles. */
+  async list(
+    user: AuthenticatedUser | null,
+    query: { search?: string; metadataId?: string },
+    paging: { page: number; pageSize: number },
+  ): Promise<{ count: number; results: TableListItem[] }> {
+    const rows = await this.repo.listed(
+      { ownerId: user?.id ?? null, everyRecord: !!user?.is_staff },
+      { search: (query.search ?? '').trim(), metadataId: (query.metadataId ?? '').trim() },
+      LISTED_TABLES,
+    );
+    // The rule is judged once a record, as GET /metadata/get-table-data/ judges it.
+    const allowed = new Map<string, boolean>();
+    const readable: ListedRow[] = [];
+    for (const row of rows) {
+      if (!allowed.has(row.id)) allowed.set(row.id, (await this.downloads.judge(user, row)).have_download);
+      if (allowed.get(row.id)) readable.push(row);
+    }
+    const start = (paging.page - 1) * paging.pageSize;
+    return { count: readable.length, results: readable.slice(start, start + paging.pageSize).map(listItem) };
+  }
+
+  /** GET /api/tables/{code}/: one table the caller may read, described. */
+  async describe(user: AuthenticatedUser | null, code: string): Promise<TableDescription> {
+    const { view, record } = await this.opened(user, { table: code });
+    const titles = await this.repo.titles(record.id);
+    return { code: view.code, name: view.name, record: recordOf(record, titles), rows: view.rows, columns: view.columns, created: view.created_at };
+  }
+
+  /**
+   * GET /api/metadata/metadata/{id}/tables/: a published record's tables with their columns, for
+   * everyone (what a table holds is described on the landing page; its rows follow the download
+   * rule). Any other record is not found.
+   */
+  async ofPublishedRecord(metadataId: string): Promise<RecordTables> {
+    const record = await this.access.find(metadataId);
+    if (record?.status !== 'published') throw new AppError('NOT_FOUND', 'tables.recordNotFound');
+    const tables = await this.repo.ofRecord(metadataId);
+    return { results: tables.map(catalogueView).map((view) => ({ code: view.code, name: view.name, rows: view.rows, columns: view.columns })) };
+  }
+
+  /** The variables a published record's tables measure, one a column, for its JSON-LD (`variableMeasured`); none for any other record. */
+  async variablesOf(metadataId: string): Promise<MeasuredVariable[]> {
+    const record = await this.access.find(metadataId);
+    if (record?.status !== 'published') return [];
+    const variables: MeasuredVariable[] = [];
+    for (const view of (await this.repo.ofRecord(metadataId)).map(catalogueView)) {
+      for (const column of view.columns) variables.push({ ...column, table: view.name });
+    }
+    return variables;
   }
 
   // ---- What other modules' events ask ----
@@ -210,6 +300,21 @@ export class TablesService {
   }
 
   // ---- Helpers ----
+
+  /** The ready table `query.table` with its filters and ordering checked, when the caller may download its record's files. */
+  private async opened(user: AuthenticatedUser | null, query: Record<string, unknown>) {
+    const code = typeof query.table === 'string' ? query.table : '';
+    if (!code) throw fieldError('table', 'tables.tableRequired');
+    const table = await this.repo.findReady(code);
+    if (!table) throw new AppError('NOT_FOUND', 'tables.tableNotFound');
+    const record = await this.access.readable(user, table.metadata_id).catch((error: unknown) => {
+      throw error instanceof AppError && error.code === 'NOT_FOUND' ? new AppError('NOT_FOUND', 'tables.tableNotFound') : error;
+    });
+    const granted = await this.downloads.assert(user, record);
+    const view = catalogueView(table);
+    const byField = new Map(view.columns.map((column) => [column.field, column]));
+    return { table, view, record, granted, ordering: orderingOf(query.ordering, byField), filters: filtersOf(query, byField) };
+  }
 
   /** The data file `fileId` when the caller may change its record's files, as a source of a table. */
   private async source(user: AuthenticatedUser | null, fileId: string | undefined): Promise<Source> {
@@ -397,4 +502,61 @@ function filtersOf(query: Record<string, unknown>, byField: Map<string, TableCol
     filters.push({ field, type: column.type, operator, value });
   }
   return filters;
+}
+
+/** The record as a table names it: its title in its own language, and in English ('' without one). */
+function recordOf(
+  record: Pick<MetadataRow, 'id' | 'language' | 'title'>,
+  other: { other_language: string | null; other_title: string | null } | undefined,
+): TableListItem['record'] {
+  const english = record.language === 'en' ? record.title : other?.other_language === 'en' ? (other.other_title ?? '') : '';
+  return { id: record.id, title: record.title, title_en: english };
+}
+
+function listItem(row: ListedRow): TableListItem {
+  const columns = JSON.parse(row.table_columns) as TableColumn[];
+  return { code: row.table_code, name: row.table_name, record: recordOf(row, row), rows: Number(row.table_rows), columns: columns.length, created: row.table_created };
+}
+
+type Batches = AsyncIterable<Record<string, string | number | null>[]>;
+
+/** A CSV cell: quoted when it holds a comma, a quote, a line break or edge spaces. */
+function csvCell(value: string | number | null): string {
+  if (value === null) return '';
+  const text = String(value);
+  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** The rows as UTF-8 CSV with a byte order mark (Excel reads it as UTF-8), CRLF line ends (RFC 4180). */
+function csvStream(header: string[][], fields: string[], batches: Batches): Readable {
+  async function* lines(): AsyncGenerator<string> {
+    yield `\ufeff${header.map((row) => row.map(csvCell).join(',')).join('\r\n')}\r\n`;
+    for await (const rows of batches) yield rows.map((row) => `${fields.map((field) => csvCell(row[field] ?? null)).join(',')}\r\n`).join('');
+  }
+  return Readable.from(lines(), { objectMode: false });
+}
+
+/**
+ * The rows as an Excel workbook of one sheet, written by exceljs' streaming WorkbookWriter: each row
+ * committed as it comes, the zip written to the reply as it grows, waiting while the reply drains.
+ */
+function xlsxStream(name: string, header: string[][], fields: string[], batches: Batches, log: Log): Readable {
+  const out = new PassThrough();
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
+  // A sheet name has at most 31 characters, none of : \ / ? * [ ].
+  const sheet = workbook.addWorksheet(name.replace(/[:\\/?*[\]]/g, ' ').slice(0, 31) || 'data');
+  void (async () => {
+    for (const row of header) sheet.addRow(row).commit();
+    for await (const rows of batches) {
+      for (const row of rows) sheet.addRow(fields.map((field) => row[field] ?? null)).commit();
+      if (out.destroyed) return;
+      if (out.writableNeedDrain) await new Promise((resolve) => out.once('drain', resolve));
+    }
+    sheet.commit();
+    await workbook.commit();
+  })().catch((error: unknown) => {
+    log.error({ err: error }, 'table download failed');
+    out.destroy(error instanceof Error ? error : new Error(String(error)));
+  });
+  return out;
 }
