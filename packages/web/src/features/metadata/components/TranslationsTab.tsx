@@ -8,7 +8,7 @@ import { PageSpinner } from '../../../components/PageSpinner';
 import { lengthCount } from '../../../components/zod-rule';
 import { ApiError, recordKey, resource, sendOnUnload, translationsKey, type EditorTabProps, type Page, type Translation } from '../api';
 import { AUTOSAVE_DELAY_MS, patchValid, readUnsaved, SaveBar, same, writeUnsaved, type SaveState } from './autosave';
-import { useFreshTranslations, type EditorSession } from './editorSession';
+import { useFreshTranslations, useSessionAutosave, type EditorSession } from './editorSession';
 import { useFeedback } from './useFeedback';
 
 const FIELDS = [
@@ -169,23 +169,7 @@ function TranslationForm({ record, readOnly, version, session }: EditorTabProps 
     },
     discard: () => writeUnsaved(unsavedKey(version), {}),
   };
-  const latest = useRef(handlers);
-  latest.current = handlers;
-
-  useEffect(() => {
-    const autosave = {
-      saveNow: () => latest.current.saveNow(),
-      saveOnUnload: () => latest.current.saveOnUnload(),
-      unsaved: () => latest.current.unsaved(),
-      discard: () => latest.current.discard(),
-    };
-    session.autosave = autosave;
-    return () => {
-      // Leaving the tab keeps what was typed: the pending save is queued now.
-      autosave.saveNow();
-      if (session.autosave === autosave) session.autosave = null;
-    };
-  }, [session]);
+  useSessionAutosave(session, handlers);
 
   // Values that could not be saved before a reload are back in their fields, marked.
   useEffect(() => {

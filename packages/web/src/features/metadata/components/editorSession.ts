@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { metadataApi, translationsKey, type Translation } from '../api';
 
 /** A form of the editor that saves as it is typed in (the Overview, the Translations). */
@@ -29,8 +29,10 @@ export interface EditorSession {
   enqueue<T>(work: () => Promise<T>): Promise<T>;
   /** Starts the autosaving form's pending save now and waits until every queued write has finished. */
   flush(): Promise<void>;
-  /** Set by the Overview or the Translations while it is shown (the tabs are never shown together). */
+  /** The Overview's or the Translations' while it is shown (the tabs are never shown together): see useSessionAutosave. */
   autosave: AutosavingForm | null;
+  /** Makes `form` the session's autosaving form; the function returned undoes it (if it is still that form). */
+  register(form: AutosavingForm): () => void;
   /** Dialogs open now with something typed in them. */
   dialogs: Set<OpenDialog>;
   /** What is not stored now, named ([] when unknown which); null when everything is. */
@@ -42,6 +44,12 @@ export function createEditorSession(): EditorSession {
   const session: EditorSession = {
     autosave: null,
     dialogs: new Set(),
+    register(form) {
+      session.autosave = form;
+      return () => {
+        if (session.autosave === form) session.autosave = null;
+      };
+    },
     enqueue<T>(work: () => Promise<T>) {
       const next = queue.then(work);
       queue = next.catch(() => undefined);
@@ -62,6 +70,31 @@ export function createEditorSession(): EditorSession {
     },
   };
   return session;
+}
+
+/**
+ * Makes a tab's autosaving form the session's while the tab is shown; the session always calls the
+ * handlers of the form's latest render. Leaving the tab keeps what was typed: its pending save is
+ * queued then.
+ */
+export function useSessionAutosave(session: EditorSession, form: AutosavingForm) {
+  const latest = useRef(form);
+  useLayoutEffect(() => {
+    latest.current = form;
+  });
+  useEffect(() => {
+    const autosave: AutosavingForm = {
+      saveNow: () => latest.current.saveNow(),
+      saveOnUnload: () => latest.current.saveOnUnload(),
+      unsaved: () => latest.current.unsaved(),
+      discard: () => latest.current.discard(),
+    };
+    const unregister = session.register(autosave);
+    return () => {
+      autosave.saveNow();
+      unregister();
+    };
+  }, [session]);
 }
 
 /**

@@ -6,7 +6,7 @@ import { path } from '../../../api/routes';
 import { formErrorText } from '../../../api/form';
 import { ApiError, metadataApi, recordKey, resource, sendOnUnload, translationsKey, type MetadataRecord, type Page, type Translation } from '../api';
 import { AUTOSAVE_DELAY_MS, patchValid, readUnsaved as readKept, same, writeUnsaved as writeKept, type SaveState } from './autosave';
-import type { EditorSession } from './editorSession';
+import { useSessionAutosave, type EditorSession } from './editorSession';
 import { FIELD_LABELS, fieldsOf, problemOf, RECORD_FIELDS, sendable, type OverviewValues, type RecordField } from './overviewFields';
 import { useFeedback } from './useFeedback';
 
@@ -154,23 +154,7 @@ export function useOverviewAutosave({ form, record, english, readOnly, session }
 
   const discard = () => writeUnsaved(record.id, {});
 
-  const handlers = useRef({ saveNow, saveOnUnload, unsaved, discard });
-  handlers.current = { saveNow, saveOnUnload, unsaved, discard };
-
-  useEffect(() => {
-    const overview = {
-      saveNow: () => handlers.current.saveNow(),
-      saveOnUnload: () => handlers.current.saveOnUnload(),
-      unsaved: () => handlers.current.unsaved(),
-      discard: () => handlers.current.discard(),
-    };
-    session.autosave = overview;
-    return () => {
-      // Leaving the tab keeps what was typed: the pending autosave is queued now.
-      overview.saveNow();
-      if (session.autosave === overview) session.autosave = null;
-    };
-  }, [session]);
+  useSessionAutosave(session, { saveNow, saveOnUnload, unsaved, discard });
 
   // Values that could not be saved before a reload are back in their fields, marked.
   useEffect(() => {
