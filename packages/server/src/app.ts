@@ -234,7 +234,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(tablesRoutes, { tables, usage });
   // Analysis methods (issue 20): queries in a DuckDB child process over the tabular files of records the runner may download.
   const analysis = new AnalysisService(new AnalysisRepo(database.db), metadataAccess, downloads, storedFiles, storage, config.analysis, app.log);
-  await analysis.failInterrupted();
+  // Queued runs are taken up; runs a dead process left running have failed.
+  await analysis.recover();
   app.addHook('preClose', () => analysis.stop());
   await app.register(analysisRoutes, { analysis });
   // FTP accounts and the FTP server in this process (issue 19): a record's files through the files module's face.

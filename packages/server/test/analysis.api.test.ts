@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { methodSchema, runSchema, type AnalysisMethod, type AnalysisRun } from '@portal/shared';
-import { buildDataFile, buildRecord, buildUsers, type Person } from './factories.js';
+import { buildDataFile, buildDataFiles, buildRecord, buildUsers, type Person } from './factories.js';
+import { AnalysisRepo } from '../src/modules/analysis/index.js';
 import { createTestPortal, EN, type TestPortal } from './helpers.js';
 import { call, expectStatus } from './metadata-builders.js';
 
@@ -56,7 +57,7 @@ const dataCentre = async (nameEn: string): Promise<AnalysisMethod> => {
 };
 
 beforeAll(async () => {
-  portal = await createTestPortal({ env: { ANALYSIS_TIMEOUT_SECONDS: '1', ANALYSIS_MAX_ROWS: '1000', ANALYSIS_MAX_RESULT_MB: '1' } });
+  portal = await createTestPortal({ env: { ANALYSIS_TIMEOUT_SECONDS: '1', ANALYSIS_MAX_ROWS: '1000', ANALYSIS_MAX_RESULT_MB: '1', ANALYSIS_MEMORY_MB: '100' } });
   people = await buildUsers(portal, { author: { realname: 'Author Au' }, other: { realname: 'Other Ot' }, staff: { staff: true } });
   const open = (name: string, content: string) =>
     buildRecord(portal, { owner: people.author, status: 'published', sharing: 'online', published: '2024-01-01', dataFiles: [{ name, content }] });
@@ -123,7 +124,9 @@ describe('GET, PATCH, DELETE /api/analysis/methods/{id}/', () => {
   });
 
   it('lets only the author edit, each edit a new version; a run keeps the version it ran', async () => {
-    const method = await create(people.author, { sql: 'select 1 as answer', public: true });
+    const chart = { type: 'line', x: 'answer', y: ['answer'] };
+    const method = await create(people.author, { sql: 'select 1 as answer', public: true, chart });
+    expect(method.chart).toEqual(chart);
     const first = await runToEnd(people.author, method.id, [stationId]);
     for (const person of [people.other, people.staff]) {
       const refused = await call(portal, 'PATCH', methodUrl(method.id), person.token, { body: { sql: 'select 2' }, headers: EN });
@@ -132,7 +135,11 @@ describe('GET, PATCH, DELETE /api/analysis/methods/{id}/', () => {
     const edited = expectStatus(await call(portal, 'PATCH', methodUrl(method.id), people.author.token, { body: { sql: 'select 2 as answer', name_en: 'Edited' } }), 200);
     expect(edited).toMatchObject({ version: 2, sql: 'select 2 as answer', name_en: 'Edited', name: '方法' });
     const second = await runToEnd(people.author, method.id, [stationId]);
-    expect([first.method.version, first.sql, first.rows]).toEqual([1, 'select 1 as answer', [[1]]]);
+    expect([first.method.version, first.sql, first.rows, first.chart]).toEqual([1, 'select 1 as answer', [[1]], chart]);
+    // A chart is part of the text: a new version.
+    const drawn = expectStatus(await call(portal, 'PATCH', methodUrl(method.id), people.author.token, { body: { chart: { type: 'bar', x: 'answer', y: ['answer'] } } }), 200);
+    expect(drawn).toMatchObject({ version: 3, chart: { type: 'bar' }, sql: 'select 2 as answer' });
+    expect((await call(portal, 'PATCH', methodUrl(method.id), people.author.token, { body: { chart: { type: 'pie', x: 'a', y: [] } } })).statusCode).toBe(400);
     expect([second.method.version, second.rows]).toEqual([2, [[2]]]);
     // A rerun takes the same inputs and the version the run ran, not the method's current one.
     const rerun = expectStatus(await call(portal, 'POST', `/api/analysis/runs/${first.id}/rerun/`, people.author.token), 202);
@@ -198,7 +205,7 @@ describe('POST /api/analysis/methods/{id}/fork/', () => {
 describe('POST /api/analysis/methods/{id}/runs/ and GET /api/analysis/runs/{id}/', () => {
   it('runs over the datasets’ tabular files as views, parameters bound as values; only the runner and staff read the run', async () => {
     const method = await create(people.author, {
-      sql: "select count(*) as days, round(sum(value), 6) as total from station where value > $threshold and ($label = '' or cast(time as varchar) = $label)",
+      sql: "select count(*) as days, round(sum(value), 6) as total, 1.25::decimal(5, 2) as exact from station where value > $threshold and ($label = '' or cast(time as varchar) = $label)",
       parameters: [
         { name: 'threshold', type: 'number', default: 0 },
         { name: 'label', type: 'string', default: '' },
@@ -209,8 +216,8 @@ describe('POST /api/analysis/methods/{id}/runs/ and GET /api/analysis/runs/{id}/
     const run = await runToEnd(people.other, method.id, [stationId], { threshold: 2.5 });
     const above = STATION.filter((row) => row.value > 2.5);
     expect(run.status).toBe('done');
-    expect(run.columns?.map((column) => column.name)).toEqual(['days', 'total']);
-    expect(run.rows).toEqual([[above.length, Math.round(above.reduce((sum, row) => sum + row.value, 0) * 1e6) / 1e6]]);
+    expect(run.columns?.map((column) => column.name)).toEqual(['days', 'total', 'exact']);
+    expect(run.rows).toEqual([[above.length, Math.round(above.reduce((sum, row) => sum + row.value, 0) * 1e6) / 1e6, 1.25]]);
     expect(run).toMatchObject({ datasets: [stationId], parameters: { threshold: 2.5, label: '' }, error: null });
     expect(run.views).toEqual([
       { name: 'input1', dataset: stationId, file: '/station.csv' },
@@ -218,7 +225,7 @@ describe('POST /api/analysis/methods/{id}/runs/ and GET /api/analysis/runs/{id}/
     ]);
     expect(run.started_at && run.finished_at && run.finished_at >= run.started_at).toBe(true);
     // Text meant to break out of a quoted literal is only a value that matches nothing.
-    expect((await runToEnd(people.other, method.id, [stationId], { threshold: -100, label: "' or 1=1 --" })).rows).toEqual([[0, null]]);
+    expect((await runToEnd(people.other, method.id, [stationId], { threshold: -100, label: "' or 1=1 --" })).rows).toEqual([[0, null, 1.25]]);
     expect((await readRun(people.author, run.id)).statusCode).toBe(404);
     expect((await readRun(null, run.id)).statusCode).toBe(401);
     expect(expectStatus(await readRun(people.staff, run.id), 200).status).toBe('done');
@@ -236,6 +243,14 @@ describe('POST /api/analysis/methods/{id}/runs/ and GET /api/analysis/runs/{id}/
     expect(await refused(people.author, [stationId], {}, 400)).toBe('Please give a value for the parameter n.');
     expect(await refused(people.author, [stationId], { n: 1.5 }, 400)).toBe('The value of n is not a integer.');
     expect(await refused(people.author, [stationId], { n: 1, m: 2 }, 400)).toBe('The method has no parameter m.');
+    const crowded = await buildRecord(portal, { owner: people.author, status: 'published', sharing: 'online', published: '2024-01-01' });
+    await buildDataFiles(
+      portal,
+      crowded,
+      people.author,
+      Array.from({ length: 101 }, (_, index) => ({ name: `part-${index}.csv`, content: 'a\n1\n' })),
+    );
+    expect(await refused(people.author, [crowded], { n: 1 }, 400)).toBe('The chosen datasets have 101 tabular data files; a run reads at most 100.');
     // The owner of the restricted record may download it: the run goes.
     expect((await runToEnd(people.author, method.id, [restrictedId], { n: 1 })).rows).toEqual([[1]]);
   });
@@ -269,6 +284,34 @@ describe('the sandbox', () => {
     expect(await failureOf('select sum(a.range * b.range) from range(100000000) a, range(100000000) b')).toBe('The query was stopped after 1 s, the time limit of a run.');
     expect(await failureOf('select range from range(10000000000)')).toBe('The result has more than 1000 rows, the limit of a run: aggregate it or add a LIMIT.');
     expect(await failureOf("select repeat('x', 100000) as wide from range(900)")).toBe('The result is larger than 1 MB, the limit of a run: select fewer columns or rows.');
+  });
+
+  it('holds a query to its memory: DuckDB’s buffers and a value larger than the process may allocate', async () => {
+    expect(await failureOf('select len(list(range)) from range(100000000)')).toMatch(/^The query failed: Out of Memory Error/);
+    expect(await failureOf("select length(repeat('x', 2000000000)) as n")).toMatch(/^The query failed: Out of Memory Error/);
+  });
+});
+
+describe('runs across restarts', () => {
+  it('takes up queued runs at start, claimed once; a run left running by a dead process has failed', async () => {
+    const method = await create(people.author, { sql: 'select count(*) as n from station' });
+    const done = await runToEnd(people.author, method.id, [stationId]);
+    // As a process that stopped before running it would have left it.
+    await portal.database.db.updateTable('analysis_runs').set({ status: 'queued', started_at: null, rows: null, columns: null }).where('id', '=', done.id).execute();
+    const stale = await runToEnd(people.author, method.id, [stationId]);
+    const anHourAgo = new Date(Date.now() - 3600_000).toISOString();
+    await portal.database.db.updateTable('analysis_runs').set({ status: 'running', started_at: anHourAgo, rows: null, finished_at: null }).where('id', '=', stale.id).execute();
+    await portal.analysis.recover();
+    await portal.analysis.idle();
+    expect(runSchema.parse(expectStatus(await readRun(people.author, done.id), 200))).toMatchObject({ status: 'done', rows: [[STATION.length]] });
+    expect(runSchema.parse(expectStatus(await readRun(people.author, stale.id), 200))).toMatchObject({
+      status: 'failed',
+      error: 'The run was interrupted by a restart of the portal: please run it again.',
+    });
+    // Processes sharing the database each take up the queue: a run goes to the first that claims it.
+    await portal.database.db.updateTable('analysis_runs').set({ status: 'queued' }).where('id', '=', done.id).execute();
+    const repo = new AnalysisRepo(portal.database.db);
+    expect([await repo.claim(done.id, new Date().toISOString()), await repo.claim(done.id, new Date().toISOString())]).toEqual([true, false]);
   });
 });
 

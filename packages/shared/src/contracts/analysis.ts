@@ -10,7 +10,8 @@ export type ParameterType = (typeof PARAMETER_TYPES)[number];
 export const RUN_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
-export const METHOD_LIMITS = { name: 200, description: 10_000, sql: 20_000, parameters: 20, parameterName: 40, datasets: 10 } as const;
+export const METHOD_LIMITS = { name: 200, description: 10_000, sql: 20_000, parameters: 20, parameterName: 40, datasets: 10, files: 100 } as const;
+export const CHART_TYPES = ['line', 'bar', 'scatter'] as const;
 /** A parameter's name as the SQL writes it after `$`. */
 export const PARAMETER_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -21,6 +22,16 @@ export const methodParameterSchema = z.object({
   default: parameterValue.nullable(),
 });
 export type MethodParameter = z.infer<typeof methodParameterSchema>;
+
+/** How the result is drawn: one column along x, one or more along y (result columns, by name). */
+export const chartSchema = z
+  .object({
+    type: z.enum(CHART_TYPES, { error: 'validation.invalid' }),
+    x: z.string({ error: 'validation.invalid' }).min(1, 'validation.invalid').max(200, 'validation.invalid'),
+    y: z.array(z.string().min(1).max(200), { error: 'validation.invalid' }).min(1, 'validation.invalid').max(10, 'validation.invalid'),
+  })
+  .nullable();
+export type MethodChart = z.infer<typeof chartSchema>;
 
 const methodFields = {
   name: z.string({ error: 'validation.invalid' }).max(METHOD_LIMITS.name, 'validation.invalid'),
@@ -33,6 +44,7 @@ const methodFields = {
       error: 'validation.invalid',
     })
     .max(METHOD_LIMITS.parameters, 'validation.invalid'),
+  chart: chartSchema,
   public: z.boolean({ error: 'validation.invalid' }),
 };
 /** What POST /api/analysis/methods/ takes. */
@@ -42,6 +54,7 @@ export const methodInputSchema = z.object({
   description: methodFields.description.default(''),
   description_en: methodFields.description_en.default(''),
   parameters: methodFields.parameters.default([]),
+  chart: chartSchema.default(null),
   public: methodFields.public.default(false),
 });
 export type MethodInput = z.infer<typeof methodInputSchema>;
@@ -57,6 +70,8 @@ export const methodSchema = z.object({
   description_en: z.string(),
   sql: z.string(),
   parameters: z.array(methodParameterSchema),
+  /** An optional chart of the result. */
+  chart: chartSchema,
   public: z.boolean(),
   /** The current version (1 for a new method; each edit adds one, the older ones kept for their runs). */
   version: z.number(),
@@ -85,8 +100,9 @@ export const runSchema = z.object({
   id: z.string(),
   status: z.enum(RUN_STATUSES),
   method: z.object({ id: z.string(), version: z.number(), name: z.string(), name_en: z.string() }),
-  /** The exact SQL of the version it ran. */
+  /** The exact SQL of the version it ran, and its chart. */
   sql: z.string(),
+  chart: chartSchema,
   datasets: z.array(z.string()),
   parameters: z.record(z.string(), parameterValue),
   /** Each tabular data file as the query saw it: the view's name, the record and the file. */

@@ -11,6 +11,7 @@ export const analysisEn = {
   parameterMissing: 'Please give a value for the parameter {{name}}.',
   parameterUnknown: 'The method has no parameter {{name}}.',
   datasetsRequired: 'Please choose at least one dataset.',
+  tooManyFiles: 'The chosen datasets have {{count}} tabular data files; a run reads at most {{max}}.',
   noTabularFiles: 'The chosen datasets have no tabular data files (CSV, TSV or Parquet).',
   oneStatement: 'A method is one query: found {{count}} statements.',
   onlySelect: 'A method only reads data: one SELECT (or WITH ... SELECT) query.',

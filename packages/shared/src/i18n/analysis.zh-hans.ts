@@ -13,6 +13,7 @@ export const analysisZhHans: Record<keyof typeof analysisEn, string> = {
   parameterMissing: '请填写参数 {{name}} 的值。',
   parameterUnknown: '该方法没有参数 {{name}}。',
   datasetsRequired: '请至少选择一个数据集。',
+  tooManyFiles: '所选数据集有 {{count}} 个表格数据文件；一次运行最多读取 {{max}} 个。',
   noTabularFiles: '所选数据集没有表格数据文件（CSV、TSV 或 Parquet）。',
   oneStatement: '一个方法只能是一条查询：发现 {{count}} 条语句。',
   onlySelect: '方法只能读取数据：一条 SELECT（或 WITH ... SELECT）查询。',

@@ -110,6 +110,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('description_en', 'text', (c) => c.notNull())
     .addColumn('sql', 'text', (c) => c.notNull())
     .addColumn('parameters', 'text', (c) => c.notNull())
+    .addColumn('chart', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addUniqueConstraint('analysis_method_versions_number', ['method_id', 'version'])
     .execute();

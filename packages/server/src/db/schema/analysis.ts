@@ -28,6 +28,8 @@ export interface AnalysisMethodVersionTable {
   sql: string;
   /** JSON: [{name, type, default}]. */
   parameters: string;
+  /** JSON: {type, x, y}, or null. */
+  chart: string | null;
   created_at: string;
 }
 

@@ -49,6 +49,7 @@ export class AnalysisRepo {
       'v.description_en',
       'v.sql',
       'v.parameters',
+      'v.chart',
       'u.username as author_username',
       'u.realname as author_realname',
     ]);
@@ -126,9 +127,26 @@ export class AnalysisRepo {
     await this.db.updateTable('analysis_runs').set(changes).where('id', '=', id).execute();
   }
 
-  /** Runs a stopped process left queued or running: none of them will finish. */
-  async failUnfinished(error: string, now: string): Promise<number> {
-    const result = await this.db.updateTable('analysis_runs').set({ status: 'failed', error, finished_at: now }).where('status', 'in', ['queued', 'running']).executeTakeFirst();
+  /** Takes a queued run for this process: false when another process (or an earlier call) took it. */
+  async claim(id: string, now: string): Promise<boolean> {
+    const result = await this.db.updateTable('analysis_runs').set({ status: 'running', started_at: now }).where('id', '=', id).where('status', '=', 'queued').executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Runs waiting to be taken, oldest first. */
+  async queuedIds(): Promise<string[]> {
+    const rows = await this.db.selectFrom('analysis_runs').select('id').where('status', '=', 'queued').orderBy('created_at').orderBy('id').execute();
+    return rows.map((row) => row.id);
+  }
+
+  /** Runs started before `before` and still running: no live process runs one that long (its sandbox kills it first). */
+  async failStale(error: string, before: string, now: string): Promise<number> {
+    const result = await this.db
+      .updateTable('analysis_runs')
+      .set({ status: 'failed', error, finished_at: now })
+      .where('status', '=', 'running')
+      .where('started_at', '<', before)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows);
   }
 }

@@ -6,6 +6,8 @@ import {
   type AnalysisMethod,
   type AnalysisRun,
   type Language,
+  METHOD_LIMITS,
+  type MethodChart,
   type MethodInput,
   type MethodParameter,
   type MethodPatch,
@@ -20,7 +22,7 @@ import type { MetadataAccess } from '../metadata/index.js';
 import type { DownloadAccess } from '../orders/index.js';
 import { toPageAt, type Paging } from '../../http/paging.js';
 import type { AnalysisRepo, MethodRow, RunRow } from './analysis.repo.js';
-import { runInSandbox, type SandboxError, type SandboxLimits, type SandboxView } from './sandbox.js';
+import { runInSandbox, SANDBOX_STARTUP_MS, type SandboxError, type SandboxLimits, type SandboxView } from './sandbox.js';
 
 export interface AnalysisOptions {
   limits: SandboxLimits;
@@ -119,7 +121,14 @@ export class AnalysisService {
     await this.repo.db.transaction().execute(async (trx) => {
       await this.repo.lock(trx, id);
       const row = await this.owned(user, id, trx);
-      const current = { name: row.name, name_en: row.name_en, description: row.description, description_en: row.description_en, sql: row.sql };
+      const current = {
+        name: row.name,
+        name_en: row.name_en,
+        description: row.description,
+        description_en: row.description_en,
+        sql: row.sql,
+        chart: json<MethodChart>(row.chart, null),
+      };
       const text = checkedText({ ...current, parameters: json<MethodParameter[]>(row.parameters, []), ...definedOf(patch) });
       const now = new Date().toISOString();
       const isPublic = patch.public === undefined ? row.public : patch.public ? 1 : 0;
@@ -141,14 +150,14 @@ export class AnalysisService {
     const row = await this.readable(user, id);
     const now = new Date().toISOString();
     const forkId = randomUUID();
-    const { name, name_en, description, description_en, sql, parameters } = row;
+    const { name, name_en, description, description_en, sql, parameters, chart } = row;
     await this.repo.db
       .transaction()
       .execute((trx) =>
         this.repo.insertMethod(
           trx,
           { id: forkId, owner_id: user.id, public: 0, current_version: 1, forked_from: id, created_at: now, updated_at: now },
-          { id: randomUUID(), method_id: forkId, version: 1, name, name_en, description, description_en, sql, parameters, created_at: now },
+          { id: randomUUID(), method_id: forkId, version: 1, name, name_en, description, description_en, sql, parameters, chart, created_at: now },
         ),
       );
     return this.get(user, forkId);
@@ -180,6 +189,7 @@ export class AnalysisService {
       status: run.status as RunStatus,
       method: { id: run.method_id, version: version?.version ?? 0, name: version?.name ?? '', name_en: version?.name_en ?? '' },
       sql: version?.sql ?? '',
+      chart: json<MethodChart>(version?.chart ?? null, null),
       datasets: json<string[]>(run.datasets, []),
       parameters: json<AnalysisRun['parameters']>(run.parameters, {}),
       views: json<RunView[]>(run.views, []).map(({ name, dataset, file }) => ({ name, dataset, file })),
@@ -204,9 +214,16 @@ export class AnalysisService {
     await this.idle();
   }
 
-  /** At start: runs a previous process left unfinished have failed. */
-  async failInterrupted(): Promise<void> {
-    await this.repo.failUnfinished(JSON.stringify({ key: 'analysis.interrupted', params: {} }), new Date().toISOString());
+  /**
+   * At start: queued runs (this installation's, whichever process took them in) are taken up, each
+   * claimed by one process; runs still `running` for longer than any process lets a run last were in
+   * a process that died, and have failed.
+   */
+  async recover(now = Date.now()): Promise<void> {
+    const longest = this.options.limits.timeoutMs + SANDBOX_STARTUP_MS + 60_000;
+    await this.repo.failStale(JSON.stringify({ key: 'analysis.interrupted', params: {} }), new Date(now - longest).toISOString(), new Date(now).toISOString());
+    for (const id of await this.repo.queuedIds()) if (!this.queue.includes(id)) this.queue.push(id);
+    this.pump();
   }
 
   private async queueRun(user: AuthenticatedUser, methodId: string, versionId: string, declared: MethodParameter[], input: RunInput) {
@@ -232,6 +249,7 @@ export class AnalysisService {
       }
     }
     if (!files.length) throw new AppError('VALIDATION_FAILED', 'analysis.noTabularFiles');
+    if (files.length > METHOD_LIMITS.files) throw new AppError('VALIDATION_FAILED', 'analysis.tooManyFiles', { params: { max: METHOD_LIMITS.files, count: files.length } });
     // input1, input2 ... in the datasets' order first, so that a file named like them does not take their names.
     files.forEach((file, index) => views.push({ ...file, name: unique(`input${index + 1}`) }));
     for (const file of files) views.push({ ...file, name: unique(viewNameOf(path.basename(file.file))) });
@@ -276,8 +294,8 @@ export class AnalysisService {
     const version = run && (await this.repo.version(run.version_id));
     if (!run || !version) return;
     const finish = (changes: Partial<RunRow>) => this.repo.updateRun(id, { ...changes, finished_at: new Date().toISOString() });
-    if (this.stopping.signal.aborted) return finish({ status: 'failed', error: JSON.stringify({ key: 'analysis.interrupted', params: {} }) });
-    await this.repo.updateRun(id, { status: 'running', started_at: new Date().toISOString() });
+    // A closing process leaves its queue queued: the next start (or another process) takes it up.
+    if (this.stopping.signal.aborted || !(await this.repo.claim(id, new Date().toISOString()))) return;
     const views: SandboxView[] = [];
     for (const view of json<RunView[]>(run.views, [])) {
       const file = await this.storedFiles.dataFile(view.file_id);
@@ -291,6 +309,8 @@ export class AnalysisService {
       this.options.limits,
       this.stopping.signal,
     );
+    // Stopped by the process closing, not by its query: queued again, for the next start.
+    if (this.stopping.signal.aborted) return this.repo.updateRun(id, { status: 'queued', started_at: null });
     if ('error' in result) return finish({ status: 'failed', error: JSON.stringify(result.error) });
     await finish({ status: 'done', columns: JSON.stringify(result.columns), rows: JSON.stringify(result.rows) });
   }
@@ -324,6 +344,7 @@ export class AnalysisService {
       description_en: row.description_en,
       sql: row.sql,
       parameters: json<MethodParameter[]>(row.parameters, []),
+      chart: json<MethodChart>(row.chart, null),
       public: row.public === 1,
       version: row.version,
       author: row.owner_id ? { id: row.owner_id, name: row.author_realname || row.author_username || '' } : null,
@@ -341,7 +362,12 @@ function definedOf<T extends object>(patch: T): Partial<T> {
 }
 
 /** A method's text checked: a name and a query, parameters with names the SQL can write and defaults of their types. */
-function checkedText(input: Omit<MethodInput, 'public' | 'parameters'> & { parameters: { name: string; type: MethodParameter['type']; default?: MethodParameter['default'] }[] }) {
+function checkedText(
+  input: Omit<MethodInput, 'public' | 'parameters' | 'chart'> & {
+    chart?: MethodChart;
+    parameters: { name: string; type: MethodParameter['type']; default?: MethodParameter['default'] }[];
+  },
+) {
   const name = input.name.trim();
   if (!name) throw new AppError('VALIDATION_FAILED', 'analysis.nameRequired');
   const sql = input.sql.trim();
@@ -354,7 +380,15 @@ function checkedText(input: Omit<MethodInput, 'public' | 'parameters'> & { param
     const value = parameter.default ?? null;
     return { name: parameter.name, type: parameter.type, default: value === null ? null : checkedValue(parameter, value) };
   });
-  return { name, name_en: input.name_en.trim(), description: input.description, description_en: input.description_en, sql, parameters: JSON.stringify(parameters) };
+  return {
+    name,
+    name_en: input.name_en.trim(),
+    description: input.description,
+    description_en: input.description_en,
+    sql,
+    parameters: JSON.stringify(parameters),
+    chart: input.chart ? JSON.stringify(input.chart) : null,
+  };
 }
 
 /** The values of a run: every declared parameter, given or its default, of its type; nothing undeclared. */

@@ -2,7 +2,7 @@
 // Plain JavaScript so that it starts without a TypeScript loader (sandbox.ts forks it per run).
 // The parent sends one message, {sql, parameters, views, limits}; the child answers one,
 // {columns, rows} or {error: {key, params}}, and the parent kills it if it outlasts the time limit.
-import { DuckDBInstance, StatementType, BIGINT, BOOLEAN, DATE, DOUBLE, VARCHAR, dateValue } from '@duckdb/node-api';
+import { DuckDBDecimalValue, DuckDBInstance, StatementType, BIGINT, BOOLEAN, DATE, DOUBLE, VARCHAR, dateValue } from '@duckdb/node-api';
 
 /** The bound types of a method's parameter types: values are bound, never spliced into the text. */
 const BOUND_TYPES = { number: DOUBLE, integer: BIGINT, string: VARCHAR, date: DATE, boolean: BOOLEAN };
@@ -20,11 +20,12 @@ class Refusal extends Error {
   }
 }
 
-/** A value as JSON carries it: big integers as numbers while exact, dates and other DuckDB values as their text. */
+/** A value as JSON carries it: big integers as numbers while exact, decimals as numbers, dates and other DuckDB values as their text. */
 function plain(value) {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
   if (typeof value === 'bigint') return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();
+  if (value instanceof DuckDBDecimalValue) return value.toDouble();
   if (Array.isArray(value)) return value.map(plain);
   return String(value);
 }
@@ -75,8 +76,10 @@ async function run({ sql, parameters, views, limits }) {
   for (;;) {
     const chunk = await result.fetchChunk();
     if (!chunk || chunk.rowCount === 0) break;
-    for (const row of chunk.getRows()) {
-      const converted = row.map(plain);
+    // Row by row: a chunk is 2,048 rows, and a chunk of wide values made JavaScript at once could pass the heap before the byte limit is checked.
+    const vectors = Array.from({ length: chunk.columnCount }, (_, index) => chunk.getColumnVector(index));
+    for (let at = 0; at < chunk.rowCount; at += 1) {
+      const converted = vectors.map((vector) => plain(vector.getItem(at)));
       bytes += JSON.stringify(converted).length + 1;
       if (rows.length >= limits.maxRows) throw new Refusal('analysis.tooManyRows', { max: limits.maxRows });
       if (bytes > limits.maxBytes) throw new Refusal('analysis.tooManyBytes', { max: `${Math.round((limits.maxBytes / 1024 ** 2) * 100) / 100} MB` });
@@ -87,7 +90,7 @@ async function run({ sql, parameters, views, limits }) {
 }
 
 process.once('message', (job) => {
-  // A startup that hangs (a file that does not answer) is the parent's STARTUP_MS.
+  // A startup that hangs (a file that does not answer) is the parent's SANDBOX_STARTUP_MS (sandbox.ts).
   run(job)
     .then(
       (result) => process.send(result),

@@ -1,4 +1,5 @@
 import { fork } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ParameterType } from '@portal/shared';
 
@@ -33,8 +34,15 @@ export interface SandboxError {
 export type SandboxResult = { columns: { name: string; type: string }[]; rows: unknown[][] } | { error: SandboxError };
 
 const RUNNER = fileURLToPath(new URL('./duckdb-runner.mjs', import.meta.url));
+/**
+ * DuckDB's memory_limit covers its buffers, not every allocation (a 300 MB string passes it): where
+ * util-linux's prlimit is, the process also gets an RLIMIT_DATA of twice the limit and 256 MB for
+ * Node and DuckDB themselves, past which an allocation fails as DuckDB's 'Out of Memory Error'.
+ */
+const PRLIMIT = ['/usr/bin/prlimit', '/bin/prlimit'].find((file) => existsSync(file));
+const dataLimitBytes = (limits: SandboxLimits) => (limits.memoryMb * 2 + 256) * 1024 ** 2;
 /** The most a process may take to start and make its views before its query: a busy machine is slow to start one. */
-const STARTUP_MS = 60_000;
+export const SANDBOX_STARTUP_MS = 60_000;
 
 /**
  * Runs one query in a child process of its own (duckdb-runner.mjs): a query that outlasts the time
@@ -43,8 +51,9 @@ const STARTUP_MS = 60_000;
  */
 export function runInSandbox(job: SandboxJob, limits: SandboxLimits, signal?: AbortSignal): Promise<SandboxResult> {
   return new Promise((resolve) => {
+    const heap = `--max-old-space-size=${Math.max(128, limits.memoryMb)}`;
     const child = fork(RUNNER, [], {
-      execArgv: [`--max-old-space-size=${Math.max(64, limits.memoryMb)}`],
+      ...(PRLIMIT ? { execPath: PRLIMIT, execArgv: [`--data=${dataLimitBytes(limits)}`, process.execPath, heap] } : { execArgv: [heap] }),
       // The child inherits nothing of the portal's settings (no secrets, no database address).
       env: { PATH: process.env.PATH ?? '' },
       serialization: 'advanced',
@@ -67,7 +76,7 @@ export function runInSandbox(job: SandboxJob, limits: SandboxLimits, signal?: Ab
         answer ??= { error: { key: 'analysis.timeLimit', params: { seconds: Math.round(limits.timeoutMs / 100) / 10 } } };
         child.kill('SIGKILL');
       }, ms);
-    let timer = cut(STARTUP_MS + limits.timeoutMs);
+    let timer = cut(SANDBOX_STARTUP_MS + limits.timeoutMs);
     child.stderr?.on('data', (chunk: Buffer) => {
       if (stderr.length < 2000) stderr += chunk.toString('utf8');
     });
@@ -78,7 +87,9 @@ export function runInSandbox(job: SandboxJob, limits: SandboxLimits, signal?: Ab
       } else answer ??= message;
     });
     child.on('error', (error) => settle({ error: { key: 'analysis.queryFailed', params: { detail: error.message } } }));
-    child.on('exit', (code, signal) => settle({ error: { key: 'analysis.runnerDied', params: { detail: stderr.trim().slice(-500) || `${signal ?? code}` } } }));
+    child.on('exit', (code, signal) =>
+      settle({ error: { key: 'analysis.runnerDied', params: { detail: /FATAL ERROR: .*/.exec(stderr)?.[0] ?? (stderr.trim().slice(-300) || `${signal ?? code}`) } } }),
+    );
     if (signal?.aborted) stop();
     else signal?.addEventListener('abort', stop);
     child.send({ ...job, limits });
