@@ -134,5 +134,5 @@ try {
 } finally {
   fs.rmSync(work, { recursive: true, force: true });
 }
-// The portal is closed; ftp-srv leaves its passive-mode listeners behind, which would keep the process alive.
+// The portal is closed, yet something left of the FTP sessions (not found yet) kept the process alive after lftp's run.
 process.exit(0);
