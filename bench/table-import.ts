@@ -13,67 +13,26 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { buildApp } from '../packages/server/src/app.js';
 import { loadConfig } from '../packages/server/src/config.js';
-import { createBlobStore } from '../packages/server/src/storage/index.js';
-import { benchAccount, withPgDatabase } from './bench-portal.js';
+import { withPgDatabase } from './bench-portal.js';
 import { appendResult, runConditions } from './results.js';
+import { importObservations, writeObservationsCsv } from './table-bench.js';
 
 const ROWS = Number(process.env.BENCH_TABLE_ROWS ?? 1_000_000);
 const loadAtStart = os.loadavg()[0]!;
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-table-import-'));
 const csv = path.join(work, 'observations.csv');
 
-/** The CSV, line by line as a stream: never whole in memory. */
-async function writeCsv(): Promise<number> {
-  const start = Date.UTC(2000, 0, 1);
-  function* lines() {
-    yield 'station,observed_at,temperature (°C),pressure (hPa),flag\n';
-    for (let i = 0; i < ROWS; i++) {
-      const time = new Date(start + i * 600_000).toISOString().slice(0, 19).replace('T', ' ');
-      yield `S${String(i % 50).padStart(3, '0')},${time},${((i % 700) / 10 - 35).toFixed(1)},${900 + (i % 1200) / 10},${i % 97 === 0 ? 'suspect' : 'ok'}\n`;
-    }
-  }
-  await pipeline(Readable.from(lines()), fs.createWriteStream(csv));
-  return fs.statSync(csv).size;
-}
-
 async function runOn(database: 'sqlite' | 'postgres', env: NodeJS.ProcessEnv) {
   const dataDir = path.join(work, database);
   const portal = await buildApp(loadConfig({ ...process.env, ...env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' }), { logger: false });
   try {
-    const { headers, post } = await benchAccount(portal);
-    const record = await post('/api/metadata/metadata/', { language: 'zh-hans', title: '表格导入基准' });
-    // The file as an upload leaves it: its bytes in the BlobStore, its row in the record's tree.
-    const blob = await createBlobStore({ dataDir }).put(fs.createReadStream(csv), { maxBytes: Number.MAX_SAFE_INTEGER });
-    const fileId = crypto.randomUUID();
-    const user = await portal.database.db.selectFrom('users').select('id').where('username', '=', 'bench').executeTakeFirstOrThrow();
-    await portal.database.db
-      .insertInto('meta_file')
-      .values({
-        id: fileId,
-        metadata_id: record.id,
-        name: 'observations.csv',
-        mime: 'text/csv',
-        storage_key: blob.key,
-        sha256: blob.sha256,
-        size: blob.size,
-        created_by: user.id,
-        created_at: new Date().toISOString(),
-      })
-      .execute();
-    const proposal = await portal.app.inject({ method: 'GET', url: `/metadata/get-table-column/?file=${fileId}&sheet=observations&header_rows=1`, headers });
-    const columns = proposal.json().columns;
-    const started = performance.now();
-    const made = await post('/metadata/trans/', { file: fileId, sheet: 'observations', header_rows: 1, table_name: 'Observations', columns });
-    const importMs = performance.now() - started;
-    if (made.rows !== ROWS || made.rejected_count !== 0) throw new Error(`imported ${made.rows} rows, ${made.rejected_count} rejected`);
-    const page = await portal.app.inject({ method: 'GET', url: `/metadata/get-table-data/?table=${made.code}&temperature__gte=30&ordering=-observed_at&pageSize=20`, headers });
+    const { headers, code, columns, importMs } = await importObservations(portal, dataDir, csv, ROWS, '表格导入基准');
+    const page = await portal.app.inject({ method: 'GET', url: `/metadata/get-table-data/?table=${code}&temperature__gte=30&ordering=-observed_at&pageSize=20`, headers });
     if (page.statusCode !== 200 || page.json().results.length !== 20) throw new Error(`page: ${page.statusCode} ${page.body.slice(0, 200)}`);
     const result = {
-      columns: columns.map((c: { field: string; type: string }) => `${c.field}:${c.type}`),
+      columns: columns.map((c) => `${c.field}:${c.type}`),
       importSeconds: Number((importMs / 1000).toFixed(1)),
       rowsPerSecond: Math.round(ROWS / (importMs / 1000)),
     };
@@ -106,7 +65,7 @@ async function duckdb() {
 }
 
 try {
-  const bytes = await writeCsv();
+  const bytes = await writeObservationsCsv(csv, ROWS);
   console.log(`${ROWS} rows, ${bytes} bytes in ${csv}`);
   const results: Record<string, unknown> = {};
   results.duckdbReadCsv = await duckdb();

@@ -14,37 +14,19 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../packages/server/src/app.js';
 import { loadConfig } from '../packages/server/src/config.js';
-import { createBlobStore } from '../packages/server/src/storage/index.js';
-import { benchAccount, withPgDatabase } from './bench-portal.js';
+import { withPgDatabase } from './bench-portal.js';
 import { appendResult, runConditions } from './results.js';
+import { importObservations, START, STATIONS, STEP_MS, writeObservationsCsv } from './table-bench.js';
 
 const ROWS = Number(process.env.BENCH_VIEWER_ROWS ?? 5_000_000);
 const CLIENTS = Number(process.env.BENCH_VIEWER_CLIENTS ?? 4);
 const SECONDS = Number(process.env.BENCH_VIEWER_SECONDS ?? 20);
-const STATIONS = 50;
 const loadAtStart = os.loadavg()[0]!;
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-table-viewer-'));
 const csv = path.join(work, 'observations.csv');
-const START = Date.UTC(2000, 0, 1);
-const STEP_MS = 600_000;
-
-/** The CSV, line by line as a stream: never whole in memory. */
-async function writeCsv(): Promise<number> {
-  function* lines() {
-    yield 'station,observed_at,temperature (°C),pressure (hPa),flag\n';
-    for (let i = 0; i < ROWS; i++) {
-      const time = new Date(START + i * STEP_MS).toISOString().slice(0, 19).replace('T', ' ');
-      yield `S${String(i % STATIONS).padStart(3, '0')},${time},${((i % 700) / 10 - 35).toFixed(1)},${900 + (i % 1200) / 10},${i % 97 === 0 ? 'suspect' : 'ok'}\n`;
-    }
-  }
-  await pipeline(Readable.from(lines()), fs.createWriteStream(csv));
-  return fs.statSync(csv).size;
-}
 
 /** The viewer's pages: three kinds of filter and order, a random value and page each time. */
 function queries(code: string): { kind: string; url: () => string }[] {
@@ -86,37 +68,13 @@ async function runOn(database: 'sqlite' | 'postgres', env: NodeJS.ProcessEnv) {
   const dataDir = path.join(work, database);
   const portal = await buildApp(loadConfig({ ...process.env, ...env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' }), { logger: false });
   try {
-    const { headers, post } = await benchAccount(portal);
-    const record = await post('/api/metadata/metadata/', { language: 'zh-hans', title: '表格浏览基准' });
-    // The file as an upload leaves it: its bytes in the BlobStore, its row in the record's tree.
-    const blob = await createBlobStore({ dataDir }).put(fs.createReadStream(csv), { maxBytes: Number.MAX_SAFE_INTEGER });
-    const fileId = crypto.randomUUID();
-    const user = await portal.database.db.selectFrom('users').select('id').where('username', '=', 'bench').executeTakeFirstOrThrow();
-    await portal.database.db
-      .insertInto('meta_file')
-      .values({
-        id: fileId,
-        metadata_id: record.id,
-        name: 'observations.csv',
-        mime: 'text/csv',
-        storage_key: blob.key,
-        sha256: blob.sha256,
-        size: blob.size,
-        created_by: user.id,
-        created_at: new Date().toISOString(),
-      })
-      .execute();
-    const proposal = await portal.app.inject({ method: 'GET', url: `/metadata/get-table-column/?file=${fileId}&sheet=observations&header_rows=1`, headers });
-    const columns = proposal.json().columns;
-    const started = performance.now();
-    const made = await post('/metadata/trans/', { file: fileId, sheet: 'observations', header_rows: 1, table_name: 'Observations', columns });
-    const loadSeconds = Number(((performance.now() - started) / 1000).toFixed(1));
-    if (made.rows !== ROWS || made.rejected_count !== 0) throw new Error(`imported ${made.rows} rows, ${made.rejected_count} rejected`);
+    const { headers, code, importMs } = await importObservations(portal, dataDir, csv, ROWS, '表格浏览基准');
+    const loadSeconds = Number((importMs / 1000).toFixed(1));
     console.log(`${database}: ${ROWS} rows loaded in ${loadSeconds} s`);
 
     await portal.app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(portal.app.server.address() as AddressInfo).port}`;
-    const kinds = queries(made.code);
+    const kinds = queries(code);
     const times: Record<string, number[]> = Object.fromEntries(kinds.map((kind) => [kind.kind, []]));
     const failures: string[] = [];
     // Warm: each kind once.
@@ -153,7 +111,7 @@ async function runOn(database: 'sqlite' | 'postgres', env: NodeJS.ProcessEnv) {
 }
 
 try {
-  const bytes = await writeCsv();
+  const bytes = await writeObservationsCsv(csv, ROWS);
   console.log(`${ROWS} rows, ${bytes} bytes in ${csv}`);
   const results: Record<string, unknown> = {};
   if (!process.env.BENCH_SKIP_SQLITE) results.sqlite = await runOn('sqlite', { DATABASE_URL: '' });
