@@ -142,6 +142,8 @@ describe('POST /data/download-user/ and GET /data/ftpinfo/', () => {
       metadata: ids.mailA,
       host: '127.0.0.1',
       port,
+      // No certificate here: plain FTP (the FTPS case below says tls: true).
+      tls: false,
       username: granted.username,
       created_at: row.created_at,
       expires_at: granted.expires_at,
@@ -434,6 +436,8 @@ describe('with a certificate configured (FTP_TLS_CERT, FTP_TLS_KEY)', () => {
       const content = randomBytes(100 * 1024);
       expectStatus(await upload(secure, owner.token, '/metadata/upload-file/', draft.id, { filename: 'tls.bin', content }), 201);
       const account = expectStatus(await call(secure, 'POST', '/data/download-user/', owner.token, { body: { metadata_id: draft.id } }), 201);
+      // The account says that its server speaks ftps:// (the web's commands are built from it).
+      expect(account).toMatchObject({ tls: true, port: secure.ftpServer.endpoint()!.port });
       const at = `ftps://${account.username}:${account.password}@127.0.0.1:${secure.ftpServer.endpoint()!.port}`;
       const listed = await run('curl', ['-sS', '-k', '--list-only', `${at}/`]);
       expect(listed.code, listed.stderr).toBe(0);

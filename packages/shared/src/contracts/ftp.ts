@@ -11,6 +11,8 @@ export const ftpAccountSchema = z.object({
   metadata: z.string(),
   host: z.string(),
   port: z.number(),
+  /** True when the server speaks implicit FTPS only (a certificate is configured): clients connect to `ftps://`. */
+  tls: z.boolean(),
   username: z.string(),
   created_at: z.string(),
   /** Null for an upload account: it works while its record takes files. */

@@ -45,8 +45,9 @@ export class PortalFtpServer {
   ) {}
 
   /** Host and port accounts are told; null until the server listens. */
-  endpoint(): { host: string; port: number } | null {
-    return this.boundPort === undefined ? null : { host: this.config.host, port: this.boundPort };
+  /** Where clients connect, and whether the connection is TLS from its first byte (implicit FTPS, `ftps://`). */
+  endpoint(): { host: string; port: number; tls: boolean } | null {
+    return this.boundPort === undefined ? null : { host: this.config.host, port: this.boundPort, tls: Boolean(this.config.tls) };
   }
 
   async start(): Promise<void> {

@@ -18,7 +18,9 @@ const SYNC_BATCH = 500;
 export const LARGEST_FILE_BYTES = METADATA_LIMITS.compressAboveBytes;
 
 /** Where the FTP server is reached; null while it does not run (FTP_ENABLED=false). */
-export type FtpEndpoint = () => { host: string; port: number } | null;
+/** Where the FTP server listens (null while it does not), and whether it speaks implicit FTPS. */
+export type FtpEndpoint = () => Endpoint | null;
+type Endpoint = { host: string; port: number; tls: boolean };
 
 /** What an account's owner is shown of it (the password only once, when it is made). */
 export interface FtpAccountView {
@@ -27,6 +29,8 @@ export interface FtpAccountView {
   metadata: string;
   host: string;
   port: number;
+  /** Implicit FTPS (`ftps://`): a certificate is configured. */
+  tls: boolean;
   username: string;
   created_at: string;
   expires_at: string | null;
@@ -236,13 +240,13 @@ export class FtpService {
     return this.repo.removeExpired(now.toISOString());
   }
 
-  private endpoint(): { host: string; port: number } {
+  private endpoint(): Endpoint {
     const endpoint = this.parts.endpoint();
     if (!endpoint) throw new AppError('CONFLICT', 'ftp.disabled');
     return endpoint;
   }
 
-  private async create(kind: FtpKind, user: AuthenticatedUser, metadataId: string, expiresAt: string | null, endpoint: { host: string; port: number }, now: Date) {
+  private async create(kind: FtpKind, user: AuthenticatedUser, metadataId: string, expiresAt: string | null, endpoint: Endpoint, now: Date) {
     const password = randomBytes(18).toString('base64url');
     const row: FtpAccountRow = {
       id: newId(),
@@ -263,13 +267,14 @@ function isExpired(row: FtpAccountRow, now: Date): boolean {
   return row.expires_at !== null && row.expires_at <= now.toISOString();
 }
 
-function view(row: FtpAccountRow, endpoint: { host: string; port: number }): FtpAccountView {
+function view(row: FtpAccountRow, endpoint: Endpoint): FtpAccountView {
   return {
     id: row.id,
     kind: row.kind === 'upload' ? 'upload' : 'download',
     metadata: row.metadata_id,
     host: endpoint.host,
     port: endpoint.port,
+    tls: endpoint.tls,
     username: row.username,
     created_at: row.created_at,
     expires_at: row.expires_at,

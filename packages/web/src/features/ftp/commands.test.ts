@@ -12,6 +12,9 @@ describe('FTP command lines', () => {
   it('writes an IPv6 host in brackets', () => {
     expect(ftpAddress({ host: 'data.example.org', port: 2121 })).toBe('ftp://data.example.org:2121');
     expect(ftpAddress({ host: '::1', port: 21 })).toBe('ftp://[::1]:21');
+    // A server with a certificate speaks implicit FTPS only: every command's address says ftps://.
+    expect(ftpAddress({ host: 'data.example.org', port: 990, tls: true })).toBe('ftps://data.example.org:990');
+    expect(uploadCommands({ host: 'h', port: 990, tls: true, username: 'u1' }).file).toBe('curl -T localfile --user u1 ftps://h:990/');
   });
 
   it('puts the password in the download commands when it is known, else has them ask for it', () => {

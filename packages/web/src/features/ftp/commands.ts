@@ -5,6 +5,8 @@
 export interface FtpLogin {
   host: string;
   port: number;
+  /** Implicit FTPS: the address is `ftps://` (curl, wget and lftp all speak it so). */
+  tls?: boolean;
   username: string;
   password?: string;
 }
@@ -14,9 +16,9 @@ export function shellWord(value: string): string {
   return /^[\w.,:/@%+=-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The server's address: `ftp://host:port` (an IPv6 host in brackets). */
-export function ftpAddress({ host, port }: Pick<FtpLogin, 'host' | 'port'>): string {
-  return `ftp://${host.includes(':') ? `[${host}]` : host}:${port}`;
+/** The server's address: `ftp://host:port`, or `ftps://` where the server speaks implicit FTPS (an IPv6 host in brackets). */
+export function ftpAddress({ host, port, tls }: Pick<FtpLogin, 'host' | 'port' | 'tls'>): string {
+  return `${tls ? 'ftps' : 'ftp'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
 /** lftp's `-u user[,password]`. */
