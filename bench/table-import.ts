@@ -52,7 +52,8 @@ async function duckdb() {
   } catch {
     return { skipped: '@duckdb/node-api is not installed' };
   }
-  const instance = await api.DuckDBInstance.create(':memory:');
+  // Its spill files in this run's own folder (DuckDB's default is .tmp in the working directory: the checkout).
+  const instance = await api.DuckDBInstance.create(':memory:', { temp_directory: path.join(work, 'duckdb-spill') });
   const connection = await instance.connect();
   const started = performance.now();
   await connection.run(`CREATE TABLE observations AS SELECT * FROM read_csv('${csv.replace(/'/g, "''")}')`);
