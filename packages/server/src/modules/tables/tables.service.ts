@@ -1,17 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { PassThrough, Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type { Readable } from 'node:stream';
 import {
   DEFAULT_PAGE_SIZE,
   MAX_PAGE_SIZE,
-  STRING_COLUMN_MAX,
   TABLE_DOWNLOAD_MAX_ROWS,
-  TABLE_FILTER_OPERATORS,
   tableImportProblem,
-  translate,
   type Language,
   type DataTable,
-  type RejectedCell,
   type TableColumn,
   type TableColumnType,
   type RecordTables,
@@ -29,21 +24,17 @@ import type { AuthenticatedUser } from '../account/index.js';
 import type { StoredFiles } from '../files/index.js';
 import { orNotFound, type MetadataAccess, type MetadataRow } from '../metadata/index.js';
 import type { DownloadAccess } from '../orders/index.js';
-import { cellText, filterValue, fit, type Stored } from './cell-values.js';
 import { proposeColumns } from './column-proposal.js';
-import { rowsOf, sourceKindOf, summarize, UnreadableFileError, type Cell, type SheetRow, type SourceKind } from './sheet-reader.js';
-import { ROW_COLUMN, TablesRepo, type CatalogueRow, type ListedRow, type RowFilter } from './tables.repo.js';
-
-interface Log {
-  error(details: object, message: string): void;
-  warn(details: object, message: string): void;
-}
+import { rowsOf, sourceKindOf, summarize, UnreadableFileError, type Cell } from './sheet-reader.js';
+import { csvStream, xlsxStream, XLSX_TYPE, type Log } from './table-download.js';
+import { Load, type Source } from './table-load.js';
+import { filtersOf, orderingOf } from './table-query.js';
+import { TablesRepo, type CatalogueRow, type ListedRow } from './tables.repo.js';
 
 /** Rows a query of a download reads. */
 const DOWNLOAD_BATCH_ROWS = 2000;
 /** Tables GET /api/tables/ considers (newest first) before judging the download rule of their records. */
 const LISTED_TABLES = 10_000;
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** A column of a published record's table, for its JSON-LD `variableMeasured` (exports' MeasuredVariable). */
 export type MeasuredVariable = TableColumn & { table: string };
@@ -59,25 +50,12 @@ export interface TableDownload {
 
 /** Data rows read to propose the columns' types. */
 const SAMPLE_ROWS = 1000;
-/** Rows written in one transaction of an import. */
-const BATCH_ROWS = 5000;
-/** Rejected cells listed in a reply (all are counted). */
-const REJECTED_LISTED = 1000;
 /** A table still loading after this long lost its import (the process died): the clean-up drops it. */
 const LOADING_EXPIRY_MS = 24 * 3600_000;
 
 /** What POST /metadata/trans/ sends beside the form: `accept_empty` stores the cells that do not fit as empty. */
 export interface TableImportRequest extends TableImportInput {
   accept_empty?: boolean;
-}
-
-/** The data file to read: its row and kind, once the caller may change its record. */
-interface Source {
-  fileId: string;
-  name: string;
-  storageKey: string;
-  kind: SourceKind;
-  record: MetadataRow;
 }
 
 /**
@@ -360,82 +338,6 @@ export class TablesService {
   }
 }
 
-/**
- * One pass over a sheet for an import: the header's width checked against the columns declared,
- * each data row's cells fitted to their types, rows handed on in batches, refusals counted.
- */
-class Load {
-  rows = 0;
-  rejectedCount = 0;
-  private readonly rejected: { row: number; column: string; value: string; reason: string }[] = [];
-
-  constructor(
-    private readonly source: Source,
-    private readonly sheet: string,
-    private readonly headerRows: number,
-    private readonly columns: TableColumn[],
-    private readonly language: Language,
-  ) {}
-
-  async read(stream: Readable, write: (rows: Record<string, Stored>[]) => Promise<void>): Promise<void> {
-    const found = { sheet: false };
-    let headerWidth = 0;
-    let header = 0;
-    let checked = false;
-    let batch: Record<string, Stored>[] = [];
-    const check = () => {
-      checked = true;
-      if (header < this.headerRows) throw new AppError('VALIDATION_FAILED', 'tables.headerBeyondSheet', { params: { rows: header } });
-      if (this.columns.length < headerWidth) throw new AppError('VALIDATION_FAILED', 'tables.columnsMismatch', { params: { columns: headerWidth, given: this.columns.length } });
-    };
-    for await (const row of rowsOf(stream, this.source.kind, this.source.name, this.sheet, found)) {
-      if (header < this.headerRows) {
-        headerWidth = Math.max(headerWidth, row.cells.length);
-        header++;
-        continue;
-      }
-      if (!checked) check();
-      batch.push(this.fitRow(row));
-      if (batch.length >= BATCH_ROWS) {
-        await write(batch);
-        batch = [];
-      }
-    }
-    if (!found.sheet) throw new AppError('VALIDATION_FAILED', 'tables.sheetNotFound', { params: { sheet: this.sheet } });
-    if (!checked) check();
-    await write(batch);
-  }
-
-  private fitRow(row: SheetRow): Record<string, Stored> {
-    this.rows++;
-    const stored: Record<string, Stored> = { [ROW_COLUMN]: row.number };
-    for (const [at, column] of this.columns.entries()) {
-      const cell = row.cells[at] ?? null;
-      const fitted = fit(cell, column.type);
-      if ('value' in fitted) stored[column.field] = fitted.value;
-      else {
-        stored[column.field] = null;
-        this.reject(row.number, column.field, cell, fitted.reason);
-      }
-    }
-    for (let at = this.columns.length; at < row.cells.length; at++) {
-      if (row.cells[at] !== null) this.reject(row.number, `#${at + 1}`, row.cells[at]!, 'noColumn');
-    }
-    return stored;
-  }
-
-  private reject(row: number, column: string, cell: Cell, reason: string): void {
-    this.rejectedCount++;
-    if (this.rejected.length < REJECTED_LISTED) this.rejected.push({ row, column, value: cellText(cell), reason });
-  }
-
-  /** The reply: the table made (or null), its rows, the cells refused with their reasons in the caller's language. */
-  report(table: Pick<CatalogueRow, 'id' | 'code'> | null): TableImport {
-    const rejected: RejectedCell[] = this.rejected.map((cell) => ({ ...cell, reason: translate(this.language, `tables.reasons.${cell.reason}`, { max: STRING_COLUMN_MAX }) }));
-    return { id: table?.id ?? null, code: table?.code ?? null, rows: this.rows, rejected, rejected_count: this.rejectedCount };
-  }
-}
-
 /** A column as declared by the provider, trimmed, its texts given ('' when left out). */
 function declared(column: NonNullable<TableImportInput['columns']>[number]): TableColumn {
   return {
@@ -468,42 +370,6 @@ export function catalogueView(row: CatalogueRow): DataTable {
   };
 }
 
-/** `ordering=field` or `-field`, a declared field. */
-function orderingOf(raw: unknown, byField: Map<string, TableColumn>): { field: string; descending: boolean } | undefined {
-  if (typeof raw !== 'string' || raw === '') return undefined;
-  const descending = raw.startsWith('-');
-  const field = descending ? raw.slice(1) : raw;
-  if (!byField.has(field)) throw new AppError('VALIDATION_FAILED', 'tables.noField', { params: { field } });
-  return { field, descending };
-}
-
-/** `{field}__gte`, `{field}__lte` (not on long text) and `{field}__contains` (on text only), each of a declared field, its value of the field's type. */
-function filtersOf(query: Record<string, unknown>, byField: Map<string, TableColumn>): RowFilter[] {
-  const filters: RowFilter[] = [];
-  for (const [key, raw] of Object.entries(query)) {
-    const at = key.lastIndexOf('__');
-    if (at <= 0) continue;
-    const field = key.slice(0, at);
-    const operator = key.slice(at + 2) as RowFilter['operator'];
-    const column = byField.get(field);
-    if (!column) throw new AppError('VALIDATION_FAILED', 'tables.noField', { params: { field } });
-    if (!(TABLE_FILTER_OPERATORS as readonly string[]).includes(operator)) throw new AppError('VALIDATION_FAILED', 'tables.noFilter', { params: { field } });
-    const text = Array.isArray(raw) ? String(raw[raw.length - 1] ?? '') : String(raw ?? '');
-    const isText = column.type === 'string' || column.type === 'text';
-    if (operator === 'contains') {
-      if (!isText) throw new AppError('VALIDATION_FAILED', 'tables.containsOnText', { params: { field } });
-      if (text !== '') filters.push({ field, type: column.type, operator, value: text });
-      continue;
-    }
-    if (column.type === 'text') throw new AppError('VALIDATION_FAILED', 'tables.rangeOnText', { params: { field } });
-    if (text === '') continue;
-    const value = filterValue(text, column.type);
-    if (value === undefined) throw new AppError('VALIDATION_FAILED', 'tables.filterValue', { params: { filter: key, type: column.type } });
-    filters.push({ field, type: column.type, operator, value });
-  }
-  return filters;
-}
-
 /** The record as a table names it: its title in its own language, and in English ('' without one). */
 function recordOf(
   record: Pick<MetadataRow, 'id' | 'language' | 'title'>,
@@ -516,47 +382,4 @@ function recordOf(
 function listItem(row: ListedRow): TableListItem {
   const columns = JSON.parse(row.table_columns) as TableColumn[];
   return { code: row.table_code, name: row.table_name, record: recordOf(row, row), rows: Number(row.table_rows), columns: columns.length, created: row.table_created };
-}
-
-type Batches = AsyncIterable<Record<string, string | number | null>[]>;
-
-/** A CSV cell: quoted when it holds a comma, a quote, a line break or edge spaces. */
-function csvCell(value: string | number | null): string {
-  if (value === null) return '';
-  const text = String(value);
-  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-/** The rows as UTF-8 CSV with a byte order mark (Excel reads it as UTF-8), CRLF line ends (RFC 4180). */
-function csvStream(header: string[][], fields: string[], batches: Batches): Readable {
-  async function* lines(): AsyncGenerator<string> {
-    yield `\ufeff${header.map((row) => row.map(csvCell).join(',')).join('\r\n')}\r\n`;
-    for await (const rows of batches) yield rows.map((row) => `${fields.map((field) => csvCell(row[field] ?? null)).join(',')}\r\n`).join('');
-  }
-  return Readable.from(lines(), { objectMode: false });
-}
-
-/**
- * The rows as an Excel workbook of one sheet, written by exceljs' streaming WorkbookWriter: each row
- * committed as it comes, the zip written to the reply as it grows, waiting while the reply drains.
- */
-function xlsxStream(name: string, header: string[][], fields: string[], batches: Batches, log: Log): Readable {
-  const out = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
-  // A sheet name has at most 31 characters, none of : \ / ? * [ ].
-  const sheet = workbook.addWorksheet(name.replace(/[:\\/?*[\]]/g, ' ').slice(0, 31) || 'data');
-  void (async () => {
-    for (const row of header) sheet.addRow(row).commit();
-    for await (const rows of batches) {
-      for (const row of rows) sheet.addRow(fields.map((field) => row[field] ?? null)).commit();
-      if (out.destroyed) return;
-      if (out.writableNeedDrain) await new Promise((resolve) => out.once('drain', resolve));
-    }
-    sheet.commit();
-    await workbook.commit();
-  })().catch((error: unknown) => {
-    log.error({ err: error }, 'table download failed');
-    out.destroy(error instanceof Error ? error : new Error(String(error)));
-  });
-  return out;
 }
