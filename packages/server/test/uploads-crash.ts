@@ -84,7 +84,11 @@ export async function portalProcess(options: { env?: Record<string, string>; par
     token: user.token,
     record,
     async start() {
-      child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'packages/server/src/main.ts'], { cwd: repoRoot, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+      child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'packages/server/src/main.ts'], {
+        cwd: repoRoot,
+        env: childEnv,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       child.stdout!.on('data', (data: Buffer) => (output += data.toString()));
       child.stderr!.on('data', (data: Buffer) => (output += data.toString()));
       // Ready when /healthz answers; a bounded wait (tsx compiles the sources first).
