@@ -30,8 +30,10 @@ function plain(value) {
   return String(value);
 }
 
-async function run({ sql, parameters, views, limits }) {
+async function run({ sql, parameters, views, limits, tempDirectory }) {
   const instance = await DuckDBInstance.create(':memory:', {
+    // The run's own folder, removed by the portal when the run ends.
+    temp_directory: tempDirectory,
     threads: String(limits.threads),
     memory_limit: `${limits.memoryMb}MB`,
     max_temp_directory_size: '0B',

@@ -1,5 +1,7 @@
 import { fork } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ParameterType } from '@portal/shared';
 
@@ -52,7 +54,12 @@ export const SANDBOX_STARTUP_MS = 60_000;
 export function runInSandbox(job: SandboxJob, limits: SandboxLimits, signal?: AbortSignal): Promise<SandboxResult> {
   return new Promise((resolve) => {
     const heap = `--max-old-space-size=${Math.max(128, limits.memoryMb)}`;
+    // The run's own folder, its working directory and DuckDB's temp_directory: whatever DuckDB spills
+    // (it does for some allocations even with max_temp_directory_size 0) goes there, and the folder goes
+    // with the run, however it ended (DuckDB's default, .tmp in the working directory, was the portal's).
+    const workDir = mkdtempSync(path.join(os.tmpdir(), 'portal-analysis-'));
     const child = fork(RUNNER, [], {
+      cwd: workDir,
       ...(PRLIMIT ? { execPath: PRLIMIT, execArgv: [`--data=${dataLimitBytes(limits)}`, process.execPath, heap] } : { execArgv: [heap] }),
       // The child inherits nothing of the portal's settings (no secrets, no database address).
       env: { PATH: process.env.PATH ?? '' },
@@ -68,6 +75,7 @@ export function runInSandbox(job: SandboxJob, limits: SandboxLimits, signal?: Ab
     const settle = (result: SandboxResult) => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', stop);
+      rmSync(workDir, { recursive: true, force: true });
       answer ??= result;
       resolve(answer);
     };
@@ -92,6 +100,6 @@ export function runInSandbox(job: SandboxJob, limits: SandboxLimits, signal?: Ab
     );
     if (signal?.aborted) stop();
     else signal?.addEventListener('abort', stop);
-    child.send({ ...job, limits });
+    child.send({ ...job, limits, tempDirectory: path.join(workDir, 'spill') });
   });
 }
