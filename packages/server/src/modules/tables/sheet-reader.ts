@@ -1,6 +1,7 @@
 import { PassThrough, Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parse as parseCsv } from 'csv-parse';
+import { createRequire } from 'node:module';
 import ExcelJS from 'exceljs';
 
 /** The kinds of file that become tables, by extension. */
@@ -33,6 +34,48 @@ export function csvSheetName(fileName: string): string {
   return dot > 0 ? fileName.slice(0, dot) : fileName;
 }
 
+/** unzipper's central-directory reader (exceljs' own dependency), as far as it is used here. */
+interface ZipDirectory {
+  files: { path: string; buffer(): Promise<Buffer> }[];
+}
+const unzipper = createRequire(import.meta.url)('unzipper') as { Open: { file(path: string): Promise<ZipDirectory> } };
+
+const xmlText = (value: string) =>
+  value.replace(/&(lt|gt|quot|apos|amp|#x[0-9a-f]+|#\d+);/gi, (_, entity: string) => {
+    const named: Record<string, string> = { lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' };
+    if (named[entity.toLowerCase()]) return named[entity.toLowerCase()]!;
+    return String.fromCodePoint(entity[1]!.toLowerCase() === 'x' ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10));
+  });
+const attribute = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
+
+/**
+ * A workbook's sheet names by the number of their part (xl/worksheets/sheetN.xml), read from its zip's
+ * central directory: exceljs' streaming reader sometimes loses the workbook part, the last one a
+ * writer such as exceljs stores (its iterate-stream race, exceljs issues 2663 and 3064), and then
+ * names the sheets Sheet1, Sheet2... A file that cannot be read so gives an empty map.
+ */
+export async function workbookSheetNames(file: string): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  try {
+    const zip = await unzipper.Open.file(file);
+    const part = async (path: string) => (await zip.files.find((entry) => entry.path === path)?.buffer())?.toString('utf8') ?? '';
+    const targets = new Map<string, string>();
+    for (const tag of (await part('xl/_rels/workbook.xml.rels')).match(/<Relationship\b[^>]*>/g) ?? []) {
+      const number = /worksheets\/sheet(\d+)\.xml$/.exec(attribute(tag, 'Target') ?? '')?.[1];
+      const id = attribute(tag, 'Id');
+      if (number && id) targets.set(id, number);
+    }
+    for (const tag of (await part('xl/workbook.xml')).match(/<(?:\w+:)?sheet\b[^>]*>/g) ?? []) {
+      const number = targets.get(attribute(tag, 'r:id') ?? '');
+      const name = attribute(tag, 'name');
+      if (number && name !== undefined) names.set(number, xmlText(name));
+    }
+  } catch {
+    // Not a zip: the streaming reader says so in its own words.
+  }
+  return names;
+}
+
 /** The workbook could not be read (not a zip, broken XML, bad CSV quoting): the import answers 400 with the file's name. */
 export class UnreadableFileError extends Error {}
 
@@ -40,9 +83,9 @@ export class UnreadableFileError extends Error {}
  * The sheets of a file, each read to its end (row counts are not in a streamed workbook's parts
  * before its rows): the names in the workbook's order, the rows holding values and the widest row.
  */
-export async function summarize(stream: Readable, kind: SourceKind, fileName: string): Promise<SheetSummary[]> {
+export async function summarize(stream: Readable, kind: SourceKind, fileName: string, names?: Map<string, string>): Promise<SheetSummary[]> {
   const sheets: SheetSummary[] = [];
-  for await (const sheet of sheetsOf(stream, kind, fileName)) {
+  for await (const sheet of sheetsOf(stream, kind, fileName, names)) {
     const summary = { name: sheet.name, rows: 0, columns: 0 };
     for await (const row of sheet.rows) {
       summary.rows++;
@@ -54,8 +97,15 @@ export async function summarize(stream: Readable, kind: SourceKind, fileName: st
 }
 
 /** The rows holding values of one sheet, streamed; `found` tells afterwards whether the sheet was there. */
-export async function* rowsOf(stream: Readable, kind: SourceKind, fileName: string, sheetName: string, found: { sheet: boolean }): AsyncGenerator<SheetRow> {
-  for await (const sheet of sheetsOf(stream, kind, fileName)) {
+export async function* rowsOf(
+  stream: Readable,
+  kind: SourceKind,
+  fileName: string,
+  sheetName: string,
+  found: { sheet: boolean },
+  names?: Map<string, string>,
+): AsyncGenerator<SheetRow> {
+  for await (const sheet of sheetsOf(stream, kind, fileName, names)) {
     if (sheet.name !== sheetName) continue;
     found.sheet = true;
     yield* sheet.rows;
@@ -69,7 +119,7 @@ interface StreamedSheet {
 }
 
 /** Each sheet in order with its rows as a stream (a sheet not iterated is skipped); the source is destroyed at the end or on a break. */
-async function* sheetsOf(stream: Readable, kind: SourceKind, fileName: string): AsyncGenerator<StreamedSheet> {
+async function* sheetsOf(stream: Readable, kind: SourceKind, fileName: string, names?: Map<string, string>): AsyncGenerator<StreamedSheet> {
   try {
     if (kind === 'csv') {
       yield { name: csvSheetName(fileName), rows: csvRows(stream) };
@@ -81,8 +131,11 @@ async function* sheetsOf(stream: Readable, kind: SourceKind, fileName: string): 
     let index = 0;
     for await (const worksheet of asUnreadable(workbook)) {
       index++;
-      const named = worksheet as unknown as { name?: string };
-      yield { name: named.name ?? `Sheet${index}`, rows: xlsxRows(worksheet) };
+      const named = worksheet as unknown as { name?: string; id?: string | number };
+      // Without the workbook part (lost by exceljs' race), exceljs names a sheet Sheet + its part's number: the central directory's name then.
+      const lost = !(workbook as unknown as { model?: { sheets?: unknown[] } }).model?.sheets?.length;
+      const name = lost ? (names?.get(String(named.id)) ?? named.name ?? `Sheet${index}`) : (named.name ?? `Sheet${index}`);
+      yield { name, rows: xlsxRows(worksheet) };
     }
   } finally {
     stream.destroy();

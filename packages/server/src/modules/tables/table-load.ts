@@ -37,7 +37,7 @@ export class Load {
     private readonly language: Language,
   ) {}
 
-  async read(stream: Readable, write: (rows: Record<string, Stored>[]) => Promise<void>): Promise<void> {
+  async read(stream: Readable, write: (rows: Record<string, Stored>[]) => Promise<void>, names?: Map<string, string>): Promise<void> {
     const found = { sheet: false };
     let headerWidth = 0;
     let header = 0;
@@ -48,7 +48,7 @@ export class Load {
       if (header < this.headerRows) throw new AppError('VALIDATION_FAILED', 'tables.headerBeyondSheet', { params: { rows: header } });
       if (this.columns.length < headerWidth) throw new AppError('VALIDATION_FAILED', 'tables.columnsMismatch', { params: { columns: headerWidth, given: this.columns.length } });
     };
-    for await (const row of rowsOf(stream, this.source.kind, this.source.name, this.sheet, found)) {
+    for await (const row of rowsOf(stream, this.source.kind, this.source.name, this.sheet, found, names)) {
       if (header < this.headerRows) {
         headerWidth = Math.max(headerWidth, row.cells.length);
         header++;
