@@ -76,6 +76,28 @@ export async function workbookSheetNames(file: string): Promise<Map<string, stri
   return names;
 }
 
+/**
+ * How a workbook is read. exceljs' streaming reader has a race (its iterate-stream; exceljs issues 2663
+ * and 3064) in which it loses the zip's last parts: the workbook part (the sheets' names) and, now and
+ * then, the shared strings (every text cell). A workbook up to IN_MEMORY_XLSX_BYTES is therefore read
+ * whole, which has no such race; a larger one is streamed, with its sheets' names from the central
+ * directory (`names`, workbookSheetNames) where the stream lost them.
+ */
+export interface WorkbookHints {
+  inMemory?: boolean;
+  names?: Map<string, string>;
+}
+
+/** The largest workbook read whole (its parts in memory, some times its size), not streamed. */
+export const IN_MEMORY_XLSX_BYTES = 16 * 1024 * 1024;
+
+/** The rows of a worksheet read whole, as the streaming reader gives them. */
+async function* rowsIn(worksheet: ExcelJS.Worksheet): AsyncGenerator<ExcelJS.Row> {
+  const rows: ExcelJS.Row[] = [];
+  worksheet.eachRow({ includeEmpty: false }, (row) => rows.push(row));
+  yield* rows;
+}
+
 /** The workbook could not be read (not a zip, broken XML, bad CSV quoting): the import answers 400 with the file's name. */
 export class UnreadableFileError extends Error {}
 
@@ -83,9 +105,9 @@ export class UnreadableFileError extends Error {}
  * The sheets of a file, each read to its end (row counts are not in a streamed workbook's parts
  * before its rows): the names in the workbook's order, the rows holding values and the widest row.
  */
-export async function summarize(stream: Readable, kind: SourceKind, fileName: string, names?: Map<string, string>): Promise<SheetSummary[]> {
+export async function summarize(stream: Readable, kind: SourceKind, fileName: string, hints?: WorkbookHints): Promise<SheetSummary[]> {
   const sheets: SheetSummary[] = [];
-  for await (const sheet of sheetsOf(stream, kind, fileName, names)) {
+  for await (const sheet of sheetsOf(stream, kind, fileName, hints)) {
     const summary = { name: sheet.name, rows: 0, columns: 0 };
     for await (const row of sheet.rows) {
       summary.rows++;
@@ -97,15 +119,8 @@ export async function summarize(stream: Readable, kind: SourceKind, fileName: st
 }
 
 /** The rows holding values of one sheet, streamed; `found` tells afterwards whether the sheet was there. */
-export async function* rowsOf(
-  stream: Readable,
-  kind: SourceKind,
-  fileName: string,
-  sheetName: string,
-  found: { sheet: boolean },
-  names?: Map<string, string>,
-): AsyncGenerator<SheetRow> {
-  for await (const sheet of sheetsOf(stream, kind, fileName, names)) {
+export async function* rowsOf(stream: Readable, kind: SourceKind, fileName: string, sheetName: string, found: { sheet: boolean }, hints?: WorkbookHints): AsyncGenerator<SheetRow> {
+  for await (const sheet of sheetsOf(stream, kind, fileName, hints)) {
     if (sheet.name !== sheetName) continue;
     found.sheet = true;
     yield* sheet.rows;
@@ -119,7 +134,7 @@ interface StreamedSheet {
 }
 
 /** Each sheet in order with its rows as a stream (a sheet not iterated is skipped); the source is destroyed at the end or on a break. */
-async function* sheetsOf(stream: Readable, kind: SourceKind, fileName: string, names?: Map<string, string>): AsyncGenerator<StreamedSheet> {
+async function* sheetsOf(stream: Readable, kind: SourceKind, fileName: string, hints?: WorkbookHints): AsyncGenerator<StreamedSheet> {
   try {
     if (kind === 'csv') {
       yield { name: csvSheetName(fileName), rows: csvRows(stream) };
@@ -127,6 +142,17 @@ async function* sheetsOf(stream: Readable, kind: SourceKind, fileName: string, n
     }
     // Styles are read so that a number formatted as a date comes as a Date; shared strings are kept
     // (the part every text cell refers to; a worksheet before it in the zip waits in a temporary file).
+    if (hints?.inMemory) {
+      // Read whole (JSZip, no stream race): every part is there, the names and the shared strings too.
+      const book = new ExcelJS.Workbook();
+      try {
+        await book.xlsx.read(stream);
+      } catch (error) {
+        throw new UnreadableFileError(String((error as Error | null)?.message ?? error));
+      }
+      for (const worksheet of book.worksheets) yield { name: worksheet.name, rows: xlsxRows(rowsIn(worksheet)) };
+      return;
+    }
     const workbook = new ExcelJS.stream.xlsx.WorkbookReader(stream, { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit', entries: 'ignore' });
     let index = 0;
     for await (const worksheet of asUnreadable(workbook)) {
@@ -134,7 +160,7 @@ async function* sheetsOf(stream: Readable, kind: SourceKind, fileName: string, n
       const named = worksheet as unknown as { name?: string; id?: string | number };
       // Without the workbook part (lost by exceljs' race), exceljs names a sheet Sheet + its part's number: the central directory's name then.
       const lost = !(workbook as unknown as { model?: { sheets?: unknown[] } }).model?.sheets?.length;
-      const name = lost ? (names?.get(String(named.id)) ?? named.name ?? `Sheet${index}`) : (named.name ?? `Sheet${index}`);
+      const name = lost ? (hints?.names?.get(String(named.id)) ?? named.name ?? `Sheet${index}`) : (named.name ?? `Sheet${index}`);
       yield { name, rows: xlsxRows(worksheet) };
     }
   } finally {

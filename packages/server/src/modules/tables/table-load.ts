@@ -3,7 +3,7 @@ import { STRING_COLUMN_MAX, translate, type Language, type RejectedCell, type Ta
 import { AppError } from '../../errors.js';
 import type { MetadataRow } from '../metadata/index.js';
 import { cellText, fit, type Stored } from './cell-values.js';
-import { rowsOf, type Cell, type SheetRow, type SourceKind } from './sheet-reader.js';
+import { rowsOf, type Cell, type SheetRow, type SourceKind, type WorkbookHints } from './sheet-reader.js';
 import { ROW_COLUMN, type CatalogueRow } from './tables.repo.js';
 
 /** Rows written in one transaction of an import. */
@@ -37,7 +37,7 @@ export class Load {
     private readonly language: Language,
   ) {}
 
-  async read(stream: Readable, write: (rows: Record<string, Stored>[]) => Promise<void>, names?: Map<string, string>): Promise<void> {
+  async read(stream: Readable, write: (rows: Record<string, Stored>[]) => Promise<void>, hints?: WorkbookHints): Promise<void> {
     const found = { sheet: false };
     let headerWidth = 0;
     let header = 0;
@@ -48,7 +48,7 @@ export class Load {
       if (header < this.headerRows) throw new AppError('VALIDATION_FAILED', 'tables.headerBeyondSheet', { params: { rows: header } });
       if (this.columns.length < headerWidth) throw new AppError('VALIDATION_FAILED', 'tables.columnsMismatch', { params: { columns: headerWidth, given: this.columns.length } });
     };
-    for await (const row of rowsOf(stream, this.source.kind, this.source.name, this.sheet, found, names)) {
+    for await (const row of rowsOf(stream, this.source.kind, this.source.name, this.sheet, found, hints)) {
       if (header < this.headerRows) {
         headerWidth = Math.max(headerWidth, row.cells.length);
         header++;

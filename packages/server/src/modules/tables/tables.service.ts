@@ -25,7 +25,7 @@ import type { StoredFiles } from '../files/index.js';
 import { orNotFound, type MetadataAccess, type MetadataRow } from '../metadata/index.js';
 import type { DownloadAccess } from '../orders/index.js';
 import { proposeColumns } from './column-proposal.js';
-import { rowsOf, sourceKindOf, summarize, UnreadableFileError, workbookSheetNames, type Cell } from './sheet-reader.js';
+import { IN_MEMORY_XLSX_BYTES, rowsOf, sourceKindOf, summarize, UnreadableFileError, workbookSheetNames, type Cell, type WorkbookHints } from './sheet-reader.js';
 import { csvStream, xlsxStream, XLSX_TYPE, type Log } from './table-download.js';
 import { Load, type Source } from './table-load.js';
 import { filtersOf, orderingOf } from './table-query.js';
@@ -94,7 +94,7 @@ export class TablesService {
   /** GET /metadata/get-table-info/: the file's sheets with their rows and columns. */
   async info(user: AuthenticatedUser | null, fileId: string | undefined): Promise<TableInfo> {
     const source = await this.source(user, fileId);
-    return { sheets: await this.reading(source, (stream, names) => summarize(stream, source.kind, source.name, names)) };
+    return { sheets: await this.reading(source, (stream, hints) => summarize(stream, source.kind, source.name, hints)) };
   }
 
   /** GET /metadata/get-table-column/: the columns proposed from the sheet's header and a sample of its rows. */
@@ -107,8 +107,8 @@ export class TablesService {
     const header: Cell[][] = [];
     const sample: Cell[][] = [];
     const found = { sheet: false };
-    await this.reading(source, async (stream, names) => {
-      for await (const row of rowsOf(stream, source.kind, source.name, input.sheet!, found, names)) {
+    await this.reading(source, async (stream, hints) => {
+      for await (const row of rowsOf(stream, source.kind, source.name, input.sheet!, found, hints)) {
         if (header.length < headerRows) header.push(row.cells);
         else if (sample.push(row.cells) >= SAMPLE_ROWS) break;
       }
@@ -126,7 +126,7 @@ export class TablesService {
     const columns = (input.columns ?? []).map(declared);
     const load = new Load(source, input.sheet!, Number(input.header_rows), columns, language);
     if (dryRun) {
-      await this.reading(source, (stream, names) => load.read(stream, async () => {}, names));
+      await this.reading(source, (stream, hints) => load.read(stream, async () => {}, hints));
       return load.report(null);
     }
     const now = new Date().toISOString();
@@ -148,14 +148,14 @@ export class TablesService {
     try {
       await this.repo.createTable(table.code, columns);
       const acceptEmpty = input.accept_empty === true;
-      await this.reading(source, (stream, names) =>
+      await this.reading(source, (stream, hints) =>
         load.read(
           stream,
           async (rows) => {
             // Once a cell is refused without accept_empty nothing is kept: the rest is only read for the report.
             if (acceptEmpty || load.rejectedCount === 0) await this.repo.insertRows(table.code, rows);
           },
-          names,
+          hints,
         ),
       );
       if (load.rejectedCount > 0 && !acceptEmpty) {
@@ -311,7 +311,7 @@ export class TablesService {
   }
 
   /** Runs `work` on the file's bytes as a stream; a file that is no workbook answers 400 with its name. */
-  private async reading<T>(source: Source, work: (stream: Readable, names?: Map<string, string>) => Promise<T>): Promise<T> {
+  private async reading<T>(source: Source, work: (stream: Readable, hints?: WorkbookHints) => Promise<T>): Promise<T> {
     let opened;
     try {
       opened = await this.storage.open(source.storageKey);
@@ -323,10 +323,14 @@ export class TablesService {
       throw error;
     }
     try {
-      // A workbook's sheet names from its zip's central directory, where the store has the file on its disk (sheet-reader.ts).
-      const local = (this.storage as Partial<{ localPath(key: string): string }>).localPath?.(source.storageKey);
-      const names = source.kind === 'xlsx' && local ? await workbookSheetNames(local) : undefined;
-      return await work(opened.stream, names);
+      // A workbook up to IN_MEMORY_XLSX_BYTES is read whole; a larger one streamed, its sheets' names from the zip's central directory where the store has the file on its disk (sheet-reader.ts, WorkbookHints).
+      let hints: WorkbookHints | undefined;
+      if (source.kind === 'xlsx') {
+        const inMemory = opened.size <= IN_MEMORY_XLSX_BYTES;
+        const local = (this.storage as Partial<{ localPath(key: string): string }>).localPath?.(source.storageKey);
+        hints = { inMemory, names: !inMemory && local ? await workbookSheetNames(local) : undefined };
+      }
+      return await work(opened.stream, hints);
     } catch (error) {
       if (error instanceof UnreadableFileError) throw new AppError('VALIDATION_FAILED', 'tables.unreadable', { params: { name: source.name } });
       throw error;
