@@ -1,3 +1,5 @@
+import { tablesUiEn } from './tables-ui.en.js';
+import { analysisUiEn } from './analysis-ui.en.js';
 import { tablesEn } from './tables.en.js';
 import { datasetArchiveEn } from './dataset-archive.en.js';
 import { analysisEn } from './analysis.en.js';
@@ -223,4 +225,6 @@ export const en = {
   datasetArchive: datasetArchiveEn,
   analysis: analysisEn,
   tables: tablesEn,
+  tablesUi: tablesUiEn,
+  analysisUi: analysisUiEn,
 };

@@ -1,3 +1,5 @@
+import { tablesUiZhHans } from './tables-ui.zh-hans.js';
+import { analysisUiZhHans } from './analysis-ui.zh-hans.js';
 import { tablesZhHans } from './tables.zh-hans.js';
 import { datasetArchiveZhHans } from './dataset-archive.zh-hans.js';
 import { analysisZhHans } from './analysis.zh-hans.js';
@@ -218,4 +220,6 @@ export const zhHans: Messages = {
   datasetArchive: datasetArchiveZhHans,
   analysis: analysisZhHans,
   tables: tablesZhHans,
+  tablesUi: tablesUiZhHans,
+  analysisUi: analysisUiZhHans,
 };

@@ -3,6 +3,8 @@ import { createHashRouter, Navigate, useLocation, type RouteObject } from 'react
 import { safeReturnAddress, type User } from '@portal/shared';
 import { PageSpinner } from '../components/PageSpinner';
 import { useCurrentUser } from '../features/account/api';
+import { analysisRoutes } from '../features/analysis/routes';
+import { tableRoutes } from '../features/tables/routes';
 import { lazyPage } from './lazy';
 import { PersonalShell } from './PersonalShell';
 
@@ -84,6 +86,8 @@ export function createPersonalRouter() {
     { path: 'data/voucherDetail/:id', element: <VoucherDetailPage /> },
     { path: 'apply-list', element: <ApplyListPage /> },
     { path: 'application/:id', element: <ApplicationPage /> },
+    ...tableRoutes,
+    ...analysisRoutes,
     { path: '*', element: <NotFoundPage /> },
   ];
   return createHashRouter([
