@@ -62,8 +62,8 @@ export type MethodInput = z.infer<typeof methodInputSchema>;
 export const methodPatchSchema = z.object(methodFields).partial();
 export type MethodPatch = z.infer<typeof methodPatchSchema>;
 
-export const methodSchema = z.object({
-  id: z.string(),
+/** A method's text: what each version holds. */
+const methodText = {
   name: z.string(),
   name_en: z.string(),
   description: z.string(),
@@ -72,6 +72,11 @@ export const methodSchema = z.object({
   parameters: z.array(methodParameterSchema),
   /** An optional chart of the result. */
   chart: chartSchema,
+};
+
+export const methodSchema = z.object({
+  id: z.string(),
+  ...methodText,
   public: z.boolean(),
   /** The current version (1 for a new method; each edit adds one, the older ones kept for their runs). */
   version: z.number(),
@@ -80,6 +85,8 @@ export const methodSchema = z.object({
   forked_from: z.string().nullable(),
   /** Runs of it by anyone. */
   uses: z.number(),
+  /** Forks of it that still exist, anyone's (private ones counted, not shown). */
+  forks: z.number(),
   is_mine: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),
@@ -87,6 +94,11 @@ export const methodSchema = z.object({
 export type AnalysisMethod = z.infer<typeof methodSchema>;
 
 export const methodPageSchema = pageOf(methodSchema);
+
+/** GET /api/analysis/methods/{id}/versions/: every version of a method's text, the newest first. */
+export const methodVersionSchema = z.object({ version: z.number(), ...methodText, created_at: z.string() });
+export type MethodVersion = z.infer<typeof methodVersionSchema>;
+export const methodVersionListSchema = z.object({ results: z.array(methodVersionSchema) });
 
 export const runInputSchema = z.object({
   datasets: z.array(z.string().max(100), { error: 'validation.invalid' }).max(METHOD_LIMITS.datasets, 'validation.invalid'),
@@ -96,14 +108,35 @@ export type RunInput = z.infer<typeof runInputSchema>;
 
 export const runStartedSchema = z.object({ id: z.string(), status: z.enum(RUN_STATUSES) });
 
+/** A dataset of a run by its titles (empty when the runner may no longer read the record). */
+export const runDatasetSchema = z.object({ id: z.string(), title: z.string(), title_en: z.string() });
+export type RunDataset = z.infer<typeof runDatasetSchema>;
+const runMethodSchema = z.object({ id: z.string(), version: z.number(), name: z.string(), name_en: z.string() });
+
+/** GET /api/analysis/runs/?method=: the caller's runs, newest first, with their inputs but not their results. */
+export const runSummarySchema = z.object({
+  id: z.string(),
+  status: z.enum(RUN_STATUSES),
+  method: runMethodSchema,
+  datasets: z.array(runDatasetSchema),
+  parameters: z.record(z.string(), parameterValue),
+  error: z.string().nullable(),
+  created_at: z.string(),
+  finished_at: z.string().nullable(),
+});
+export type RunSummary = z.infer<typeof runSummarySchema>;
+export const runPageSchema = pageOf(runSummarySchema);
+
 export const runSchema = z.object({
   id: z.string(),
   status: z.enum(RUN_STATUSES),
-  method: z.object({ id: z.string(), version: z.number(), name: z.string(), name_en: z.string() }),
+  method: runMethodSchema,
   /** The exact SQL of the version it ran, and its chart. */
   sql: z.string(),
   chart: chartSchema,
   datasets: z.array(z.string()),
+  /** The same datasets with their titles. */
+  dataset_titles: z.array(runDatasetSchema),
   parameters: z.record(z.string(), parameterValue),
   /** Each tabular data file as the query saw it: the view's name, the record and the file. */
   views: z.array(z.object({ name: z.string(), dataset: z.string(), file: z.string() })),

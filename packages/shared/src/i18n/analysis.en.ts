@@ -22,4 +22,5 @@ export const analysisEn = {
   queryFailed: 'The query failed: {{detail}}',
   runnerDied: 'The query stopped (out of memory?): {{detail}}',
   interrupted: 'The run was interrupted by a restart of the portal: please run it again.',
+  runNotDone: 'The run has no result yet: it is still running or it failed.',
 };

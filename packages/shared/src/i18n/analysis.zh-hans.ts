@@ -24,4 +24,5 @@ export const analysisZhHans: Record<keyof typeof analysisEn, string> = {
   queryFailed: '查询失败：{{detail}}',
   runnerDied: '查询中止（内存不足？）：{{detail}}',
   interrupted: '运行因门户重启而中断：请重新运行。',
+  runNotDone: '本次运行尚无结果：仍在运行或已失败。',
 };

@@ -1,13 +1,31 @@
 import { sql, type SqlBool } from 'kysely';
 import type { Db, Tx } from '../../db/index.js';
 import type { AnalysisMethodTable, AnalysisMethodVersionTable, AnalysisRunTable } from '../../db/schema.js';
+import { translationTitle } from '../metadata/index.js';
 
 /** A method with its current version's text and its author's name. */
 export type MethodRow = AnalysisMethodTable &
-  Omit<AnalysisMethodVersionTable, 'id' | 'method_id' | 'created_at'> & { version_id: string; author_username: string | null; author_realname: string | null };
+  Omit<AnalysisMethodVersionTable, 'id' | 'method_id' | 'created_at'> & {
+    version_id: string;
+    author_username: string | null;
+    author_realname: string | null;
+    forks: number | string;
+  };
 
 export type RunRow = AnalysisRunTable;
 export type VersionRow = AnalysisMethodVersionTable;
+/** A run as its list shows it: its inputs and state with its version's names, not its result. */
+export type RunListRow = Pick<RunRow, 'id' | 'status' | 'method_id' | 'datasets' | 'parameters' | 'error' | 'created_at' | 'finished_at'> &
+  Pick<VersionRow, 'version' | 'name' | 'name_en'>;
+/** A record's titles as stored (its own language's and its translation's), with what decides who may read them. */
+export interface DatasetTitleRow {
+  id: string;
+  title: string;
+  language: string;
+  status: string;
+  owner_id: string;
+  translation_title: string | null;
+}
 
 export interface MethodFilter {
   /** Public methods (and the caller's own public ones). */
@@ -16,6 +34,8 @@ export interface MethodFilter {
   ownerId?: string;
   /** A piece of the name in either language or of the description, lower case. */
   search?: string;
+  /** Forks of this method only. */
+  forkedFrom?: string;
 }
 
 /** The queries of the analysis module (migration 0022's tables). */
@@ -52,6 +72,7 @@ export class AnalysisRepo {
       'v.chart',
       'u.username as author_username',
       'u.realname as author_realname',
+      sql<number | string>`(select count(*) from analysis_methods f where f.forked_from = m.id and f.deleted_at is null)`.as('forks'),
     ]);
   }
 
@@ -63,6 +84,7 @@ export class AnalysisRepo {
     let query = this.methods();
     if (filter.publicOnly) query = query.where('m.public', '=', 1);
     if (filter.ownerId) query = query.where('m.owner_id', '=', filter.ownerId);
+    if (filter.forkedFrom) query = query.where('m.forked_from', '=', filter.forkedFrom);
     if (filter.search) {
       const pattern = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       query = query.where(
@@ -104,6 +126,11 @@ export class AnalysisRepo {
     await trx.updateTable('analysis_methods').set({ id }).where('id', '=', id).execute();
   }
 
+  /** Every version of a method, the newest first. */
+  versions(methodId: string): Promise<VersionRow[]> {
+    return this.db.selectFrom('analysis_method_versions').selectAll().where('method_id', '=', methodId).orderBy('version', 'desc').execute();
+  }
+
   version(id: string): Promise<VersionRow | undefined> {
     return this.db.selectFrom('analysis_method_versions').selectAll().where('id', '=', id).executeTakeFirst();
   }
@@ -121,6 +148,31 @@ export class AnalysisRepo {
 
   run(id: string): Promise<RunRow | undefined> {
     return this.db.selectFrom('analysis_runs').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** A user's runs (of one method, when given), newest first. */
+  async runsOf(userId: string, methodId: string | undefined, offset: number, limit: number): Promise<{ count: number; rows: RunListRow[] }> {
+    let query = this.db.selectFrom('analysis_runs as r').innerJoin('analysis_method_versions as v', 'v.id', 'r.version_id').where('r.user_id', '=', userId);
+    if (methodId) query = query.where('r.method_id', '=', methodId);
+    const counted = await query.select((eb) => eb.fn.countAll().as('count')).executeTakeFirstOrThrow();
+    const rows = await query
+      .select(['r.id', 'r.status', 'r.method_id', 'r.datasets', 'r.parameters', 'r.error', 'r.created_at', 'r.finished_at', 'v.version', 'v.name', 'v.name_en'])
+      .orderBy('r.created_at', 'desc')
+      .orderBy('r.id')
+      .offset(offset)
+      .limit(limit)
+      .execute();
+    return { count: Number(counted.count), rows };
+  }
+
+  /** The titles of records (read here, written by the metadata module). */
+  datasetTitles(ids: readonly string[]): Promise<DatasetTitleRow[]> {
+    if (!ids.length) return Promise.resolve([]);
+    return this.db
+      .selectFrom('metadata')
+      .select(['metadata.id', 'metadata.title', 'metadata.language', 'metadata.status', 'metadata.owner_id', translationTitle.as('translation_title')])
+      .where('metadata.id', 'in', [...new Set(ids)])
+      .execute();
   }
 
   async updateRun(id: string, changes: Partial<Omit<RunRow, 'id'>>): Promise<void> {

@@ -1,13 +1,26 @@
 import type { FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { methodInputSchema, methodPageSchema, methodPatchSchema, methodSchema, runInputSchema, runSchema, runStartedSchema } from '@portal/shared';
+import {
+  methodInputSchema,
+  methodPageSchema,
+  methodPatchSchema,
+  methodSchema,
+  methodVersionListSchema,
+  runInputSchema,
+  runPageSchema,
+  runSchema,
+  runStartedSchema,
+} from '@portal/shared';
 import { pagingQuery } from '../../http/paging.js';
+import { attachmentDisposition, markInert } from '../downloads/index.js';
 import type { AnalysisService } from './analysis.service.js';
 
 const idParams = z.object({ id: z.string().max(100, 'validation.invalid') });
 const flag = z.enum(['true', 'false', '1', '0'], { error: 'validation.invalid' }).optional();
-const listQuery = z.object({ ...pagingQuery.shape, public: flag, mine: flag, search: z.string().max(200, 'validation.invalid').optional() });
+const idText = z.string().max(100, 'validation.invalid').optional();
+const listQuery = z.object({ ...pagingQuery.shape, public: flag, mine: flag, search: z.string().max(200, 'validation.invalid').optional(), forked_from: idText });
+const runListQuery = z.object({ ...pagingQuery.shape, method: idText });
 const isSet = (value: string | undefined) => value === 'true' || value === '1';
 
 /** Analysis methods and their runs (issue 20; spec section 2 "Analysis"). Thin: the rules are AnalysisService's. */
@@ -18,8 +31,8 @@ export async function analysisRoutes(parent: FastifyInstance, { analysis }: { an
 
   // `public=true` (the default) lists public methods; `mine=true` the caller's own, public or not.
   app.get('/api/analysis/methods/', { schema: { querystring: listQuery, response: { 200: methodPageSchema } }, config: { access: 'public' } }, async (request) => {
-    const { page, pageSize, mine, search } = request.query;
-    return analysis.list(request.user, { mine: isSet(mine), search }, { page, pageSize }, request.url);
+    const { page, pageSize, mine, search, forked_from } = request.query;
+    return analysis.list(request.user, { mine: isSet(mine), search, forkedFrom: forked_from }, { page, pageSize }, request.url);
   });
 
   app.post('/api/analysis/methods/', { schema: { body: methodInputSchema, response: { 201: methodSchema } }, config: { access: 'user' } }, async (request, reply) =>
@@ -28,6 +41,10 @@ export async function analysisRoutes(parent: FastifyInstance, { analysis }: { an
 
   app.get('/api/analysis/methods/:id/', { schema: { params: idParams, response: { 200: methodSchema } }, config: { access: 'public' } }, async (request) =>
     analysis.get(request.user, request.params.id),
+  );
+
+  app.get('/api/analysis/methods/:id/versions/', { schema: { params: idParams, response: { 200: methodVersionListSchema } }, config: { access: 'public' } }, async (request) =>
+    analysis.versions(request.user, request.params.id),
   );
 
   app.patch('/api/analysis/methods/:id/', { schema: { params: idParams, body: methodPatchSchema, response: { 200: methodSchema } }, config: { access: 'user' } }, async (request) =>
@@ -48,6 +65,17 @@ export async function analysisRoutes(parent: FastifyInstance, { analysis }: { an
     { schema: { params: idParams, body: runInputSchema, response: { 202: runStartedSchema } }, config: { access: 'user' } },
     async (request, reply) => reply.status(202).send(await analysis.startRun(request.user!, request.params.id, request.body)),
   );
+
+  // The caller's own runs, of one method with `method=`.
+  app.get('/api/analysis/runs/', { schema: { querystring: runListQuery, response: { 200: runPageSchema } }, config: { access: 'user' } }, async (request) => {
+    const { page, pageSize, method } = request.query;
+    return analysis.listRuns(request.user!, method, { page, pageSize }, request.url, request.language);
+  });
+
+  app.get('/api/analysis/runs/:id/csv/', { schema: { params: idParams }, config: { access: 'user' } }, async (request, reply) => {
+    const { filename, text } = await analysis.resultCsv(request.user!, request.params.id, request.language);
+    return markInert(reply).type('text/csv; charset=utf-8').header('content-disposition', attachmentDisposition(filename)).send(text);
+  });
 
   app.get('/api/analysis/runs/:id/', { schema: { params: idParams, response: { 200: runSchema } }, config: { access: 'user' } }, async (request) =>
     analysis.getRun(request.user!, request.params.id, request.language),

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import {
-  PARAMETER_NAME,
   translate,
   type AnalysisMethod,
   type AnalysisRun,
@@ -11,9 +10,12 @@ import {
   type MethodInput,
   type MethodParameter,
   type MethodPatch,
+  type MethodVersion,
   type Page,
+  type RunDataset,
   type RunInput,
   type RunStatus,
+  type RunSummary,
 } from '@portal/shared';
 import { AppError } from '../../errors.js';
 import type { AuthenticatedUser } from '../account/index.js';
@@ -21,7 +23,9 @@ import type { StoredFiles } from '../files/index.js';
 import type { MetadataAccess } from '../metadata/index.js';
 import type { DownloadAccess } from '../orders/index.js';
 import { toPageAt, type Paging } from '../../http/paging.js';
-import type { AnalysisRepo, MethodRow, RunRow } from './analysis.repo.js';
+import type { AnalysisRepo, DatasetTitleRow, MethodRow, RunRow, VersionRow } from './analysis.repo.js';
+import { checkedText, checkedValues } from './method-rules.js';
+import { resultCsv, resultFileName } from './run-csv.js';
 import { runInSandbox, SANDBOX_STARTUP_MS, type SandboxError, type SandboxLimits, type SandboxView } from './sandbox.js';
 
 export interface AnalysisOptions {
@@ -80,11 +84,12 @@ export class AnalysisService {
     private readonly log: { error(object: unknown, message: string): void },
   ) {}
 
-  async list(user: AuthenticatedUser | null, query: { mine: boolean; search?: string }, paging: Paging, address: string): Promise<Page<AnalysisMethod>> {
+  /** Public methods, or the caller's own (`mine`); `forkedFrom`: forks of that method only. */
+  async list(user: AuthenticatedUser | null, query: { mine: boolean; search?: string; forkedFrom?: string }, paging: Paging, address: string): Promise<Page<AnalysisMethod>> {
     if (query.mine && !user) throw new AppError('UNAUTHENTICATED', 'account.loginRequired');
     const search = query.search?.trim().toLowerCase() || undefined;
     const { count, rows } = await this.repo.page(
-      { publicOnly: !query.mine, ownerId: query.mine ? user!.id : undefined, search },
+      { publicOnly: !query.mine, ownerId: query.mine ? user!.id : undefined, search, forkedFrom: query.forkedFrom },
       (paging.page - 1) * paging.pageSize,
       paging.pageSize,
     );
@@ -98,6 +103,15 @@ export class AnalysisService {
 
   async get(user: AuthenticatedUser | null, id: string): Promise<AnalysisMethod> {
     return this.view(user, await this.readable(user, id));
+  }
+
+  /** Every version of a method the caller may read, the newest first (runs name the version they ran). */
+  async versions(user: AuthenticatedUser | null, id: string): Promise<{ results: MethodVersion[] }> {
+    const method = await this.readable(user, id);
+    const rows = await this.repo.versions(method.id);
+    return {
+      results: rows.map((row) => ({ version: row.version, ...textOf(row), created_at: row.created_at })),
+    };
   }
 
   async create(user: AuthenticatedUser, input: MethodInput): Promise<AnalysisMethod> {
@@ -184,13 +198,15 @@ export class AnalysisService {
     const run = await this.readableRun(user, id);
     const version = await this.repo.version(run.version_id);
     const error = json<SandboxError | null>(run.error, null);
+    const datasets = json<string[]>(run.datasets, []);
     return {
       id: run.id,
       status: run.status as RunStatus,
       method: { id: run.method_id, version: version?.version ?? 0, name: version?.name ?? '', name_en: version?.name_en ?? '' },
       sql: version?.sql ?? '',
       chart: json<MethodChart>(version?.chart ?? null, null),
-      datasets: json<string[]>(run.datasets, []),
+      datasets,
+      dataset_titles: await this.datasetTitles(user, datasets),
       parameters: json<AnalysisRun['parameters']>(run.parameters, {}),
       views: json<RunView[]>(run.views, []).map(({ name, dataset, file }) => ({ name, dataset, file })),
       columns: json<AnalysisRun['columns']>(run.columns, null),
@@ -200,6 +216,44 @@ export class AnalysisService {
       started_at: run.started_at,
       finished_at: run.finished_at,
     };
+  }
+
+  /** The caller's own runs (of one method, when given), newest first, with their inputs; not their results. */
+  async listRuns(user: AuthenticatedUser, methodId: string | undefined, paging: Paging, address: string, language: Language): Promise<Page<RunSummary>> {
+    const { count, rows } = await this.repo.runsOf(user.id, methodId, (paging.page - 1) * paging.pageSize, paging.pageSize);
+    const titles = await this.datasetTitles(
+      user,
+      rows.flatMap((row) => json<string[]>(row.datasets, [])),
+    );
+    const byId = new Map(titles.map((title) => [title.id, title]));
+    return toPageAt(
+      address,
+      paging,
+      count,
+      rows.map((row) => {
+        const error = json<SandboxError | null>(row.error, null);
+        return {
+          id: row.id,
+          status: row.status as RunStatus,
+          method: { id: row.method_id, version: row.version, name: row.name, name_en: row.name_en },
+          datasets: json<string[]>(row.datasets, []).map((id) => byId.get(id)!),
+          parameters: json<RunSummary['parameters']>(row.parameters, {}),
+          error: error ? translate(language, error.key, error.params) : null,
+          created_at: row.created_at,
+          finished_at: row.finished_at,
+        };
+      }),
+    );
+  }
+
+  /** A finished run's result as a CSV file (its runner's and staff's; 409 before it is done). */
+  async resultCsv(user: AuthenticatedUser, id: string, language: Language): Promise<{ filename: string; text: string }> {
+    const run = await this.readableRun(user, id);
+    if (run.status !== 'done') throw new AppError('CONFLICT', 'analysis.runNotDone');
+    const version = await this.repo.version(run.version_id);
+    const columns = json<NonNullable<AnalysisRun['columns']>>(run.columns, []).map((column) => column.name);
+    const name = (language === 'en' ? version?.name_en : '') || version?.name || '';
+    return { filename: resultFileName(name, run.id), text: resultCsv(columns, json<unknown[][]>(run.rows, [])) };
   }
 
   /** Resolves once no run is queued or running (tests; closing). */
@@ -335,21 +389,31 @@ export class AnalysisService {
     return run;
   }
 
+  /**
+   * The datasets of runs by their titles, in each language (the record's own title, else its
+   * translation's). A record the caller may no longer read (unpublished, not theirs) keeps its id only.
+   */
+  private async datasetTitles(user: AuthenticatedUser, ids: string[]): Promise<RunDataset[]> {
+    const rows = new Map((await this.repo.datasetTitles(ids)).map((row) => [row.id, row]));
+    const titled = (row: DatasetTitleRow | undefined) => row && (row.status === 'published' || row.owner_id === user.id || user.is_staff);
+    return ids.map((id) => {
+      const row = rows.get(id);
+      if (!titled(row)) return { id, title: '', title_en: '' };
+      const other = row!.translation_title || row!.title;
+      return { id, title: row!.language === 'en' ? other : row!.title, title_en: row!.language === 'en' ? row!.title : other };
+    });
+  }
+
   private view(user: AuthenticatedUser | null, row: MethodRow): AnalysisMethod {
     return {
       id: row.id,
-      name: row.name,
-      name_en: row.name_en,
-      description: row.description,
-      description_en: row.description_en,
-      sql: row.sql,
-      parameters: json<MethodParameter[]>(row.parameters, []),
-      chart: json<MethodChart>(row.chart, null),
+      ...textOf(row),
       public: row.public === 1,
       version: row.version,
       author: row.owner_id ? { id: row.owner_id, name: row.author_realname || row.author_username || '' } : null,
       forked_from: row.forked_from,
       uses: Number(row.uses),
+      forks: Number(row.forks),
       is_mine: !!user && row.owner_id === user.id,
       created_at: row.created_at,
       updated_at: row.updated_at,
@@ -357,77 +421,12 @@ export class AnalysisService {
   }
 }
 
+/** A version's text as the API shows it. */
+function textOf(row: Omit<VersionRow, 'id' | 'method_id' | 'version' | 'created_at'>) {
+  const { name, name_en, description, description_en, sql } = row;
+  return { name, name_en, description, description_en, sql, parameters: json<MethodParameter[]>(row.parameters, []), chart: json<MethodChart>(row.chart, null) };
+}
+
 function definedOf<T extends object>(patch: T): Partial<T> {
   return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as Partial<T>;
-}
-
-/** A method's text checked: a name and a query, parameters with names the SQL can write and defaults of their types. */
-function checkedText(
-  input: Omit<MethodInput, 'public' | 'parameters' | 'chart'> & {
-    chart?: MethodChart;
-    parameters: { name: string; type: MethodParameter['type']; default?: MethodParameter['default'] }[];
-  },
-) {
-  const name = input.name.trim();
-  if (!name) throw new AppError('VALIDATION_FAILED', 'analysis.nameRequired');
-  const sql = input.sql.trim();
-  if (!sql) throw new AppError('VALIDATION_FAILED', 'analysis.sqlRequired');
-  const seen = new Set<string>();
-  const parameters: MethodParameter[] = input.parameters.map((parameter) => {
-    if (!PARAMETER_NAME.test(parameter.name)) throw new AppError('VALIDATION_FAILED', 'analysis.parameterName', { params: { name: parameter.name } });
-    if (seen.has(parameter.name)) throw new AppError('VALIDATION_FAILED', 'analysis.parameterTwice', { params: { name: parameter.name } });
-    seen.add(parameter.name);
-    const value = parameter.default ?? null;
-    return { name: parameter.name, type: parameter.type, default: value === null ? null : checkedValue(parameter, value) };
-  });
-  return {
-    name,
-    name_en: input.name_en.trim(),
-    description: input.description,
-    description_en: input.description_en,
-    sql,
-    parameters: JSON.stringify(parameters),
-    chart: input.chart ? JSON.stringify(input.chart) : null,
-  };
-}
-
-/** The values of a run: every declared parameter, given or its default, of its type; nothing undeclared. */
-function checkedValues(declared: MethodParameter[], given: RunInput['parameters']): Record<string, string | number | boolean> {
-  const byName = new Map(declared.map((parameter) => [parameter.name, parameter]));
-  for (const name of Object.keys(given)) if (!byName.has(name)) throw new AppError('VALIDATION_FAILED', 'analysis.parameterUnknown', { params: { name } });
-  const values: Record<string, string | number | boolean> = {};
-  for (const parameter of declared) {
-    const value = given[parameter.name] ?? parameter.default;
-    if (value === null || value === undefined) throw new AppError('VALIDATION_FAILED', 'analysis.parameterMissing', { params: { name: parameter.name } });
-    values[parameter.name] = checkedValue(parameter, value);
-  }
-  return values;
-}
-
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-function checkedValue(parameter: { name: string; type: MethodParameter['type'] }, value: string | number | boolean): string | number | boolean {
-  const refuse = () => new AppError('VALIDATION_FAILED', 'analysis.parameterValue', { params: { name: parameter.name, type: parameter.type } });
-  const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-  switch (parameter.type) {
-    case 'number':
-      if (typeof number !== 'number' || !Number.isFinite(number)) throw refuse();
-      return number;
-    case 'integer':
-      if (typeof number !== 'number' || !Number.isSafeInteger(number)) throw refuse();
-      return number;
-    case 'boolean':
-      if (typeof value === 'boolean') return value;
-      if (value === 'true' || value === 'false') return value === 'true';
-      throw refuse();
-    case 'date': {
-      const match = typeof value === 'string' ? DATE.exec(value) : null;
-      const day = match && new Date(`${value}T00:00:00Z`);
-      if (!day || Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== value) throw refuse();
-      return value;
-    }
-    case 'string':
-      if (typeof value !== 'string') throw refuse();
-      return value;
-  }
 }

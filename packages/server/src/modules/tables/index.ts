@@ -5,3 +5,4 @@
  */
 export { TablesService, type MeasuredVariable, type TableDownload, type TableImportRequest } from './tables.service.js';
 export { tablesRoutes } from './tables.routes.js';
+export { csvCell } from './table-download.js';
