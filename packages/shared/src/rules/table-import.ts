@@ -8,6 +8,16 @@
 export const TABLE_COLUMN_TYPES = ['integer', 'float', 'date', 'datetime', 'string', 'text'] as const;
 export type TableColumnType = (typeof TABLE_COLUMN_TYPES)[number];
 
+/** The data files that can become a table, by their extension (an .xlsx workbook, a CSV file). */
+export const TABLE_SOURCE_EXTENSIONS = ['xlsx', 'csv'] as const;
+export type TableSourceKind = (typeof TABLE_SOURCE_EXTENSIONS)[number];
+
+/** The kind of a data file by its name, or undefined when it cannot become a table. */
+export function tableSourceKind(name: string): TableSourceKind | undefined {
+  const extension = name.slice(name.lastIndexOf('.') + 1).toLowerCase();
+  return (TABLE_SOURCE_EXTENSIONS as readonly string[]).includes(extension) ? (extension as TableSourceKind) : undefined;
+}
+
 /** Header rows: at least one, at most this many. */
 export const HEADER_ROWS_MAX = 10;
 /** A table's name (its title, not its code). */

@@ -38,6 +38,15 @@ import {
   reviewStateSchema,
 } from '@portal/shared/contracts/review';
 import { catalogueStatsSchema, hotReplySchema, searchReplySchema, suggestReplySchema } from '@portal/shared/contracts/search';
+import {
+  recordTablesSchema,
+  tableColumnsSchema,
+  tableDataSchema,
+  tableDescriptionSchema,
+  tableImportSchema,
+  tableInfoSchema,
+  tableListSchema,
+} from '@portal/shared/contracts/tables';
 import { ROUTES, type RouteName } from './routes';
 
 /**
@@ -69,6 +78,13 @@ const CONTRACTS: Partial<Record<RouteName, Partial<Record<Method, z.ZodType>>>> 
   ftpSync: { POST: ftpSyncReplySchema },
   ftpDownloadUser: { POST: newFtpAccountSchema },
   ftpInfo: { GET: ftpAccountSchema },
+  tableInfo: { GET: tableInfoSchema },
+  tableColumns: { GET: tableColumnsSchema },
+  tableImport: { POST: tableImportSchema },
+  tableData: { GET: tableDataSchema },
+  tables: { GET: tableListSchema },
+  table: { GET: tableDescriptionSchema },
+  recordTables: { GET: recordTablesSchema },
   basket: { GET: cartLinePageSchema, POST: cartLineSchema },
   orders: { GET: orderPageSchema, POST: placeOrderReplySchema },
   order: { GET: orderSchema, PUT: orderSchema },

@@ -46,6 +46,14 @@ export const ROUTES = {
   ftpSync: '/data/sync/',
   ftpDownloadUser: '/data/download-user/',
   ftpInfo: '/data/ftpinfo/',
+  // Excel to table (issue 20): a workbook's sheets and header, the import, a table's rows, the tables listed
+  tableInfo: '/metadata/get-table-info/',
+  tableColumns: '/metadata/get-table-column/',
+  tableImport: '/metadata/trans/',
+  tableData: '/metadata/get-table-data/',
+  tables: '/api/tables/',
+  table: '/api/tables/:code/',
+  recordTables: '/api/metadata/metadata/:id/tables/',
   // orders
   basket: '/api/account/line_item/',
   basketLine: '/api/account/line_item/:id/',

@@ -3,9 +3,10 @@ import { pipeline } from 'node:stream/promises';
 import { parse as parseCsv } from 'csv-parse';
 import { createRequire } from 'node:module';
 import ExcelJS from 'exceljs';
+import { tableSourceKind, type TableSourceKind } from '@portal/shared';
 
-/** The kinds of file that become tables, by extension. */
-export type SourceKind = 'xlsx' | 'csv';
+/** The kinds of file that become tables, by extension (the shared rule, which the web's import action mirrors). */
+export type SourceKind = TableSourceKind;
 
 /** A cell as the readers give it: text, a number, a date (an Excel date cell, in UTC), or nothing. */
 export type Cell = string | number | Date | null;
@@ -23,10 +24,7 @@ export interface SheetSummary {
 }
 
 /** The kind of a data file by its name, or undefined when it cannot become a table. */
-export function sourceKindOf(name: string): SourceKind | undefined {
-  const extension = name.slice(name.lastIndexOf('.') + 1).toLowerCase();
-  return extension === 'xlsx' || extension === 'csv' ? extension : undefined;
-}
+export const sourceKindOf = (name: string): SourceKind | undefined => tableSourceKind(name);
 
 /** A CSV file is one sheet, named after the file without its extension. */
 export function csvSheetName(fileName: string): string {

@@ -10,6 +10,7 @@ import { useAttached, useRecord, useTombstone } from './api';
 import { CitePanel } from './CitePanel';
 import { FileList } from './FileList';
 import { textVersions } from './landingData';
+import { TableList } from './TableList';
 import { TombstonePage } from './TombstonePage';
 import { Access, Contact, Coverage, Details, Documents, Facts, Funding, Keywords, Literature, People, requiredCitation, Section } from './sections';
 import './landing.css';
@@ -119,6 +120,7 @@ function Landing({ record, attached }: { record: MetadataRecord; attached: Retur
           <Section id="lp-files" title={t('landing.sections.files')}>
             <FileList id={record.id} />
           </Section>
+          <TableList id={record.id} />
           <Section id="lp-documents" title={t('landing.sections.documents')}>
             <Documents files={attached.documents.data} />
           </Section>

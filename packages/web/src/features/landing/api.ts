@@ -9,6 +9,7 @@ import {
   type MetaAuthor,
   type MetaFund,
   type Page,
+  type RecordTables,
   type StoredFile,
   type Tombstone,
 } from '@portal/shared';
@@ -127,3 +128,13 @@ export function useCitationText(id: string, style: 'apa' | 'gbt7714', language: 
 
 /** The address of one of a published record's exports (a download). */
 export const exportUrl = (id: string, format: string, language: Language) => `${path('recordExport', { id })}?format=${format}&lang=${language}`;
+
+/** A published record's tables with their columns (issue 20); nothing for a record that has none. */
+export function useRecordTables(id: string) {
+  return useQuery({
+    queryKey: ['landing', id, 'tables'],
+    queryFn: async () => ok<RecordTables>(await api.get(path('recordTables', { id }))).results,
+    staleTime: 300_000,
+    retry: 1,
+  });
+}

@@ -2,7 +2,8 @@ import { BarChart, LineChart } from 'echarts/charts';
 import { DataZoomComponent, GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
+import { useEChart } from '../../components/useEChart';
 import type { UsagePoint } from './series';
 
 echarts.use([LineChart, BarChart, GridComponent, TooltipComponent, LegendComponent, DataZoomComponent, CanvasRenderer]);
@@ -20,25 +21,11 @@ export interface UsageChartProps {
 }
 
 /**
- * Views (a line), downloads and orders (bars) over time; the only module that imports ECharts, so the
+ * Views (a line), downloads and orders (bars) over time; the statistics feature's only module that imports ECharts, so the
  * library comes in this chunk, with the statistics page only. It follows its box's size.
  */
 export default function UsageChart({ series, names, label, isPhone }: UsageChartProps) {
-  const box = useRef<HTMLDivElement>(null);
-  const chart = useRef<echarts.ECharts | null>(null);
-
-  useEffect(() => {
-    const element = box.current!;
-    const instance = echarts.init(element);
-    chart.current = instance;
-    const observer = new ResizeObserver(() => instance.resize());
-    observer.observe(element);
-    return () => {
-      observer.disconnect();
-      instance.dispose();
-      chart.current = null;
-    };
-  }, []);
+  const { box, chart } = useEChart();
 
   useEffect(() => {
     const isLong = series.length > ZOOM_ABOVE;
@@ -72,7 +59,7 @@ export default function UsageChart({ series, names, label, isPhone }: UsageChart
       },
       { notMerge: true },
     );
-  }, [series, names, isPhone]);
+  }, [chart, series, names, isPhone]);
 
   return <div ref={box} role="img" aria-label={label} data-testid="usage-chart" style={{ width: '100%', height: isPhone ? 280 : 360 }} />;
 }

@@ -6,6 +6,7 @@ import { METADATA_LIMITS } from '@portal/shared';
 import { path } from '../../../api/routes';
 import { formatDateTime } from '../../../components/format';
 import { deleteStored, resource, uploadFile, type EditorTabProps, type StoredFile } from '../api';
+import { RecordTables } from '../../tables/components/RecordTables';
 import { FileManager } from './files/FileManager';
 import { useFeedback } from './useFeedback';
 
@@ -43,9 +44,15 @@ export function formatSize(bytes: number): string {
   return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 }
 
-/** Data Files: the record's file tree (issue 19, files/FileManager.tsx); Documents: specification documents only, a flat list. */
+/** Data Files: the record's file tree (issue 19, files/FileManager.tsx) and its tables (issue 20); Documents: specification documents only, a flat list. */
 export function FilesTab({ record, readOnly, kind }: EditorTabProps & { kind: keyof typeof KINDS }) {
-  return kind === 'data' ? <FileManager record={record} readOnly={readOnly} /> : <StoredFilesTab record={record} readOnly={readOnly} kind={kind} />;
+  if (kind !== 'data') return <StoredFilesTab record={record} readOnly={readOnly} kind={kind} />;
+  return (
+    <Space orientation="vertical" size="large" style={{ width: '100%' }}>
+      <FileManager record={record} readOnly={readOnly} />
+      <RecordTables metadataId={record.id} readOnly={readOnly} />
+    </Space>
+  );
 }
 
 /** Documents (specification documents only, spec section 5), each uploaded in one request. */

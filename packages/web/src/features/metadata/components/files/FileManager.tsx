@@ -8,6 +8,7 @@ import { refusal } from '../../../../api/form';
 import { path } from '../../../../api/routes';
 import { formatBytes, formatCount, formatDateTime } from '../../../../components/format';
 import { FtpUploadPanel } from '../../../ftp/FtpUploadPanel';
+import { ImportAction } from '../../../tables/components/ImportAction';
 import type { EditorTabProps } from '../../api';
 import { useFeedback } from '../useFeedback';
 import { NameDialog } from './NameDialog';
@@ -146,6 +147,8 @@ export function FileManager({ record, readOnly }: EditorTabProps) {
       width: 170,
       render: (_, entry) => (
         <Space size={4} wrap>
+          {/* An .xlsx or .csv file becomes a table (issue 20). */}
+          {!entry.is_folder && <ImportAction metadataId={record.id} file={entry} />}
           <Button size="small" onClick={() => setDialog({ kind: 'move', entry })} aria-label={`${t('fileManager.move')} ${entry.name}`}>
             {t('fileManager.move')}
           </Button>
