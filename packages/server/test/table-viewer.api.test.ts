@@ -141,6 +141,11 @@ describe('GET /metadata/get-table-data/?format=csv|xlsx', () => {
     );
     const zh = await download(people.approved.token, { table: restricted.code, format: 'csv', name__contains: 'great' }, ZH);
     expect(zh.body.split('\r\n').slice(1)).toEqual(['站号,站名,海拔,建站日期', ',,m,', 'A02,Great Wall,10,1985-02-20', '']);
+    // A link of the viewer says the page's language (a navigation sends the browser's); a language the portal has not is left aside.
+    const linked = await download(people.approved.token, { table: restricted.code, format: 'csv', name__contains: 'great', lang: 'zh-hans' }, EN);
+    expect(linked.body.split('\r\n')[1]).toBe('站号,站名,海拔,建站日期');
+    const other = await download(people.approved.token, { table: restricted.code, format: 'csv', name__contains: 'great', lang: 'fr' }, EN);
+    expect(other.body.split('\r\n')[1]).toBe('Station,Name,Elevation,建站日期');
     // Empty values sort last, as on the page.
     const up = await download(people.owner.token, { table: restricted.code, format: 'csv', ordering: 'elevation' });
     expect(

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  isLanguage,
   recordTablesSchema,
   TABLE_DATA_FORMATS,
   tableColumnsSchema,
@@ -32,8 +33,8 @@ const importBody = z.object({
   accept_empty: z.boolean({ error: 'validation.invalid' }).optional(),
 });
 const importQuery = z.object({ dry_run: z.enum(['true', 'false', '1', '0'], { error: 'validation.invalid' }).optional() });
-/** The table, paging and ordering; every other parameter is a filter the service checks against the table's fields. */
-const dataQuery = z.looseObject({ ...pagingQuery.shape, table: text, ordering: text, format: z.enum(TABLE_DATA_FORMATS, { error: 'validation.invalid' }).optional() });
+/** The table, paging, ordering and a download's language; every other parameter is a filter the service checks against the table's fields. */
+const dataQuery = z.looseObject({ ...pagingQuery.shape, table: text, ordering: text, format: z.enum(TABLE_DATA_FORMATS, { error: 'validation.invalid' }).optional(), lang: text });
 const listQuery = z.object({ ...pagingQuery.shape, search: text, metadata__id: text });
 const codeParams = z.object({ code: z.string().max(100) });
 const idParams = z.object({ id: z.string().max(100) });
@@ -69,7 +70,9 @@ export async function tablesRoutes(parent: FastifyInstance, { tables, usage }: {
     const { page, pageSize, format } = request.query;
     if (format === 'csv' || format === 'xlsx') {
       // Every row that matches, streamed; counted as a download of the record, as its files are.
-      const sent = await tables.download(request.user, request.query, format, request.language);
+      // A download is a plain link, which sends no page language: the viewer's link says it (`lang`), as the exports' do.
+      const lang = request.query.lang;
+      const sent = await tables.download(request.user, request.query, format, isLanguage(lang) ? lang : request.language);
       await countDownload(usage, request, sent.metadataId, `table:${String(request.query.table)}`, sent.order);
       return reply
         .type(sent.type)

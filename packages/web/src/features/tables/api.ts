@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type {
+  Language,
   TableColumn,
   TableData,
   TableDataFormat,
@@ -53,9 +54,13 @@ export function rowsParams(code: string, query: Pick<TableRowsQuery, 'ordering' 
 /** Where a table is shown: the viewer (a route of the personal centre), under its record. */
 export const viewerPath = (metadataId: string, code: string) => `/data/detailedDataDetail/${encodeURIComponent(metadataId)}/${encodeURIComponent(code)}`;
 
-/** The address of every row matching the viewer's filters, in its order, as a CSV or Excel file (a plain link: the browser saves it). */
-export function tableDownloadUrl(code: string, query: Pick<TableRowsQuery, 'ordering' | 'filters'>, format: Exclude<TableDataFormat, 'json'>): string {
-  return `${path('tableData')}?${new URLSearchParams({ ...rowsParams(code, query), format }).toString()}`;
+/**
+ * The address of every row matching the viewer's filters, in its order, as a CSV or Excel file (a
+ * plain link: the browser saves it), its header in the page's language (`lang`: a navigation sends
+ * the browser's languages, not the page's).
+ */
+export function tableDownloadUrl(code: string, query: Pick<TableRowsQuery, 'ordering' | 'filters'>, format: Exclude<TableDataFormat, 'json'>, language: Language): string {
+  return `${path('tableData')}?${new URLSearchParams({ ...rowsParams(code, query), format, lang: language }).toString()}`;
 }
 
 export const tablesApi = {

@@ -27,7 +27,8 @@ export function ChartPanel({ code, columns, filters }: { code: string; columns: 
   const isPhone = useIsPhone();
   const numbers = columns.filter(isNumberColumn);
   const axes = columns.filter((column) => column.type !== 'text');
-  const [x, setX] = useState(() => (axes.find((column) => !isNumberColumn(column)) ?? axes[0])?.field);
+  // A series over time when the table has a date, else one number against another.
+  const [x, setX] = useState(() => (axes.find((column) => column.type === 'date' || column.type === 'datetime') ?? numbers[0] ?? axes[0])?.field);
   const [y, setY] = useState(() => numbers.find((column) => column.field !== x)?.field ?? numbers[0]?.field);
   const [kind, setKind] = useState<'scatter' | 'line'>('scatter');
   const xColumn = axes.find((column) => column.field === x);

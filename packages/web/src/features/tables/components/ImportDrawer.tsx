@@ -2,7 +2,6 @@ import { Alert, Button, Checkbox, Drawer, Flex, Form, Input, InputNumber, Result
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { HEADER_ROWS_MAX, tableImportProblem, type TableImportProblem } from '@portal/shared';
 import { ApiError } from '../../../api/client';
 import { refusal } from '../../../api/form';
@@ -117,9 +116,10 @@ export default function ImportDrawer({ metadataId, file, onClose }: ImportDrawer
         subTitle={created.rejected_count > 0 ? t('tablesUi.import.createdEmpty', { count: formatCount(created.rejected_count) }) : undefined}
         extra={
           <Flex gap={8} wrap justify="center">
-            <Link to={viewerPath(metadataId, created.code!)} onClick={onClose}>
+            {/* A hash route of the personal centre, which holds the editor too. */}
+            <Button type="primary" href={`#${viewerPath(metadataId, created.code!)}`} onClick={onClose}>
               {t('tablesUi.import.openTable')}
-            </Link>
+            </Button>
             <Button onClick={onClose}>{t('tablesUi.import.close')}</Button>
           </Flex>
         }

@@ -109,7 +109,7 @@ function Viewer({ table }: { table: TableDescription }) {
 
   const tooMany = count > TABLE_DOWNLOAD_MAX_ROWS;
   const download = (format: 'csv' | 'xlsx', label: string) => (
-    <Button icon={<DownloadOutlined />} href={tooMany ? undefined : tableDownloadUrl(table.code, { ordering, filters }, format)} disabled={tooMany || !rows.data}>
+    <Button icon={<DownloadOutlined />} href={tooMany ? undefined : tableDownloadUrl(table.code, { ordering, filters }, format, pageLanguage)} disabled={tooMany || !rows.data}>
       {label}
     </Button>
   );
