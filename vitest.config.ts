@@ -20,6 +20,8 @@ export default defineConfig({
         test: {
           name: 'api',
           include: ['packages/server/test/**/*.api.test.ts'],
+          // One migrated database for the suite, which each test portal copies.
+          globalSetup: ['packages/server/test/global-setup.ts'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,

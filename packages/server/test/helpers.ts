@@ -6,9 +6,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { simpleParser } from 'mailparser';
+import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { buildApp, type BuildOptions, type Portal } from '../src/app.js';
 import { defaultRateLimits, loadConfig, type Config, type RateLimits } from '../src/config.js';
+import { onDatabase, TEMPLATE_PG, TEMPLATE_SQLITE } from './global-setup.js';
 
 /**
  * A portal on a database of its own: a fresh SQLite file, or, when DATABASE_URL is a postgres://
@@ -22,25 +24,41 @@ export interface TestPortal extends Portal {
 
 /**
  * When DATABASE_URL is a postgres:// URL, a fresh PostgreSQL database beside it (named `prefix_` and
- * random hex), with its URL and how to drop it; undefined on SQLite.
+ * random hex), with its URL and how to drop it; undefined on SQLite. Under the API suite it is a copy of
+ * the suite's migrated template (global-setup.ts) with a secret of its own, as a fresh one would have.
  */
 export async function createTestDatabase(prefix: string): Promise<{ url: string; drop(): Promise<void> } | undefined> {
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) return undefined;
-  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  const admin = async (query: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(query);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
+  const template = process.env[TEMPLATE_PG];
+  const name = `${template ? `${template}_` : ''}${prefix}_${randomBytes(6).toString('hex')}`;
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  await onDatabase(adminUrl, (client) => client.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`));
+  if (template) await onDatabase(url.toString(), (client) => client.query(`UPDATE server_secrets SET value = $1 WHERE name = 'default'`, [randomBytes(32).toString('hex')]));
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await onDatabase(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    },
+  };
+}
+
+/**
+ * On SQLite under the API suite, the new data directory starts with a copy of the suite's migrated
+ * template (global-setup.ts), with a secret of its own.
+ */
+async function copySqliteTemplate(dataDir: string): Promise<void> {
+  const template = process.env[TEMPLATE_SQLITE];
+  if (!template || process.env.DATABASE_URL) return;
+  const file = path.join(dataDir, 'portal.sqlite3');
+  await fs.copyFile(template, file);
+  const sqlite = new SQLite(file);
+  try {
+    sqlite.prepare(`UPDATE server_secrets SET value = ? WHERE name = 'default'`).run(randomBytes(32).toString('hex'));
+  } finally {
+    sqlite.close();
+  }
 }
 
 /**
@@ -50,6 +68,7 @@ export async function createTestDatabase(prefix: string): Promise<{ url: string;
 export async function createTestPortal(overrides: { rateLimits?: Partial<RateLimits>; env?: NodeJS.ProcessEnv; buildOptions?: BuildOptions } = {}): Promise<TestPortal> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'portal-test-'));
   const database = await createTestDatabase('portal_test');
+  await copySqliteTemplate(dataDir);
   const config: Config = {
     // Tests of other behaviour create many records; limits.api.test.ts sets its own limit.
     // The FTP server stays off unless a test turns it on (FTP_ENABLED: 'true', FTP_PORT: '0').
