@@ -144,6 +144,11 @@ describe('GET /api/analysis/runs/{id}/csv/', () => {
     expect((await call(portal, 'GET', csvUrl(run.id), people.runner.token, { headers: ZH })).headers['content-disposition']).toContain(
       `filename*=UTF-8''${encodeURIComponent('站点方法')}-`,
     );
+    // A browser's download sends its own languages: `lang` names the page's.
+    expect((await call(portal, 'GET', `${csvUrl(run.id)}?lang=zh-hans`, people.runner.token, { headers: EN })).headers['content-disposition']).toContain(
+      `filename*=UTF-8''${encodeURIComponent('站点方法')}-`,
+    );
+    expect((await call(portal, 'GET', `${csvUrl(run.id)}?lang=fr`, people.runner.token)).statusCode).toBe(400);
     expect((await call(portal, 'GET', csvUrl(run.id), people.staff.token)).statusCode).toBe(200);
     expect((await call(portal, 'GET', csvUrl(run.id), people.author.token)).statusCode).toBe(404);
     expect((await call(portal, 'GET', csvUrl(run.id), null)).statusCode).toBe(401);

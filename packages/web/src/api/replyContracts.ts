@@ -38,6 +38,7 @@ import {
   reviewStateSchema,
 } from '@portal/shared/contracts/review';
 import { catalogueStatsSchema, hotReplySchema, searchReplySchema, suggestReplySchema } from '@portal/shared/contracts/search';
+import { methodPageSchema, methodSchema, methodVersionListSchema, runPageSchema, runSchema, runStartedSchema } from '@portal/shared/contracts/analysis';
 import {
   recordTablesSchema,
   tableColumnsSchema,
@@ -119,6 +120,14 @@ const CONTRACTS: Partial<Record<RouteName, Partial<Record<Method, z.ZodType>>>> 
   suggest: { GET: suggestReplySchema },
   hot: { GET: hotReplySchema },
   catalogueStats: { GET: catalogueStatsSchema },
+  analysisMethods: { GET: methodPageSchema, POST: methodSchema },
+  analysisMethod: { GET: methodSchema, PATCH: methodSchema },
+  analysisVersions: { GET: methodVersionListSchema },
+  analysisFork: { POST: methodSchema },
+  analysisStart: { POST: runStartedSchema },
+  analysisRuns: { GET: runPageSchema },
+  analysisRun: { GET: runSchema },
+  analysisRerun: { POST: runStartedSchema },
 };
 
 const MATCHERS = (Object.entries(ROUTES) as [RouteName, string][])

@@ -100,6 +100,16 @@ export const ROUTES = {
   suggest: '/api/metadata/search/suggest/',
   hot: '/api/metadata/hot/',
   catalogueStats: '/api/metadata/catalogue-stats/',
+  // analysis methods and their runs (issue 20)
+  analysisMethods: '/api/analysis/methods/',
+  analysisMethod: '/api/analysis/methods/:id/',
+  analysisVersions: '/api/analysis/methods/:id/versions/',
+  analysisFork: '/api/analysis/methods/:id/fork/',
+  analysisStart: '/api/analysis/methods/:id/runs/',
+  analysisRuns: '/api/analysis/runs/',
+  analysisRun: '/api/analysis/runs/:id/',
+  analysisRerun: '/api/analysis/runs/:id/rerun/',
+  analysisRunCsv: '/api/analysis/runs/:id/csv/',
 } as const;
 
 export type RouteName = keyof typeof ROUTES;

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  LANGUAGES,
   methodInputSchema,
   methodPageSchema,
   methodPatchSchema,
@@ -21,6 +22,7 @@ const flag = z.enum(['true', 'false', '1', '0'], { error: 'validation.invalid' }
 const idText = z.string().max(100, 'validation.invalid').optional();
 const listQuery = z.object({ ...pagingQuery.shape, public: flag, mine: flag, search: z.string().max(200, 'validation.invalid').optional(), forked_from: idText });
 const runListQuery = z.object({ ...pagingQuery.shape, method: idText });
+const csvQuery = z.object({ lang: z.enum(LANGUAGES, { error: 'validation.invalid' }).optional() });
 const isSet = (value: string | undefined) => value === 'true' || value === '1';
 
 /** Analysis methods and their runs (issue 20; spec section 2 "Analysis"). Thin: the rules are AnalysisService's. */
@@ -72,8 +74,9 @@ export async function analysisRoutes(parent: FastifyInstance, { analysis }: { an
     return analysis.listRuns(request.user!, method, { page, pageSize }, request.url, request.language);
   });
 
-  app.get('/api/analysis/runs/:id/csv/', { schema: { params: idParams }, config: { access: 'user' } }, async (request, reply) => {
-    const { filename, text } = await analysis.resultCsv(request.user!, request.params.id, request.language);
+  // A download is a plain navigation, which sends the browser's languages: `lang` names the page's.
+  app.get('/api/analysis/runs/:id/csv/', { schema: { params: idParams, querystring: csvQuery }, config: { access: 'user' } }, async (request, reply) => {
+    const { filename, text } = await analysis.resultCsv(request.user!, request.params.id, request.query.lang ?? request.language);
     return markInert(reply).type('text/csv; charset=utf-8').header('content-disposition', attachmentDisposition(filename)).send(text);
   });
 

@@ -97,6 +97,7 @@ export default function BasketPage() {
         <Button type="primary" onClick={apply} disabled={busy}>
           {t('ordersUi.basket.apply', { count: selected.length })}
         </Button>
+        <Button onClick={() => navigate('/data/analyze')}>{t('analysisUi.cart.link')}</Button>
         <Popconfirm
           title={t('ordersUi.basket.deleteConfirm', { count: selected.length })}
           okText={t('ordersUi.common.yes')}
