@@ -107,7 +107,7 @@ test('a provider imports a sheet of a draft’s workbook and fixes a column’s 
   await wizard.getByRole('button', { name: u.import.check }).click();
   await expect(wizard.getByRole('status')).toHaveText(u.import.report.allFit.replace('{{rows}}', '1,010'));
   await wizard.getByRole('button', { name: u.import.create }).click();
-  await expect(wizard.getByText(u.import.created.replace('{{name}}', tableName).replace('{{rows}}', '1,010'))).toBeVisible(AFTER_LOAD);
+  await expect(wizard.getByText(u.import.created.replace('{{name}}', tableName).replace('{{countText}}', '1,010'))).toBeVisible(AFTER_LOAD);
   await page.screenshot({ path: 'test-results-tables/import-zh-1280.png', fullPage: true });
   await wizard.locator('.ant-result').getByRole('button', { name: u.import.close }).click();
   // The record's tables are listed under its files, each a link to the viewer.
@@ -144,13 +144,13 @@ test('a scientist finds the published table, filters a number range, sorts, char
   await viewer.getByRole('searchbox', { name: u.list.searchPlaceholder }).press('Enter');
   await viewer.getByRole('link', { name: tableName }).click(AFTER_LOAD);
   await expect(viewer.getByRole('heading', { name: tableName })).toBeVisible(AFTER_LOAD);
-  await expect(viewer.getByTestId('match-count')).toHaveText(u.viewer.allRows.replace('{{count}}', '1,010'));
+  await expect(viewer.getByTestId('match-count')).toHaveText(u.viewer.allRows.replace('{{countText}}', '1,010'));
 
   // A range on the temperature, then the deepest first.
   await viewer.getByLabel(u.filters.gteLabel.replace('{{column}}', 'Temperature (°C)')).fill(String(LOW));
   await viewer.getByLabel(u.filters.lteLabel.replace('{{column}}', 'Temperature (°C)')).fill(String(HIGH));
   await viewer.getByRole('button', { name: u.filters.apply }).click();
-  await expect(viewer.getByTestId('match-count')).toHaveText(u.viewer.matching.replace('{{count}}', String(matching.length)));
+  await expect(viewer.getByTestId('match-count')).toHaveText(u.viewer.matching.replace('{{countText}}', String(matching.length)));
   const depthHeader = viewer.getByRole('columnheader', { name: /Depth \(m\)/ });
   await depthHeader.click();
   await expect(depthHeader).toHaveAttribute('aria-sort', 'ascending');
@@ -171,7 +171,7 @@ test('a scientist finds the published table, filters a number range, sorts, char
   ).toBe(false);
   await viewer.getByRole('button', { name: u.chart.open }).click();
   await expect(viewer.getByTestId('table-chart').locator('canvas')).toBeVisible(AFTER_LOAD);
-  await expect(viewer.getByText(u.chart.allRows.replace('{{count}}', String(matching.length)))).toBeVisible();
+  await expect(viewer.getByText(u.chart.allRows.replace('{{countText}}', String(matching.length)))).toBeVisible();
   expect([...scripts.keys()].some((name) => name.startsWith('TableChart-'))).toBe(true);
   await viewer.screenshot({ path: 'test-results-tables/viewer-zh-1280.png', fullPage: true });
 
@@ -201,7 +201,7 @@ test('the viewer on a phone in English; the landing page lists the table; a tabl
   await page.getByRole('button', { name: u.filters.title }).click();
   await page.getByLabel(u.filters.containsLabel.replace('{{column}}', 'Station')).fill('S3');
   await page.getByRole('button', { name: u.filters.apply }).click();
-  await expect(page.getByTestId('match-count')).toHaveText(u.viewer.matching.replace('{{count}}', String(rows.filter((row) => row.station === 'S3').length)));
+  await expect(page.getByTestId('match-count')).toHaveText(u.viewer.matching.replace('{{countText}}', String(rows.filter((row) => row.station === 'S3').length)));
   await expectNoPageScroll(page);
   await page.screenshot({ path: 'test-results-tables/viewer-en-390.png', fullPage: true });
 
@@ -216,7 +216,7 @@ test('the viewer on a phone in English; the landing page lists the table; a tabl
   await expect(section.getByRole('heading', { name: tableName })).toBeVisible(AFTER_LOAD);
   await expect(section.getByRole('row').filter({ hasText: 'temperature' }).getByRole('cell')).toHaveText(['Temperature', 'temperature', '°C', en.landing.tables.types.float]);
   await expectNoPageScroll(page);
-  await page.screenshot({ path: 'test-results-tables/landing-en-390.png', fullPage: true });
+  await section.screenshot({ path: 'test-results-tables/landing-tables-en-390.png' });
   await section.getByRole('link', { name: en.landing.tables.open.replace('{{name}}', tableName) }).click();
   await expect(page.getByRole('heading', { name: tableName })).toBeVisible(AFTER_LOAD);
   await context.close();

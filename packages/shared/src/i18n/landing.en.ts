@@ -80,7 +80,7 @@ export const landingEn = {
     loadFailed: 'The file list could not be loaded.',
   },
   tables: {
-    summary: '{{rows}} rows, {{columns}} columns',
+    summary: 'Rows: {{rows}} · columns: {{columns}}',
     open: 'Browse the table {{name}}',
     columns: 'Columns ({{count}})',
     name: 'Name',

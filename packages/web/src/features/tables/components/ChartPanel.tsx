@@ -77,7 +77,7 @@ export function ChartPanel({ code, columns, filters }: { code: string; columns: 
           <Typography.Text type="secondary">
             {count > CHART_ROWS
               ? t('tablesUi.chart.firstRows', { shown: formatCount(CHART_ROWS), count: formatCount(count), column: xName })
-              : t('tablesUi.chart.allRows', { count: formatCount(count) })}
+              : t('tablesUi.chart.allRows', { count, countText: formatCount(count) })}
           </Typography.Text>
           <Suspense fallback={<Spin />}>
             <TableChart

@@ -112,8 +112,8 @@ export default function ImportDrawer({ metadataId, file, onClose }: ImportDrawer
     content = (
       <Result
         status="success"
-        title={t('tablesUi.import.created', { name: tableName.trim(), rows: formatCount(created.rows) })}
-        subTitle={created.rejected_count > 0 ? t('tablesUi.import.createdEmpty', { count: formatCount(created.rejected_count) }) : undefined}
+        title={t('tablesUi.import.created', { name: tableName.trim(), count: created.rows, countText: formatCount(created.rows) })}
+        subTitle={created.rejected_count > 0 ? t('tablesUi.import.createdEmpty', { count: created.rejected_count, countText: formatCount(created.rejected_count) }) : undefined}
         extra={
           <Flex gap={8} wrap justify="center">
             {/* A hash route of the personal centre, which holds the editor too. */}

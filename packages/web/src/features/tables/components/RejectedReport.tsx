@@ -35,7 +35,7 @@ export function RejectedReport({ report, columns }: { report: TableImport; colum
         type="warning"
         showIcon
         role="status"
-        title={t('tablesUi.import.report.someRejected', { rows, count: formatCount(report.rejected_count) })}
+        title={t('tablesUi.import.report.someRejected', { rows, count: report.rejected_count, countText: formatCount(report.rejected_count) })}
         description={report.rejected_count > report.rejected.length ? t('tablesUi.import.report.firstShown', { shown: formatCount(report.rejected.length) }) : undefined}
       />
       <Table<Rejected>

@@ -144,7 +144,7 @@ function Viewer({ table }: { table: TableDescription }) {
         />
         <Flex gap={8} wrap align="center" justify="space-between">
           <Typography.Text data-testid="match-count" aria-live="polite">
-            {filtered ? t('tablesUi.viewer.matching', { count: formatCount(count) }) : t('tablesUi.viewer.allRows', { count: formatCount(count) })}
+            {t(filtered ? 'tablesUi.viewer.matching' : 'tablesUi.viewer.allRows', { count, countText: formatCount(count) })}
           </Typography.Text>
           <Space wrap>
             <Button icon={<AreaChartOutlined />} aria-expanded={charting} onClick={() => setCharting(!charting)}>

@@ -8,6 +8,7 @@ import { refusal } from '../../../../api/form';
 import { path } from '../../../../api/routes';
 import { formatBytes, formatCount, formatDateTime } from '../../../../components/format';
 import { FtpUploadPanel } from '../../../ftp/FtpUploadPanel';
+import { tablesKeys } from '../../../tables/api';
 import { ImportAction } from '../../../tables/components/ImportAction';
 import type { EditorTabProps } from '../../api';
 import { useFeedback } from '../useFeedback';
@@ -86,6 +87,8 @@ export function FileManager({ record, readOnly }: EditorTabProps) {
   const remove = async (entry: FileEntry) => {
     const refusedText = await change(() => treeApi.remove(record.id, entry), t('fileManager.deleted'));
     if (refusedText) message.error(refusedText);
+    // The tables read from a deleted file went with it (issue 20).
+    else await queryClient.invalidateQueries({ queryKey: tablesKeys.all });
   };
 
   const sortOrder = (column: string) => (ordering === column ? 'ascend' : ordering === `-${column}` ? 'descend' : null);
