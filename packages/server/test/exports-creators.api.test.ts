@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,7 +6,7 @@ import { Cite } from '@citation-js/core';
 import '@citation-js/plugin-bibtex';
 import '@citation-js/plugin-ris';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUser, type Person, buildExportRecord } from './factories.js';
+import { buildExportRecord, buildUser, linkAuthors, type Person } from './factories.js';
 import { createTestPortal, EN, type TestPortal } from './helpers.js';
 import { call, expectStatus } from './metadata-builders.js';
 import { addLine, apply } from './orders-builders.js';
@@ -29,30 +28,13 @@ const WANG_FANG: [string, string] = ['王芳', 'Wang Fang'];
 const LI_WEI: [string, string] = ['李伟', 'Li Wei'];
 
 /** Links people to a record in this order (sort 0, 1, ...): one author row per Chinese name. */
-async function linkPeople(id: string, links: Link[]) {
-  const db = portal.database.db;
-  const now = new Date().toISOString();
-  const authors = new Map<string, string>();
-  for (const [sort, [zh, en, role]] of links.entries()) {
-    let authorId = authors.get(zh);
-    if (!authorId) {
-      authorId = randomUUID();
-      authors.set(zh, authorId);
-      await db
-        .insertInto('authors')
-        .values({ id: authorId, name: zh, email: `${authorId}@example.org`, affiliation: `${zh}研究所`, created_by: owner.id, created_at: now } as never)
-        .execute();
-      await db
-        .insertInto('author_i18n')
-        .values({ id: randomUUID(), author_id: authorId, language: 'en', name: en, affiliation: `Institute of ${en}` } as never)
-        .execute();
-    }
-    await db
-      .insertInto('meta_author')
-      .values({ id: randomUUID(), metadata_id: id, author_id: authorId, role, event_date: '2024-05-01', sort } as never)
-      .execute();
-  }
-}
+const linkPeople = (id: string, links: Link[]) =>
+  linkAuthors(
+    portal,
+    id,
+    links.map(([zh, en, role], sort) => ({ name: zh, nameEn: en, affiliation: [`${zh}研究所`, `Institute of ${en}`], role, sort, eventDate: '2024-05-01' })),
+    owner.id,
+  );
 
 beforeAll(async () => {
   webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-web-'));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildUser } from './factories.js';
+import { buildUser, linkAuthors } from './factories.js';
 import { createTestPortal, EN, mailsTo, readOutbox, type TestPortal } from './helpers.js';
 import { call, expectStatus } from './metadata-builders.js';
 import { execFile, execFileSync } from 'node:child_process';
@@ -488,16 +488,7 @@ describe('orders: basket, application, handling and the download rule', () => {
     it('counts the caller’s datasets as their provider, author (by e-mail) and assessor, with their orders', async () => {
       const { ownerA, ownerB, other, ids } = cast;
       // Owner B is an author of dataset openA; the other user answered its review.
-      const authorId = randomUUID();
-      const now = new Date().toISOString();
-      await portal.database.db
-        .insertInto('authors')
-        .values({ id: authorId, name: '白作者', email: ownerB.email.toUpperCase(), created_by: ownerA.id, created_at: now } as never)
-        .execute();
-      await portal.database.db
-        .insertInto('meta_author')
-        .values({ id: randomUUID(), metadata_id: ids.openA, author_id: authorId, role: 'author', sort: 1 } as never)
-        .execute();
+      await linkAuthors(portal, ids.openA, [{ name: '白作者', email: ownerB.email.toUpperCase(), role: 'author', sort: 1 }], ownerA.id);
       await insertReview(portal, ids.openA, other.id, { status: 'pass' });
       // An application withdrawn by its applicant is no application any more.
       const withdrawn = (await order(portal, other, [ids.mailA])).order.orders[0].id;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { buildAccount, buildCatalogue, type CatalogueEntry } from './factories.js';
+import { buildAccount, buildCatalogue, linkAuthors, type CatalogueEntry } from './factories.js';
 import { type TestPortal, createTestPortal } from './helpers.js';
 import { foundIds, getOk, search, searchCall, type Params } from './search-builders.js';
 
@@ -852,22 +852,10 @@ describe("a kept reply and the client's _r", () => {
 describe('authors in a result', () => {
   // Issue 16: the result listed every linked person; it lists those a citation names, in its order.
   it("are the creators only, in the record's author order", async () => {
-    const db = portal.database.db;
-    const now = new Date().toISOString();
-    const people = [
-      { id: 'search-manager', name: '王经理', role: 'manager', sort: 0 },
-      { id: 'search-owner', name: '赵所有', role: 'owner', sort: 5 },
-    ];
-    for (const person of people) {
-      await db
-        .insertInto('authors')
-        .values({ id: person.id, name: person.name, email: `${person.id}@example.org`, created_at: now } as never)
-        .execute();
-      await db
-        .insertInto('meta_author')
-        .values({ id: `link-${person.id}`, metadata_id: ids.B!, author_id: person.id, role: person.role, sort: person.sort } as never)
-        .execute();
-    }
+    await linkAuthors(portal, ids.B!, [
+      { name: '王经理', role: 'manager', sort: 0 },
+      { name: '赵所有', role: 'owner', sort: 5 },
+    ]);
     const [hit] = (await search(portal, { q: 'borehole' }, 'zh-hans')).results;
     expect(hit.id).toBe(ids.B);
     expect(hit.authors).toEqual(['李冻', '赵所有']);
