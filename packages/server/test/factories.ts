@@ -7,7 +7,7 @@
  * test checks of the API itself it still does through the API.
  *
  * factories/users.ts (people), records.ts (records, catalogues), files.ts (data files, thumbnails),
- * extras.ts (the exports' optional parts), reviews.ts, orders.ts, authors.ts (people linked to a record in other roles).
+ * extras.ts (the exports' optional parts), reviews.ts, orders.ts, people-and-funds.ts (people linked to a record in other roles, funds, programmes).
  */
 export * from './factories/users.js';
 export * from './factories/records.js';
@@ -15,4 +15,4 @@ export * from './factories/files.js';
 export * from './factories/extras.js';
 export * from './factories/reviews.js';
 export * from './factories/orders.js';
-export * from './factories/authors.js';
+export * from './factories/people-and-funds.js';

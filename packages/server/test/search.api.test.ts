@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { buildAccount, buildCatalogue, linkAuthors, type CatalogueEntry } from './factories.js';
+import { buildAccount, buildCatalogue, buildFund, buildProgram, linkAuthors, type CatalogueEntry } from './factories.js';
 import { type TestPortal, createTestPortal } from './helpers.js';
 import { foundIds, getOk, search, searchCall, type Params } from './search-builders.js';
 
@@ -229,17 +229,9 @@ beforeAll(async () => {
   portal = await createTestPortal();
   const owner = await buildAccount(portal, { realname: 'Catalogue Owner' });
   const now = new Date().toISOString();
-  await portal.database.db
-    .insertInto('funds')
-    .values({ id: NSFC, name: '国家自然科学基金', name_en: 'National Natural Science Foundation of China', created_at: now } as never)
-    .execute();
-  await portal.database.db
-    .insertInto('programs')
-    .values([
-      { id: 'program-xda20', code: 'XDA20', name: '泛第三极环境变化', name_en: 'Pan-Third Pole Environment', created_at: now },
-      { id: 'program-xda19', code: 'XDA19', name: '地球大数据科学工程', name_en: 'Big Earth Data', created_at: now },
-    ] as never)
-    .execute();
+  await buildFund(portal, { id: NSFC, name: '国家自然科学基金', name_en: 'National Natural Science Foundation of China' });
+  await buildProgram(portal, { id: 'program-xda20', code: 'XDA20', name: '泛第三极环境变化', name_en: 'Pan-Third Pole Environment' });
+  await buildProgram(portal, { id: 'program-xda19', code: 'XDA19', name: '地球大数据科学工程', name_en: 'Big Earth Data' });
   ids = await buildCatalogue(portal, owner.id, [...PUBLISHED, ...UNPUBLISHED]);
   keyOf = Object.fromEntries(Object.entries(ids).map(([key, id]) => [id, key]));
   // A thumbnail and an attachment are no data files: the home page's counts leave them out.

@@ -74,3 +74,30 @@ export async function linkAuthors(portal: TestPortal, recordId: string, links: A
   }
   return ids;
 }
+
+/** A fund of the editor's fund picker ('' for what is not given). */
+export async function buildFund(portal: TestPortal, fund: { id?: string; name: string; name_en: string; serialNumber?: string }): Promise<string> {
+  const id = fund.id ?? randomUUID();
+  await portal.database.db
+    .insertInto('funds')
+    .values({
+      id,
+      name: fund.name,
+      name_en: fund.name_en,
+      serial_number: fund.serialNumber ?? '',
+      principal: '',
+      phone: '',
+      email: '',
+      is_core: 0,
+      created_at: new Date().toISOString(),
+    })
+    .execute();
+  return id;
+}
+
+/** A programme (XDA20, XDA19, ZKK ...) of the search's programme facet. */
+export async function buildProgram(portal: TestPortal, program: { id?: string; code: string; name: string; name_en: string }): Promise<string> {
+  const id = program.id ?? randomUUID();
+  await portal.database.db.insertInto('programs').values({ id, code: program.code, name: program.name, name_en: program.name_en, created_at: new Date().toISOString() }).execute();
+  return id;
+}
