@@ -233,6 +233,9 @@ test.describe('analysis methods', () => {
     await page.goto(`/en/personal/#/analyze/run/${methodId}?run=${started.id}`);
     const result = await expectResult(page, en, 6, '2021-01');
     await expect(result.getByText(`${word} air temperature`)).toBeVisible();
+    // The run's inputs fill the form, to run it again or changed.
+    const picked = page.locator('.ant-select', { has: page.getByRole('combobox', { name: en.run.datasets }) });
+    await expect(picked.getByText(`${word} snow depth`)).toBeVisible();
     const table = result.locator('.ant-table-content');
     const box = (await table.boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);

@@ -1,6 +1,6 @@
 import { Button, Card, Divider, Flex, Form, Input, Result, Select, Space, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { METHOD_LIMITS, type MethodParameter } from '@portal/shared';
 import { ApiError } from '../../../api/client';
@@ -65,6 +65,15 @@ function RunPanel({ method }: { method: AnalysisMethod }) {
   const [known, setKnown] = useState<RunDataset[]>([]);
   const description = methodDescription(method);
 
+  // A run opened by its address (a cited result): its inputs fill the form once, to run again or change.
+  const isLinked = useRef(!!runId && !params.get('datasets'));
+  const linked = useQuery({ queryKey: analysisKeys.run(runId ?? ''), queryFn: () => analysisApi.run(runId!), enabled: isLinked.current });
+  useEffect(() => {
+    if (!isLinked.current || !linked.data) return;
+    isLinked.current = false;
+    fill({ datasets: linked.data.dataset_titles, parameters: linked.data.parameters });
+  });
+
   const initial: RunForm = {
     datasets: (params.get('datasets') ?? '').split(',').filter(Boolean).slice(0, METHOD_LIMITS.datasets),
     parameters: Object.fromEntries(method.parameters.map((parameter) => [parameter.name, shown(parameter.default)])),
@@ -91,13 +100,17 @@ function RunPanel({ method }: { method: AnalysisMethod }) {
     await show(started);
   };
 
-  // An earlier run opened: its result shown, its inputs in the form, to change and run again.
-  const open = (earlier: RunSummary) => {
+  function fill(earlier: { datasets: RunDataset[]; parameters: RunSummary['parameters'] }) {
     setKnown(earlier.datasets);
     form.setFieldsValue({
       datasets: earlier.datasets.map((dataset) => dataset.id),
       parameters: Object.fromEntries(Object.entries(earlier.parameters).map(([name, value]) => [name, shown(value)])),
     });
+  }
+
+  // An earlier run opened: its result shown, its inputs in the form, to change and run again.
+  const open = (earlier: RunSummary) => {
+    fill(earlier);
     setParams({ run: earlier.id });
   };
 
