@@ -117,8 +117,16 @@ describe('the personal centre menu', () => {
     }
   });
 
-  it('has no entry for a page this release does not have (report printing, the audit list, the analysis library)', () => {
-    for (const path of ['/metadata/report', '/metadata/audit-list', '/analyze']) expect(PERSONAL_MENU_PATHS).not.toContain(path);
+  it('has no entry for a page this release does not have (report printing, the audit list)', () => {
+    for (const path of ['/metadata/report', '/metadata/audit-list']) expect(PERSONAL_MENU_PATHS).not.toContain(path);
+  });
+
+  it('offers everyone the big-data analysis (my methods, explore, share) and the data tables', () => {
+    for (const [name, user] of Object.entries(USERS)) {
+      const paths = pathsOf(visibleMenu(user, 'en'));
+      for (const path of ['/analyze', '/analyze/exploredways', '/analyze/methodsharing', '/data/detailedData']) expect(paths, name).toContain(path);
+    }
+    expect(groupForPath(visibleMenu(USERS.user!, 'en'), '/analyze/run/m1')).toBe('analysis');
   });
 
   it("offers the staff's pre-review to staff only", () => {

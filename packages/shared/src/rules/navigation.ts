@@ -36,7 +36,7 @@ export interface MenuUser {
 /**
  * An entry of the personal centre's left menu (spec section 2). Every entry opens a page its
  * reader can use: the spec's entries this release has no page for (report printing, the
- * review-audit list, the analysis library) are left out rather than shown disabled, and a page
+ * review-audit list) are left out rather than shown disabled, and a page
  * one role alone may use (the staff's pre-review) is in that role's menu only.
  */
 export interface MenuItemDef {
@@ -75,6 +75,8 @@ export const PERSONAL_MENU: MenuEntry[] = [
       { path: '/data/order', labelKey: 'menu.orderHistory' },
       { path: '/data/downloadData', labelKey: 'menu.download' },
       { path: '/data/voucher', labelKey: 'menu.voucher' },
+      // The tables made from data files (issue 20) that the reader may browse.
+      { path: '/data/detailedData', labelKey: 'menu.dataTables' },
       { path: '/apply-list', labelKey: 'ordersUi.menu.requests' },
     ],
   },
@@ -92,6 +94,18 @@ export const PERSONAL_MENU: MenuEntry[] = [
       { path: '/metadata/review', labelKey: 'menu.reviewing' },
       { path: '/metadata/published', labelKey: 'menu.published' },
       { path: '/metadata/apply-statistics', labelKey: 'menu.applyStatistics' },
+    ],
+  },
+  {
+    kind: 'group',
+    key: 'analysis',
+    labelKey: 'menu.analysis',
+    icon: 'analysis',
+    segments: ['analyze'],
+    items: [
+      { path: '/analyze', labelKey: 'menu.myMethods' },
+      { path: '/analyze/exploredways', labelKey: 'menu.exploreMethods' },
+      { path: '/analyze/methodsharing', labelKey: 'menu.shareMethods' },
     ],
   },
   {

@@ -4,6 +4,7 @@ import {
   DatabaseOutlined,
   DownOutlined,
   FolderOpenOutlined,
+  LineChartOutlined,
   MenuFoldOutlined,
   MenuUnfoldOutlined,
   SettingOutlined,
@@ -11,7 +12,7 @@ import {
   UserOutlined,
 } from '@ant-design/icons';
 import { Button, Divider, Dropdown, Layout, Menu, type MenuProps } from 'antd';
-import { Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Suspense, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { MENU_WIDTH, type User } from '@portal/shared';
@@ -32,6 +33,7 @@ const ICONS: Record<string, ReactNode> = {
   metadata: <DatabaseOutlined />,
   review: <AuditOutlined />,
   projects: <FolderOpenOutlined />,
+  analysis: <LineChartOutlined />,
   profile: <UserOutlined />,
   settings: <SettingOutlined />,
 };
@@ -49,12 +51,15 @@ export function PersonalShell({ user }: { user: User }) {
   const [collapsed, setCollapsed] = useState(false);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const entries = useMemo(() => visibleMenu(user, pageLanguage), [user]);
-  const [openKeys, setOpenKeys] = useState<string[]>([]);
-  // Open the group of the page shown, also when the address changes without a reload.
-  useEffect(() => {
-    const group = groupForPath(entries, pathname);
-    if (group) setOpenKeys((keys) => (keys.includes(group) ? keys : [...keys, group]));
-  }, [entries, pathname]);
+  // Open the group of the page shown, also when the address changes without a reload (set while
+  // rendering when the group changes, React's way to follow a prop without an effect's second render).
+  const group = groupForPath(entries, pathname);
+  const [openKeys, setOpenKeys] = useState<string[]>(group ? [group] : []);
+  const [shownGroup, setShownGroup] = useState(group);
+  if (group !== shownGroup) {
+    setShownGroup(group);
+    if (group && !openKeys.includes(group)) setOpenKeys([...openKeys, group]);
+  }
 
   const toItem = (entry: MenuEntry): NonNullable<MenuProps['items']>[number] => {
     if (entry.kind === 'group') {

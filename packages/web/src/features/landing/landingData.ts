@@ -24,14 +24,11 @@ export function doiUrl(doi: string): string {
 /** True once the element comes within a screen of the viewport (then stays true): for what loads late, like the map. */
 export function useNearViewport<T extends Element>(): [RefObject<T | null>, boolean] {
   const ref = useRef<T>(null);
-  const [near, setNear] = useState(false);
+  // Without IntersectionObserver (an old browser) it is near at once.
+  const [near, setNear] = useState(() => typeof IntersectionObserver === 'undefined');
   useEffect(() => {
     const element = ref.current;
     if (!element || near) return;
-    if (typeof IntersectionObserver === 'undefined') {
-      setNear(true);
-      return;
-    }
     const observer = new IntersectionObserver((entries) => entries.some((entry) => entry.isIntersecting) && setNear(true), { rootMargin: '100% 0px' });
     observer.observe(element);
     return () => observer.disconnect();
