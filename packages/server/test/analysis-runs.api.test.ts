@@ -57,7 +57,8 @@ afterAll(async () => {
   await portal?.close();
 });
 
-describe('GET /api/analysis/runs/', () => {
+// Each run starts a DuckDB process: seconds each on a loaded machine (CI runs the suites beside the browser tests).
+describe('GET /api/analysis/runs/', { timeout: 120_000 }, () => {
   it('is for signed-in users, and lists only the caller’s own runs, newest first, of one method with method=', async () => {
     expect((await call(portal, 'GET', runsUrl, null)).statusCode).toBe(401);
     const method = await create(people.author, {
@@ -129,7 +130,7 @@ describe('GET /api/analysis/runs/', () => {
   });
 });
 
-describe('GET /api/analysis/runs/{id}/csv/', () => {
+describe('GET /api/analysis/runs/{id}/csv/', { timeout: 120_000 }, () => {
   it('gives the result as CSV to the runner and staff: a byte order mark, CRLF, quoted commas, formulas as text', async () => {
     const method = await create(people.author, { name_en: 'Values: sorted', sql: 'select label, value, value > 2 as big from input1 order by value', public: true });
     const run = await runToEnd(people.runner, method.id, [stationId]);
@@ -166,7 +167,7 @@ describe('GET /api/analysis/runs/{id}/csv/', () => {
   });
 });
 
-describe('GET /api/analysis/methods/{id}/versions/', () => {
+describe('GET /api/analysis/methods/{id}/versions/', { timeout: 120_000 }, () => {
   it('lists every version of a readable method, the newest first; a private one only to its author and staff', async () => {
     const method = await create(people.author, { sql: 'select 1 as v', parameters: [{ name: 'x', type: 'integer', default: 1 }] });
     await call(portal, 'PATCH', methodUrl(method.id), people.author.token, { body: { sql: 'select 2 as v', chart: { type: 'bar', x: 'v', y: ['v'] } } });
@@ -187,7 +188,7 @@ describe('GET /api/analysis/methods/{id}/versions/', () => {
   });
 });
 
-describe('forks of a method', () => {
+describe('forks of a method', { timeout: 120_000 }, () => {
   it('counts every living fork; forked_from= lists the public ones, and the caller’s own with mine=true', async () => {
     const original = await create(people.author, { sql: 'select 1 as one', public: true });
     expect(original.forks).toBe(0);

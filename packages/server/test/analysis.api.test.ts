@@ -27,6 +27,11 @@ const TREND = Array.from({ length: 12 }, (_, index) => ({
   value: -3.2 * index + [0.8, -1.1, 0.3, 1.9, -0.7, 0.2, -1.6, 1.1, 0.4, -0.9, 1.3, -0.5][index]!,
 }));
 
+/**
+ * Each run starts a DuckDB process: on a loaded machine (CI runs the suites beside the browser tests) a
+ * test of several runs takes well over the 30 s default.
+ */
+const RUNS_TIMEOUT = 120_000;
 const methodsUrl = '/api/analysis/methods/';
 const methodUrl = (id: string) => `/api/analysis/methods/${id}/`;
 const create = async (person: Person, body: Record<string, unknown>) =>
@@ -82,7 +87,7 @@ afterAll(async () => {
   await portal?.close();
 });
 
-describe('POST /api/analysis/methods/', () => {
+describe('POST /api/analysis/methods/', { timeout: RUNS_TIMEOUT }, () => {
   it('is for signed-in users; the author owns a private method at version 1', async () => {
     expect((await call(portal, 'POST', methodsUrl, null, { body: { name: 'x', sql: 'select 1' } })).statusCode).toBe(401);
     const method = await create(people.author, { sql: 'select 1 as one', parameters: [{ name: 'limit_rows', type: 'integer', default: 10 }] });
@@ -106,13 +111,13 @@ describe('POST /api/analysis/methods/', () => {
       }),
     ).toBe('The parameter a is declared twice.');
     expect(await refused({ name: 'm', sql: 'select 1', parameters: [{ name: 'n', type: 'number', default: 'many' }] })).toBe('The value of n is not a number.');
-    expect(await refused({ name: 'm', sql: 'select 1', parameters: [{ name: 'd', type: 'date', default: '2021-02-30' }] })).toBe('The value of d is not a date.');
+    expect(await refused({ name: 'm', sql: 'select 1', parameters: [{ name: 'd', type: 'date', default: '2021-02-30' }] })).toBe('The value of d is not a date (YYYY-MM-DD).');
     const zh = await call(portal, 'POST', methodsUrl, people.author.token, { body: { name: '', sql: 'select 1' }, headers: { 'accept-language': 'zh-hans' } });
     expect(expectStatus(zh, 400).detail).toBe('请输入方法名称。');
   });
 });
 
-describe('GET, PATCH, DELETE /api/analysis/methods/{id}/', () => {
+describe('GET, PATCH, DELETE /api/analysis/methods/{id}/', { timeout: RUNS_TIMEOUT }, () => {
   it('shows a private method to its author and staff only; publishing shows it to everyone', async () => {
     const method = await create(people.author, { sql: 'select 1' });
     expect((await call(portal, 'GET', methodUrl(method.id), null)).statusCode).toBe(404);
@@ -166,7 +171,7 @@ describe('GET, PATCH, DELETE /api/analysis/methods/{id}/', () => {
   });
 });
 
-describe('GET /api/analysis/methods/', () => {
+describe('GET /api/analysis/methods/', { timeout: RUNS_TIMEOUT }, () => {
   it('lists public methods with their author and uses, searched; mine=true lists the caller’s own', async () => {
     const word = `Permafrost${Date.now()}`;
     const shared = await create(people.author, { name_en: `${word} shared`, sql: 'select 1', public: true });
@@ -184,7 +189,7 @@ describe('GET /api/analysis/methods/', () => {
   });
 });
 
-describe('POST /api/analysis/methods/{id}/fork/', () => {
+describe('POST /api/analysis/methods/{id}/fork/', { timeout: RUNS_TIMEOUT }, () => {
   it('copies a readable method to the caller, private, remembering its origin', async () => {
     const original = await create(people.author, { sql: 'select $x * 2 as doubled', parameters: [{ name: 'x', type: 'number', default: 21 }], public: true });
     const fork = methodSchema.parse(expectStatus(await call(portal, 'POST', `${methodUrl(original.id)}fork/`, people.other.token), 201));
@@ -204,7 +209,7 @@ describe('POST /api/analysis/methods/{id}/fork/', () => {
   });
 });
 
-describe('POST /api/analysis/methods/{id}/runs/ and GET /api/analysis/runs/{id}/', () => {
+describe('POST /api/analysis/methods/{id}/runs/ and GET /api/analysis/runs/{id}/', { timeout: RUNS_TIMEOUT }, () => {
   it('runs over the datasets’ tabular files as views, parameters bound as values; only the runner and staff read the run', async () => {
     const method = await create(people.author, {
       sql: "select count(*) as days, round(sum(value), 6) as total, 1.25::decimal(5, 2) as exact from station where value > $threshold and ($label = '' or cast(time as varchar) = $label)",
@@ -243,7 +248,7 @@ describe('POST /api/analysis/methods/{id}/runs/ and GET /api/analysis/runs/{id}/
     expect(await refused(people.author, [], { n: 1 }, 400)).toBe('Please choose at least one dataset.');
     expect(await refused(people.author, [textOnlyId], { n: 1 }, 400)).toBe('The chosen datasets have no tabular data files (CSV, TSV or Parquet).');
     expect(await refused(people.author, [stationId], {}, 400)).toBe('Please give a value for the parameter n.');
-    expect(await refused(people.author, [stationId], { n: 1.5 }, 400)).toBe('The value of n is not a integer.');
+    expect(await refused(people.author, [stationId], { n: 1.5 }, 400)).toBe('The value of n is not a whole number.');
     expect(await refused(people.author, [stationId], { n: 1, m: 2 }, 400)).toBe('The method has no parameter m.');
     const crowded = await buildRecord(portal, { owner: people.author, status: 'published', sharing: 'online', published: '2024-01-01' });
     await buildDataFiles(
@@ -258,7 +263,7 @@ describe('POST /api/analysis/methods/{id}/runs/ and GET /api/analysis/runs/{id}/
   });
 });
 
-describe('the sandbox', () => {
+describe('the sandbox', { timeout: RUNS_TIMEOUT }, () => {
   it('refuses files outside the chosen data: system files, another record’s stored file, the network', async () => {
     expect(await failureOf("select * from read_csv('/etc/passwd')")).toMatch(/^The query failed: .*Cannot access file "\/etc\/passwd".*disabled by configuration/s);
     const secret = await portal.database.db.selectFrom('meta_file').select('storage_key').where('metadata_id', '=', restrictedId).executeTakeFirstOrThrow();
@@ -295,7 +300,7 @@ describe('the sandbox', () => {
   });
 });
 
-describe('runs across restarts', () => {
+describe('runs across restarts', { timeout: RUNS_TIMEOUT }, () => {
   it('takes up queued runs at start, claimed once; a run left running by a dead process has failed', async () => {
     const method = await create(people.author, { sql: 'select count(*) as n from station' });
     const done = await runToEnd(people.author, method.id, [stationId]);
@@ -318,7 +323,7 @@ describe('runs across restarts', () => {
   });
 });
 
-describe('the data centre’s methods', () => {
+describe('the data centre’s methods', { timeout: RUNS_TIMEOUT }, () => {
   it('monthly means of a station series', async () => {
     const method = await dataCentre('Monthly means of a station series');
     const run = await runToEnd(people.other, method.id, [stationId]);

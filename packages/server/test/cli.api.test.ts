@@ -12,7 +12,8 @@ afterAll(async () => {
 
 const portalCli = (...args: string[]) => runPortalCli(portal, ...args);
 
-describe('npm run portal', () => {
+// Each call starts a process that loads the server's modules: seconds each on a loaded machine.
+describe('npm run portal', { timeout: 120_000 }, () => {
   it('lists its commands with --help', async () => {
     const { code, stdout } = await portalCli('--help');
     expect(code).toBe(0);

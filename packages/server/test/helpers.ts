@@ -7,7 +7,6 @@ import { promisify } from 'node:util';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { simpleParser } from 'mailparser';
 import SQLite from 'better-sqlite3';
-import pg from 'pg';
 import { buildApp, type BuildOptions, type Portal } from '../src/app.js';
 import { defaultRateLimits, loadConfig, type Config, type RateLimits } from '../src/config.js';
 import { onDatabase, TEMPLATE_PG, TEMPLATE_SQLITE } from './global-setup.js';

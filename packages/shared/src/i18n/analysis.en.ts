@@ -7,7 +7,14 @@ export const analysisEn = {
   sqlRequired: 'Please enter the SQL query of the method.',
   parameterName: 'A parameter name has English letters, digits and _, beginning with a letter or _: {{name}}',
   parameterTwice: 'The parameter {{name}} is declared twice.',
-  parameterValue: 'The value of {{name}} is not a {{type}}.',
+  /** By the parameter's type: the type said in words of the language. */
+  parameterValue: {
+    number: 'The value of {{name}} is not a number.',
+    integer: 'The value of {{name}} is not a whole number.',
+    string: 'The value of {{name}} is not a text.',
+    date: 'The value of {{name}} is not a date (YYYY-MM-DD).',
+    boolean: 'The value of {{name}} is not true or false.',
+  },
   parameterMissing: 'Please give a value for the parameter {{name}}.',
   parameterUnknown: 'The method has no parameter {{name}}.',
   datasetsRequired: 'Please choose at least one dataset.',

@@ -1,7 +1,7 @@
 import type { analysisEn } from './analysis.en.js';
 
 /** 分析方法及其运行（issue 20）。 */
-export const analysisZhHans: Record<keyof typeof analysisEn, string> = {
+export const analysisZhHans: typeof analysisEn = {
   methodNotFound: '没有这个分析方法。',
   runNotFound: '没有这次运行。',
   notOwner: '只有方法的作者可以编辑或删除它。',
@@ -9,7 +9,13 @@ export const analysisZhHans: Record<keyof typeof analysisEn, string> = {
   sqlRequired: '请输入方法的 SQL 查询。',
   parameterName: '参数名只能包含英文字母、数字和 _，并以字母或 _ 开头：{{name}}',
   parameterTwice: '参数 {{name}} 重复声明。',
-  parameterValue: '{{name}} 的值不是 {{type}}。',
+  parameterValue: {
+    number: '{{name}} 的值不是数字。',
+    integer: '{{name}} 的值不是整数。',
+    string: '{{name}} 的值不是文本。',
+    date: '{{name}} 的值不是日期（YYYY-MM-DD）。',
+    boolean: '{{name}} 的值不是 true 或 false。',
+  },
   parameterMissing: '请填写参数 {{name}} 的值。',
   parameterUnknown: '该方法没有参数 {{name}}。',
   datasetsRequired: '请至少选择一个数据集。',

@@ -20,7 +20,7 @@ export const tablesEn = {
   notATable: 'Only Excel workbooks (.xlsx) and CSV files can become tables.',
   unreadable: 'The file could not be read as a workbook: {{name}}',
   sheetNotFound: 'The workbook has no sheet named {{sheet}}.',
-  rejectedCells: '{{count}} cells do not fit their column’s type: change the types, or accept empty values for those cells.',
+  rejectedCells: 'Cells that do not fit their column’s type: {{count}}. Change the types, or accept empty values for those cells.',
   importFailed: 'The table could not be created; nothing of it was kept.',
   tableRequired: 'Please give the table’s code (table).',
   tableNotFound: 'There is no such table.',

@@ -49,7 +49,7 @@ export function checkedValues(declared: MethodParameter[], given: RunInput['para
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 function checkedValue(parameter: { name: string; type: MethodParameter['type'] }, value: string | number | boolean): string | number | boolean {
-  const refuse = () => new AppError('VALIDATION_FAILED', 'analysis.parameterValue', { params: { name: parameter.name, type: parameter.type } });
+  const refuse = () => new AppError('VALIDATION_FAILED', `analysis.parameterValue.${parameter.type}`, { params: { name: parameter.name } });
   const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
   switch (parameter.type) {
     case 'number':
