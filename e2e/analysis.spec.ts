@@ -119,7 +119,7 @@ test.describe('analysis methods', () => {
       await editor.getByLabel(ui.form.chartY).press('Enter');
     }
     await page.getByRole('button', { name: ui.common.save }).click();
-    await expect(page.getByText(zh.analysis.parameterValue.replace('{{name}}', 'min_temp').replace('{{type}}', 'number'))).toBeVisible();
+    await expect(page.getByText(zh.analysis.parameterValue.number.replace('{{name}}', 'min_temp'))).toBeVisible();
     await parameter.getByLabel(ui.form.parameterDefault).fill('-100');
     await page.getByRole('button', { name: ui.common.save }).click();
     await expect(page.getByText(ui.form.created)).toBeVisible();
