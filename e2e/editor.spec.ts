@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import type { Language } from '@portal/shared';
 import type { Locator } from '@playwright/test';
-import { createUser, expect, logIn, prefixOf, settled, test, textsOf, timePattern, uniqueName, withDb } from './fixtures';
+import { AFTER_LOAD, createUser, expect, logIn, prefixOf, settled, test, textsOf, timePattern, uniqueName, withDb } from './fixtures';
 
 const LANGUAGES: Language[] = ['zh-hans', 'en'];
 
@@ -14,7 +14,8 @@ async function newRecord(page: Page, language: Language, recordLanguage: Languag
   await page.getByRole('radio', { name: recordLanguage === 'en' ? e.languageEn : e.languageZh }).check();
   await page.getByRole('button', { name: e.create }).click();
   await expect(page).toHaveURL(/#\/metadata\/edit\/[\w-]+$/);
-  await expect(page.getByLabel(e.fields.title, { exact: true })).toBeVisible();
+  // The editor's code and the new record arrive first: a first load on a busy machine.
+  await expect(page.getByLabel(e.fields.title, { exact: true })).toBeVisible(AFTER_LOAD);
   return new URL(page.url()).hash.split('/').at(-1)!;
 }
 
