@@ -18,7 +18,8 @@ const WHOLE_CATALOGUE = ['home.spec.ts'];
 export default defineConfig({
   testDir: 'e2e',
   outputDir: process.env.E2E_OUTPUT ?? 'test-results',
-  timeout: 60_000,
+  // A test's whole budget: journeys of several pages took over a minute on a busy two-core machine.
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   // Two browsers at once next to the one server (two cores: the server mostly waits on them). Spec
   // files run whole in one worker each; the specs that read what the whole catalogue holds (the home
