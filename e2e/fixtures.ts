@@ -180,18 +180,23 @@ export const timePattern = (template: string) =>
   );
 
 /**
- * Chooses an option of an Ant Design select named by its label (the open list's item, by its text),
- * and sees it chosen. The list opens with an animation: on a loaded machine a click measured while it
- * grows can land on the neighbouring item, so a select that does not show the option is opened again.
+ * Chooses an option of an Ant Design select named by its label, and sees it chosen. The option is
+ * looked for in that select's own list (the popup holding the listbox its combobox controls), not in
+ * whichever list is open: on a loaded machine another select's list may still be fading out, and a
+ * click measured while the list grows can land on the neighbouring item, so a select that does not
+ * show the option is tried again, opened only when it is closed (a click on an open select shuts it).
  */
 export async function choose(page: Page, label: string, option: string) {
   const box = page.getByRole('combobox', { name: label });
   const chosen = page.locator('.ant-select', { has: box }).locator('.ant-select-content');
   await expect(async () => {
-    await box.click();
-    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').getByTitle(option, { exact: true }).click();
+    if ((await box.getAttribute('aria-expanded')) !== 'true') await box.click();
+    await expect(box).toHaveAttribute('aria-controls', /.+/, { timeout: 2_000 });
+    const list = (await box.getAttribute('aria-controls'))!;
+    const popup = page.locator('.ant-select-dropdown', { has: page.locator(`[id="${list}"]`) });
+    await popup.getByTitle(option, { exact: true }).click({ timeout: 5_000 });
     await expect(chosen).toHaveAttribute('title', option, { timeout: 2_000 });
-  }).toPass({ timeout: 20_000 });
+  }).toPass({ timeout: 30_000 });
 }
 
 /**

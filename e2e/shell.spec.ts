@@ -63,7 +63,8 @@ async function expectUncovered(locator: Locator) {
  */
 async function signInWhenAsked(page: Page, language: Language, user: { username: string; password: string }) {
   const texts = textsOf(language);
-  await expect(page.getByRole('heading', { name: texts.account.loginTitle })).toBeVisible();
+  // The first thing a fresh load shows (the personal centre's code, then the login screen's chunk).
+  await expect(page.getByRole('heading', { name: texts.account.loginTitle })).toBeVisible(AFTER_LOAD);
   await expect.soft(page.getByText(texts.account.loginToContinue)).toBeVisible();
   await expect(page.getByText(texts.account.forbidden)).toHaveCount(0);
   await page.getByLabel(texts.fields.login).fill(user.username);

@@ -5,6 +5,7 @@ import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import type { ReactNode } from 'react';
 import { MESSAGE_DURATION_SECONDS } from '@portal/shared';
+import { useMediaQuery } from '../components/useMediaQuery';
 import { pageLanguage } from './i18n';
 
 dayjs.locale(pageLanguage === 'en' ? 'en' : 'zh-cn');
@@ -25,15 +26,23 @@ const THEME: ThemeConfig = {
 };
 
 /**
+ * A visitor who asks for less motion gets none from Ant Design: its own switch, not global.css's
+ * near-zero durations, which left dropdowns and select lists drawn outside the window (their popups
+ * are placed once their opening motion has run, and a motion of 0.01 ms never reported its end).
+ */
+const STILL: ThemeConfig = { ...THEME, token: { ...THEME.token, motion: false } };
+
+/**
  * Ant Design for the pages that use it: the personal centre (main.tsx loads this with its router)
  * and the admin pages (the public router loads it lazily around them). Its locale follows the page
  * language; its toasts last 3 seconds (spec section 9).
  */
 export function AntdProviders({ children }: { children: ReactNode }) {
+  const lessMotion = useMediaQuery('(prefers-reduced-motion: reduce)');
   return (
     <ConfigProvider
       locale={pageLanguage === 'en' ? enUS : zhCN}
-      theme={THEME}
+      theme={lessMotion ? STILL : THEME}
       // Buttons keep their text as written ('注册', not '注 册'), so people and tests find them by name.
       button={{ autoInsertSpace: false }}
     >
