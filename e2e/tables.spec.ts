@@ -145,6 +145,8 @@ test('a scientist finds the published table, filters a number range, sorts, char
   await viewer.getByRole('link', { name: tableName }).click(AFTER_LOAD);
   await expect(viewer.getByRole('heading', { name: tableName })).toBeVisible(AFTER_LOAD);
   await expect(viewer.getByTestId('match-count')).toHaveText(u.viewer.allRows.replace('{{countText}}', '1,010'));
+  // Its name in an analysis method's SQL, to be copied.
+  await expect(viewer.getByText(u.viewer.sqlName)).toContainText(shared.code!);
 
   // A range on the temperature, then the deepest first.
   await viewer.getByLabel(u.filters.gteLabel.replace('{{column}}', 'Temperature (°C)')).fill(String(LOW));

@@ -232,8 +232,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   metadataAccess.events.on('deleting', ({ trx, ids }) => tables.forgetRecords(trx, ids));
   files.events.onDataFilesDeleting(({ trx, ids }) => tables.forgetFiles(trx, ids));
   await app.register(tablesRoutes, { tables, usage });
-  // Analysis methods (issue 20): queries in a DuckDB child process over the tabular files of records the runner may download.
-  const analysis = new AnalysisService(new AnalysisRepo(database.db), metadataAccess, downloads, storedFiles, storage, config.analysis, app.log);
+  // Analysis methods (issue 20): queries in a DuckDB child process over the imported tables and tabular files of records the runner may download.
+  const analysis = new AnalysisService(new AnalysisRepo(database.db), metadataAccess, downloads, storedFiles, tables, storage, config.analysis, app.log);
   // Queued runs are taken up; runs a dead process left running have failed.
   await analysis.recover();
   app.addHook('preClose', () => analysis.stop());

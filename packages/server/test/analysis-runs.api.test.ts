@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { methodSchema, methodVersionListSchema, runPageSchema, runSchema, type AnalysisMethod, type AnalysisRun } from '@portal/shared';
-import { buildRecord, buildUsers, setRecordStatus, type Person } from './factories.js';
+import { methodSchema, methodVersionListSchema, runPageSchema, runSchema, tableColumnsSchema, tableImportSchema, type AnalysisMethod, type AnalysisRun } from '@portal/shared';
+import { buildDataFile, buildRecord, buildUsers, setRecordStatus, type Person } from './factories.js';
 import { createTestPortal, EN, type TestPortal } from './helpers.js';
 import { call, expectStatus } from './metadata-builders.js';
+import { importTable, tableColumns } from './tables-builders.js';
 
 /**
  * What the analysis pages read beside the methods and runs themselves (issue 20): a person's runs of
@@ -205,5 +206,42 @@ describe('forks of a method', { timeout: 120_000 }, () => {
     expect(await listed('', people.author.token)).toEqual([publicFork.id]);
     expect(await listed('&mine=true', people.runner.token)).toEqual([privateFork.id]);
     expect(await listed('&mine=true', people.author.token)).toEqual([]);
+  });
+});
+
+describe('an imported table as a view of a run', { timeout: 120_000 }, () => {
+  it('is named by its code and read with its columns’ types, its text as stored; the runner of a record they may not download is refused', async () => {
+    // A provider's draft with a CSV file, made into a table (dates, integers, decimals, text with a comma, a line break and a minus), then published.
+    const csv = ['station,day,depth,count,note', 'NamCo,2024-01-02,1.5,3,"a, b"', 'NamCo,2024-01-01,-2.25,7,-5', 'Qomo,2024-01-03,10,0,"two', 'lines"'].join('\n');
+    const recordId = await buildRecord(portal, { owner: people.author, sharing: 'online', published: '2024-02-01', title: '站点观测表' });
+    const fileId = await buildDataFile(portal, recordId, people.author, { name: 'obs.csv', content: `${csv}\n`, mime: 'text/csv' });
+    const { columns } = tableColumnsSchema.parse(expectStatus(await tableColumns(portal, people.author.token, { file: fileId, sheet: 'obs', header_rows: 1 }), 200));
+    expect(columns.map((column) => column.type)).toEqual(['string', 'date', 'float', 'integer', 'string']);
+    const named = columns.map((column) => ({ ...column, display_name: column.display_name || column.field, display_name_en: column.display_name_en || column.field }));
+    const table = tableImportSchema.parse(
+      expectStatus(await importTable(portal, people.author.token, { file: fileId, sheet: 'obs', header_rows: 1, table_name: 'station_obs', columns: named }), 201),
+    );
+    await setRecordStatus(portal, recordId, 'published');
+
+    const method = await create(people.runner, {
+      sql: `select station, day, depth, count, note, typeof(day) as day_type, typeof(count) as count_type, typeof(depth) as depth_type from ${table.code} order by day`,
+    });
+    const run = await runToEnd(people.runner, method.id, [recordId]);
+    expect(run.error).toBeNull();
+    expect(run.status).toBe('done');
+    expect(run.views).toEqual(expect.arrayContaining([{ name: table.code, dataset: recordId, file: 'station_obs' }]));
+    expect(run.rows).toEqual([
+      ['NamCo', '2024-01-01', -2.25, 7, '-5', 'DATE', 'BIGINT', 'DOUBLE'],
+      ['NamCo', '2024-01-02', 1.5, 3, 'a, b', 'DATE', 'BIGINT', 'DOUBLE'],
+      ['Qomo', '2024-01-03', 10, 0, 'two\nlines', 'DATE', 'BIGINT', 'DOUBLE'],
+    ]);
+
+    // A record whose files only its applicants may download: its table is not read for anyone else.
+    await portal.database.db.transaction().execute(async (trx) => {
+      await trx.updateTable('metadata').set({ sharing_policy: 'offlineEmail' }).where('id', '=', recordId).execute();
+      await portal.metadataAccess.changed(trx, [recordId]);
+    });
+    const refused = await call(portal, 'POST', `${methodUrl(method.id)}runs/`, people.runner.token, { body: { datasets: [recordId], parameters: {} } });
+    expect(refused.statusCode).toBe(403);
   });
 });

@@ -246,7 +246,7 @@ describe('POST /api/analysis/methods/{id}/runs/ and GET /api/analysis/runs/{id}/
     expect(await refused(people.other, [restrictedId], { n: 1 }, 403)).toBeTruthy();
     expect(await refused(people.other, [draftId], { n: 1 }, 404)).toBeTruthy();
     expect(await refused(people.author, [], { n: 1 }, 400)).toBe('Please choose at least one dataset.');
-    expect(await refused(people.author, [textOnlyId], { n: 1 }, 400)).toBe('The chosen datasets have no tabular data files (CSV, TSV or Parquet).');
+    expect(await refused(people.author, [textOnlyId], { n: 1 }, 400)).toBe('The chosen datasets have no tables and no tabular data files (CSV, TSV or Parquet).');
     expect(await refused(people.author, [stationId], {}, 400)).toBe('Please give a value for the parameter n.');
     expect(await refused(people.author, [stationId], { n: 1.5 }, 400)).toBe('The value of n is not a whole number.');
     expect(await refused(people.author, [stationId], { n: 1, m: 2 }, 400)).toBe('The method has no parameter m.');
@@ -257,7 +257,7 @@ describe('POST /api/analysis/methods/{id}/runs/ and GET /api/analysis/runs/{id}/
       people.author,
       Array.from({ length: 101 }, (_, index) => ({ name: `part-${index}.csv`, content: 'a\n1\n' })),
     );
-    expect(await refused(people.author, [crowded], { n: 1 }, 400)).toBe('The chosen datasets have 101 tabular data files; a run reads at most 100.');
+    expect(await refused(people.author, [crowded], { n: 1 }, 400)).toBe('The chosen datasets have 101 tables and tabular data files; a run reads at most 100.');
     // The owner of the restricted record may download it: the run goes.
     expect((await runToEnd(people.author, method.id, [restrictedId], { n: 1 })).rows).toEqual([[1]]);
   });

@@ -138,7 +138,7 @@ export const runSchema = z.object({
   /** The same datasets with their titles. */
   dataset_titles: z.array(runDatasetSchema),
   parameters: z.record(z.string(), parameterValue),
-  /** Each tabular data file as the query saw it: the view's name, the record and the file. */
+  /** Each view as the query saw it: its name, the record, and the data file's path or the imported table's name. */
   views: z.array(z.object({ name: z.string(), dataset: z.string(), file: z.string() })),
   columns: z.array(z.object({ name: z.string(), type: z.string() })).nullable(),
   rows: z.array(z.array(z.unknown())).nullable(),

@@ -42,7 +42,7 @@ export const analysisUiEn = {
   my: {
     title: 'My methods',
     intro:
-      'Your analysis methods: SQL queries with parameters, run on the tabular data files (CSV, TSV, Parquet) of datasets you may download. Each edit is kept as a new version, so that every run names what it ran.',
+      'Your analysis methods: SQL queries with parameters, run on the tables and tabular data files (CSV, TSV, Parquet) of datasets you may download. Each edit is kept as a new version, so that every run names what it ran.',
     create: 'New method',
     empty: 'You have no analysis methods yet. Write one, or fork a public one in Explore.',
     deleteConfirm: 'Delete the method “{{name}}”? Its runs stay readable.',
@@ -58,7 +58,7 @@ export const analysisUiEn = {
     descriptionEn: 'Description (English)',
     sql: 'SQL query',
     sqlHelp:
-      'One SELECT query in DuckDB SQL, read-only. Each tabular data file of the chosen datasets is a view: input1, input2 … in the order of the datasets, and one named after its file (station.csv: station). A parameter is written $name.',
+      'One SELECT query in DuckDB SQL, read-only. Each table imported into the chosen datasets is a view named by its code (t_…, shown on the table’s page), its columns typed; each tabular data file is a view: input1, input2 … in the order of the datasets, and one named after its file (station.csv: station). A parameter is written $name.',
     parameters: 'Parameters',
     parametersHelp: 'Values asked for at each run; a default fills the field.',
     parameterN: 'Parameter {{n}}',

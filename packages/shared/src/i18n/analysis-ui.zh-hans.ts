@@ -41,7 +41,7 @@ export const analysisUiZhHans: typeof analysisUiEn = {
   status: { queued: '排队中', running: '运行中', done: '已完成', failed: '失败' },
   my: {
     title: '我的方法',
-    intro: '您的分析方法：带参数的 SQL 查询，在您可下载的数据集的表格数据文件（CSV、TSV、Parquet）上运行。每次修改都保存为新版本，每次运行都记录所用的版本。',
+    intro: '您的分析方法：带参数的 SQL 查询，在您可下载的数据集的数据表和表格数据文件（CSV、TSV、Parquet）上运行。每次修改都保存为新版本，每次运行都记录所用的版本。',
     create: '新建方法',
     empty: '您还没有分析方法。请新建一个，或在“探索方法”中派生一个公开方法。',
     deleteConfirm: '删除方法“{{name}}”？其运行记录仍可查看。',
@@ -57,7 +57,7 @@ export const analysisUiZhHans: typeof analysisUiEn = {
     descriptionEn: '描述（英文）',
     sql: 'SQL 查询',
     sqlHelp:
-      '一条只读的 DuckDB SQL SELECT 查询。所选数据集的每个表格数据文件都是一个视图：按数据集顺序命名为 input1、input2 …，另有一个以文件名命名（station.csv：station）。参数写作 $名称。',
+      '一条只读的 DuckDB SQL SELECT 查询。所选数据集中导入的每个数据表都是一个以其编码命名的视图（t_…，见数据表页面），各列带有类型；每个表格数据文件也是一个视图：按数据集顺序命名为 input1、input2 …，另有一个以文件名命名（station.csv：station）。参数写作 $名称。',
     parameters: '参数',
     parametersHelp: '每次运行时填写的值；默认值会预先填入。',
     parameterN: '参数 {{n}}',

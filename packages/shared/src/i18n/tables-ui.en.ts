@@ -19,6 +19,7 @@ export const tablesUiEn = {
   viewer: {
     ofRecord: 'Table of the dataset',
     size: 'Rows: {{rows}} · columns: {{columns}}',
+    sqlName: 'In an analysis method’s SQL this table is the view',
     // i18next picks `_one` for a count of 1, the plain key for any other count.
     allRows_one: '1 row',
     allRows: '{{countText}} rows',

@@ -20,6 +20,7 @@ export const tablesUiZhHans: typeof tablesUiEn = {
   viewer: {
     ofRecord: '所属数据集',
     size: '{{rows}} 行，{{columns}} 列',
+    sqlName: '在分析方法的 SQL 中，此表的视图名为',
     allRows_one: '共 1 行',
     allRows: '共 {{countText}} 行',
     matching_one: '1 行符合筛选条件',

@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import {
   translate,
   type AnalysisMethod,
   type AnalysisRun,
   type Language,
-  METHOD_LIMITS,
   type MethodChart,
   type MethodInput,
   type MethodParameter,
@@ -26,7 +24,8 @@ import { toPageAt, type Paging } from '../../http/paging.js';
 import type { AnalysisRepo, DatasetTitleRow, MethodRow, RunRow, VersionRow } from './analysis.repo.js';
 import { checkedText, checkedValues } from './method-rules.js';
 import { resultCsv, resultFileName } from './run-csv.js';
-import { runInSandbox, SANDBOX_STARTUP_MS, type SandboxError, type SandboxLimits, type SandboxView } from './sandbox.js';
+import { RunViews, type AnalysisTables, type LocalBlobs, type RunView } from './run-views.js';
+import { runInSandbox, SANDBOX_STARTUP_MS, type SandboxError, type SandboxLimits } from './sandbox.js';
 
 export interface AnalysisOptions {
   limits: SandboxLimits;
@@ -34,32 +33,8 @@ export interface AnalysisOptions {
   concurrency: number;
 }
 
-/** Where a stored blob is on this machine's disk (LocalDiskStore): DuckDB reads the file there. */
-export interface LocalBlobs {
-  localPath(key: string): string;
-}
-
-/** Tabular data files a view is made of, by their name's ending. */
-const FORMATS: Record<string, SandboxView['format']> = { '.csv': 'csv', '.tsv': 'csv', '.parquet': 'parquet' };
-
-/** A view as a run keeps it: the file's id lets the run find the file again when it starts. */
-interface RunView {
-  name: string;
-  dataset: string;
-  file: string;
-  file_id: string;
-  format: SandboxView['format'];
-}
-
 const json = <T>(text: string | null, fallback: T): T => (text === null ? fallback : (JSON.parse(text) as T));
 const mayRead = (user: AuthenticatedUser | null, row: MethodRow) => row.public === 1 || (!!user && (user.id === row.owner_id || user.is_staff));
-
-/** A view's name from a file's name: letters, digits and _ of any script, not starting with a digit. */
-export function viewNameOf(fileName: string): string {
-  const base = fileName.replace(/\.[^.]*$/, '').toLowerCase();
-  const name = base.replace(/[^\p{L}\p{N}_]+/gu, '_').replace(/^_+|_+$/g, '') || 'file';
-  return /^\p{N}/u.test(name) ? `t_${name}` : name;
-}
 
 /**
  * Analysis methods and their runs (issue 20). A method is owned by its author (null: the data
@@ -73,16 +48,20 @@ export class AnalysisService {
   private active = 0;
   private readonly stopping = new AbortController();
   private waiting: (() => void)[] = [];
+  private readonly views: RunViews;
 
   constructor(
     private readonly repo: AnalysisRepo,
     private readonly access: MetadataAccess,
     private readonly downloads: DownloadAccess,
-    private readonly storedFiles: StoredFiles,
-    private readonly blobs: LocalBlobs,
+    storedFiles: StoredFiles,
+    tables: AnalysisTables,
+    blobs: LocalBlobs,
     private readonly options: AnalysisOptions,
     private readonly log: { error(object: unknown, message: string): void },
-  ) {}
+  ) {
+    this.views = new RunViews(access, downloads, storedFiles, tables, blobs);
+  }
 
   /** Public methods, or the caller's own (`mine`); `forkedFrom`: forks of that method only. */
   async list(user: AuthenticatedUser | null, query: { mine: boolean; search?: string; forkedFrom?: string }, paging: Paging, address: string): Promise<Page<AnalysisMethod>> {
@@ -284,29 +263,7 @@ export class AnalysisService {
     const parameters = checkedValues(declared, input.parameters);
     const datasets = [...new Set(input.datasets)];
     if (!datasets.length) throw new AppError('VALIDATION_FAILED', 'analysis.datasetsRequired');
-    const views: RunView[] = [];
-    const taken = new Set<string>();
-    const unique = (name: string) => {
-      let candidate = name;
-      for (let n = 2; taken.has(candidate); n += 1) candidate = `${name}_${n}`;
-      taken.add(candidate);
-      return candidate;
-    };
-    const files: Omit<RunView, 'name'>[] = [];
-    for (const dataset of datasets) {
-      // The one download rule: a record the caller may not read is 404, one they may not download 401/403.
-      const record = await this.access.readable(user, dataset);
-      await this.downloads.assert(user, record);
-      for (const file of await this.storedFiles.treeFiles(record.id)) {
-        const format = FORMATS[path.extname(file.name).toLowerCase()];
-        if (format) files.push({ dataset: record.id, file: `${file.path}${file.name}`, file_id: file.id, format });
-      }
-    }
-    if (!files.length) throw new AppError('VALIDATION_FAILED', 'analysis.noTabularFiles');
-    if (files.length > METHOD_LIMITS.files) throw new AppError('VALIDATION_FAILED', 'analysis.tooManyFiles', { params: { max: METHOD_LIMITS.files, count: files.length } });
-    // input1, input2 ... in the datasets' order first, so that a file named like them does not take their names.
-    files.forEach((file, index) => views.push({ ...file, name: unique(`input${index + 1}`) }));
-    for (const file of files) views.push({ ...file, name: unique(viewNameOf(path.basename(file.file))) });
+    const views = await this.views.of(user, datasets);
     const run: RunRow = {
       id: randomUUID(),
       method_id: methodId,
@@ -350,19 +307,15 @@ export class AnalysisService {
     const finish = (changes: Partial<RunRow>) => this.repo.updateRun(id, { ...changes, finished_at: new Date().toISOString() });
     // A closing process leaves its queue queued: the next start (or another process) takes it up.
     if (this.stopping.signal.aborted || !(await this.repo.claim(id, new Date().toISOString()))) return;
-    const views: SandboxView[] = [];
-    for (const view of json<RunView[]>(run.views, [])) {
-      const file = await this.storedFiles.dataFile(view.file_id);
-      if (!file) return finish({ status: 'failed', error: JSON.stringify({ key: 'analysis.queryFailed', params: { detail: `${view.file}: no longer there` } }) });
-      views.push({ name: view.name, path: this.blobs.localPath(file.storage_key), format: view.format });
-    }
+    const prepared = await this.views.prepare(json<RunView[]>(run.views, []));
+    if ('gone' in prepared) return finish({ status: 'failed', error: JSON.stringify({ key: 'analysis.queryFailed', params: { detail: `${prepared.gone}: no longer there` } }) });
     const declared = json<MethodParameter[]>(version.parameters, []);
     const values = json<Record<string, string | number | boolean>>(run.parameters, {});
     const result = await runInSandbox(
-      { sql: version.sql, parameters: declared.map((parameter) => ({ name: parameter.name, type: parameter.type, value: values[parameter.name]! })), views },
+      { sql: version.sql, parameters: declared.map((parameter) => ({ name: parameter.name, type: parameter.type, value: values[parameter.name]! })), views: prepared.views },
       this.options.limits,
       this.stopping.signal,
-    );
+    ).finally(prepared.cleanup);
     // Stopped by the process closing, not by its query: queued again, for the next start.
     if (this.stopping.signal.aborted) return this.repo.updateRun(id, { status: 'queued', started_at: null });
     if ('error' in result) return finish({ status: 'failed', error: JSON.stringify(result.error) });

@@ -46,7 +46,11 @@ async function run({ sql, parameters, views, limits, tempDirectory }) {
   // The views come first, from paths the portal resolved; then the data files are the only paths
   // allowed, external access goes, and the configuration is locked so the query cannot undo it.
   for (const view of views) {
-    await connection.run(`create view ${quoteIdentifier(view.name)} as select * from ${READERS[view.format]}(${quoteString(view.path)})`);
+    // An imported table's CSV, written by the portal, is read with its declared columns; a data file's types are DuckDB's guess.
+    const declared = view.columns
+      ? `, header = true, auto_detect = false, delim = ',', quote = '"', escape = '"', columns = {${view.columns.map((column) => `${quoteString(column.name)}: ${quoteString(column.type)}`).join(', ')}}`
+      : '';
+    await connection.run(`create view ${quoteIdentifier(view.name)} as select * from ${READERS[view.format]}(${quoteString(view.path)}${declared})`);
   }
   await connection.run(`set allowed_paths = [${views.map((view) => quoteString(view.path)).join(', ')}]`);
   await connection.run('set allowed_directories = []');

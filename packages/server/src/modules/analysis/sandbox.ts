@@ -14,11 +14,16 @@ export interface SandboxLimits {
   maxBytes: number;
 }
 
-/** A tabular data file as a view of the query: its sanitised name, the path the portal resolved, its reader. */
+/**
+ * A tabular file as a view of the query: its sanitised name, the path the portal resolved, its reader;
+ * `columns`, for a CSV the portal wrote itself (an imported table), are read as given (DuckDB's types),
+ * not guessed.
+ */
 export interface SandboxView {
   name: string;
   path: string;
   format: 'csv' | 'parquet';
+  columns?: { name: string; type: string }[];
 }
 
 export interface SandboxJob {

@@ -24,6 +24,24 @@ export function csvCell(value: string | number | null): string {
   return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
+/**
+ * A table's rows as plain RFC 4180 CSV for a program to read (an analysis run's view, issue 20): the
+ * field names as its one header row, no byte order mark, and values as stored (no spreadsheet escape:
+ * '-5' stays '-5'), quoted when they hold a comma, a quote, a line break or edge spaces.
+ */
+export function plainCsvStream(fields: string[], batches: Batches): Readable {
+  const cell = (value: string | number | null) => {
+    if (value === null) return '';
+    const text = String(value);
+    return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  };
+  async function* lines(): AsyncGenerator<string> {
+    yield `${fields.map(cell).join(',')}\n`;
+    for await (const rows of batches) yield rows.map((row) => `${fields.map((field) => cell(row[field] ?? null)).join(',')}\n`).join('');
+  }
+  return Readable.from(lines(), { objectMode: false });
+}
+
 /** The rows as UTF-8 CSV with a byte order mark (Excel reads it as UTF-8), CRLF line ends (RFC 4180). */
 export function csvStream(header: string[][], fields: string[], batches: Batches): Readable {
   async function* lines(): AsyncGenerator<string> {

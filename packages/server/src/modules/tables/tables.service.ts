@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import {
   DEFAULT_PAGE_SIZE,
   MAX_PAGE_SIZE,
@@ -26,7 +28,7 @@ import { orNotFound, type MetadataAccess, type MetadataRow } from '../metadata/i
 import type { DownloadAccess } from '../orders/index.js';
 import { proposeColumns } from './column-proposal.js';
 import { IN_MEMORY_XLSX_BYTES, rowsOf, sourceKindOf, summarize, UnreadableFileError, workbookSheetNames, type Cell, type WorkbookHints } from './sheet-reader.js';
-import { csvStream, xlsxStream, XLSX_TYPE, type Log } from './table-download.js';
+import { csvStream, plainCsvStream, xlsxStream, XLSX_TYPE, type Log } from './table-download.js';
 import { Load, type Source } from './table-load.js';
 import { filtersOf, orderingOf } from './table-query.js';
 import { TablesRepo, type CatalogueRow, type ListedRow } from './tables.repo.js';
@@ -40,6 +42,13 @@ const LISTED_TABLES = 10_000;
 export type MeasuredVariable = TableColumn & { table: string };
 
 /** A download of a table's rows: its stream, and what counting it needs. */
+/** A table as an analysis run reads it: a view named by its code, its columns typed. */
+export interface AnalysisTable {
+  code: string;
+  name: string;
+  columns: { field: string; type: TableColumnType }[];
+}
+
 export interface TableDownload {
   metadataId: string;
   order: string | null;
@@ -260,6 +269,36 @@ export class TablesService {
       for (const column of view.columns) variables.push({ ...column, table: view.name });
     }
     return variables;
+  }
+
+  // ---- What the analysis module asks ----
+
+  /**
+   * A record's ready tables, each with its columns' fields and types: the views an analysis run makes
+   * of them (the analysis module has judged the record's download rule for its runner).
+   */
+  async analysisTablesOf(metadataId: string): Promise<AnalysisTable[]> {
+    return (await this.repo.ofRecord(metadataId)).map(catalogueView).map((view) => ({
+      code: view.code,
+      name: view.name,
+      columns: view.columns.map(({ field, type }) => ({ field, type })),
+    }));
+  }
+
+  /** Every row of a ready table as plain CSV (its fields as the header) in a new file at `target`; false when the table is gone. */
+  async writeAnalysisCsv(code: string, target: string): Promise<boolean> {
+    const table = await this.repo.findReady(code);
+    if (!table) return false;
+    const columns = catalogueView(table).columns;
+    const batches = this.repo.rowsInOrder(code, columns, { filters: [], ordering: undefined }, DOWNLOAD_BATCH_ROWS);
+    await pipeline(
+      plainCsvStream(
+        columns.map((column) => column.field),
+        batches,
+      ),
+      createWriteStream(target, { flags: 'wx', mode: 0o600 }),
+    );
+    return true;
   }
 
   // ---- What other modules' events ask ----

@@ -123,6 +123,12 @@ function Viewer({ table }: { table: TableDescription }) {
             {t('tablesUi.viewer.size', { rows: formatCount(table.rows), columns: formatCount(table.columns.length) })}
           </Typography.Text>
         </Typography.Paragraph>
+        <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
+          {t('tablesUi.viewer.sqlName')}{' '}
+          <Typography.Text code copyable>
+            {table.code}
+          </Typography.Text>
+        </Typography.Paragraph>
         <Collapse
           defaultActiveKey={isPhone ? [] : ['filters']}
           items={[
