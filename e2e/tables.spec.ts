@@ -9,7 +9,7 @@ import { apiSession, completeRecord, expectJson } from './records';
  * changes the type of a column the dry run found cells of that do not fit; once the record is
  * published, a scientist finds the table, filters a number column by a range, sorts, charts and
  * downloads the rows as CSV (Chinese, 1280 px). Then the viewer in English on a phone, the landing
- * page's list of the record's tables and a table that does not exist.
+ * page's list of the record's tables and a table that does not exist; an import on a phone in English.
  */
 
 const ROWS = 1010;
@@ -221,5 +221,46 @@ test('the viewer on a phone in English; the landing page lists the table; a tabl
   await section.screenshot({ path: 'test-results-tables/landing-tables-en-390.png' });
   await section.getByRole('link', { name: en.landing.tables.open.replace('{{name}}', tableName) }).click();
   await expect(page.getByRole('heading', { name: tableName })).toBeVisible(AFTER_LOAD);
+  await context.close();
+});
+
+test('a provider imports a sheet on a phone in English: the columns scroll inside the wizard, a type is changed, the table is made', async ({ browser }) => {
+  const en = textsOf('en');
+  const u = en.tablesUi;
+  const [provider] = await createUsers({ realname: 'Phone Provider' });
+  const providerApi = await apiSession(provider.username, provider.password);
+  const record = await completeRecord(providerApi, `Ice core stations ${uniqueName('tp')}`, 'en');
+  const upload = await providerApi.post('/metadata/upload-file/', {
+    multipart: { metadata: record.id, file: { name: 'stations.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: await workbook() } },
+  });
+  expect(upload.ok(), await upload.text()).toBe(true);
+  await providerApi.dispose();
+
+  const { context, page } = await signedInQuietly(browser, provider);
+  await page.goto(`${prefixOf('en')}/personal/#/metadata/edit/${record.id}`);
+  await page.getByRole('tab', { name: en.editor.tabs.files, exact: true }).click(AFTER_LOAD);
+  // The wizard at a phone's width (the editor's tab bar on a phone, its overflow menu, is not the subject).
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole('button', { name: u.import.actionOf.replace('{{name}}', 'stations.xlsx') }).click();
+  const wizard = await settled(page.getByRole('dialog', { name: u.import.title.replace('{{name}}', 'stations.xlsx') }));
+  await expect(wizard.getByRole('combobox', { name: u.import.sheet })).toBeVisible(AFTER_LOAD);
+  const tableName = `Stations ${uniqueName('p')}`;
+  await wizard.getByLabel(u.import.tableName).fill(tableName);
+  await wizard.getByRole('button', { name: u.import.fetchHeader }).click();
+  const cell = (what: string, n: number) => wizard.getByLabel(u.import.cellLabel.replace('{{what}}', what).replace('{{n}}', String(n)));
+  await expect(cell(u.import.columns.field, 2)).toHaveValue('depth');
+  await cell(u.import.columns.display_name, 1).fill('站点');
+  await expectNoPageScroll(page);
+  await page.screenshot({ path: 'test-results-tables/import-en-390.png', fullPage: true });
+
+  // The depth that is no integer: its column becomes a decimal one, and every row fits.
+  await choose(page, u.import.cellLabel.replace('{{what}}', u.import.columns.type).replace('{{n}}', '2'), u.types.float);
+  await wizard.getByRole('button', { name: u.import.check }).click();
+  await expect(wizard.getByRole('status')).toHaveText(u.import.report.allFit.replace('{{rows}}', '1,010'));
+  await wizard.getByRole('button', { name: u.import.create }).click();
+  await expect(wizard.getByText(u.import.created.replace('{{name}}', tableName).replace('{{countText}}', '1,010'))).toBeVisible(AFTER_LOAD);
+  await expectNoPageScroll(page);
+  await wizard.locator('.ant-result').getByRole('button', { name: u.import.close }).click();
+  await expect(page.getByRole('region', { name: u.record.title }).getByRole('link', { name: tableName })).toBeVisible();
   await context.close();
 });

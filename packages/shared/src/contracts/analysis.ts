@@ -10,7 +10,7 @@ export type ParameterType = (typeof PARAMETER_TYPES)[number];
 export const RUN_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
-export const METHOD_LIMITS = { name: 200, description: 10_000, sql: 20_000, parameters: 20, parameterName: 40, datasets: 10, files: 100 } as const;
+export const METHOD_LIMITS = { name: 200, description: 10_000, sql: 20_000, parameters: 20, parameterName: 40, datasets: 10, files: 100, pendingRuns: 5 } as const;
 export const CHART_TYPES = ['line', 'bar', 'scatter'] as const;
 /** A parameter's name as the SQL writes it after `$`. */
 export const PARAMETER_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

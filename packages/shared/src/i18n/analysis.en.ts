@@ -30,4 +30,5 @@ export const analysisEn = {
   runnerDied: 'The query stopped (out of memory?): {{detail}}',
   interrupted: 'The run was interrupted by a restart of the portal: please run it again.',
   runNotDone: 'The run has no result yet: it is still running or it failed.',
+  tooManyRuns: 'You have {{max}} runs queued or running: please wait until one of them ends before starting another.',
 };

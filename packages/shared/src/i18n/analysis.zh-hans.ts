@@ -31,4 +31,5 @@ export const analysisZhHans: typeof analysisEn = {
   runnerDied: '查询中止（内存不足？）：{{detail}}',
   interrupted: '运行因门户重启而中断：请重新运行。',
   runNotDone: '本次运行尚无结果：仍在运行或已失败。',
+  tooManyRuns: '您已有 {{max}} 次运行在排队或运行中：请等其中一次结束后再运行。',
 };

@@ -10,6 +10,7 @@ export const tablesEn = {
   columnsUnfilled: 'You also have field names, display names, or types left unfilled',
   fieldNameRule: 'Field names accept English letters and digits only (and _, beginning with a letter): {{field}}',
   fieldNameTooLong: 'A field name has at most {{max}} characters: {{field}}',
+  fieldNameReserved: 'The field name {{field}} is kept by the database for itself: please choose another.',
   fieldNameTwice: 'The field name {{field}} is used twice.',
   typeInvalid: 'The type of {{field}} is one of integer, float, date, datetime, string and text.',
   columnTextTooLong: 'The display names, unit and note of {{field}} have at most {{max}} characters each.',

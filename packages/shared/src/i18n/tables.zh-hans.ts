@@ -10,6 +10,7 @@ export const tablesZhHans = {
   columnsUnfilled: '您还有字段名、显示名或类型未填写',
   fieldNameRule: '字段名只能包含英文字母和数字（及下划线，并以字母开头）：{{field}}',
   fieldNameTooLong: '字段名最多 {{max}} 个字符：{{field}}',
+  fieldNameReserved: '字段名 {{field}} 为数据库保留，请换一个名称。',
   fieldNameTwice: '字段名 {{field}} 重复使用。',
   typeInvalid: '{{field}} 的类型须为 integer、float、date、datetime、string 或 text 之一。',
   columnTextTooLong: '{{field}} 的显示名、单位和备注各最多 {{max}} 个字符。',

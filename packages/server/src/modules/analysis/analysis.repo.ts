@@ -146,6 +146,17 @@ export class AnalysisRepo {
     });
   }
 
+  /** A user's runs still queued or running. */
+  async pendingRuns(userId: string): Promise<number> {
+    const counted = await this.db
+      .selectFrom('analysis_runs')
+      .select((eb) => eb.fn.countAll().as('count'))
+      .where('user_id', '=', userId)
+      .where('status', 'in', ['queued', 'running'])
+      .executeTakeFirstOrThrow();
+    return Number(counted.count);
+  }
+
   run(id: string): Promise<RunRow | undefined> {
     return this.db.selectFrom('analysis_runs').selectAll().where('id', '=', id).executeTakeFirst();
   }

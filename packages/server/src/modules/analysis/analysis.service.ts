@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  METHOD_LIMITS,
   translate,
   type AnalysisMethod,
   type AnalysisRun,
@@ -48,6 +49,8 @@ export class AnalysisService {
   private active = 0;
   private readonly stopping = new AbortController();
   private waiting: (() => void)[] = [];
+  /** Runs being queued now, by their runner (not yet in the database). */
+  private readonly reserving = new Map<string, number>();
   private readonly views: RunViews;
 
   constructor(
@@ -263,7 +266,30 @@ export class AnalysisService {
     const parameters = checkedValues(declared, input.parameters);
     const datasets = [...new Set(input.datasets)];
     if (!datasets.length) throw new AppError('VALIDATION_FAILED', 'analysis.datasetsRequired');
-    const views = await this.views.of(user, datasets);
+    // A person has at most METHOD_LIMITS.pendingRuns runs queued or running: a flood of requests is refused (429), not queued,
+    // before its datasets are judged. Those of this process not yet written count too (counted before the query, so none is missed).
+    const reserving = this.reserving.get(user.id) ?? 0;
+    this.reserving.set(user.id, reserving + 1);
+    try {
+      if ((await this.repo.pendingRuns(user.id)) + reserving >= METHOD_LIMITS.pendingRuns) {
+        throw new AppError('RATE_LIMITED', 'analysis.tooManyRuns', { params: { max: METHOD_LIMITS.pendingRuns } });
+      }
+      return await this.insertRun(user, methodId, versionId, datasets, parameters, await this.views.of(user, datasets));
+    } finally {
+      const left = (this.reserving.get(user.id) ?? 1) - 1;
+      if (left > 0) this.reserving.set(user.id, left);
+      else this.reserving.delete(user.id);
+    }
+  }
+
+  private async insertRun(
+    user: AuthenticatedUser,
+    methodId: string,
+    versionId: string,
+    datasets: string[],
+    parameters: Record<string, string | number | boolean>,
+    views: RunView[],
+  ) {
     const run: RunRow = {
       id: randomUUID(),
       method_id: methodId,

@@ -47,10 +47,12 @@ export function checkedValues(declared: MethodParameter[], given: RunInput['para
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** A number written as text: decimal, as a person writes it ('12', '-0.5', '1e3'); not '0x10', '0b11' or 'Infinity', which Number() reads too. */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
 function checkedValue(parameter: { name: string; type: MethodParameter['type'] }, value: string | number | boolean): string | number | boolean {
   const refuse = () => new AppError('VALIDATION_FAILED', `analysis.parameterValue.${parameter.type}`, { params: { name: parameter.name } });
-  const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  const number = typeof value === 'string' && DECIMAL.test(value.trim()) ? Number(value) : value;
   switch (parameter.type) {
     case 'number':
       if (typeof number !== 'number' || !Number.isFinite(number)) throw refuse();

@@ -1,4 +1,4 @@
-import { FIELD_NAME_MAX, type TableColumn } from '@portal/shared';
+import { FIELD_NAME_MAX, RESERVED_TABLE_FIELDS, type TableColumn } from '@portal/shared';
 import { cellText, shapeOf, typeOf, type Shape } from './cell-values.js';
 import type { Cell } from './sheet-reader.js';
 
@@ -21,7 +21,8 @@ import type { Cell } from './sheet-reader.js';
 export function proposeColumns(headerRows: Cell[][], sample: Cell[][]): TableColumn[] {
   const width = Math.max(0, ...headerRows.map((row) => row.length), ...sample.map((row) => row.length));
   const texts = headerTexts(headerRows, width);
-  const taken = new Set<string>();
+  // A header named like a system column of the database ('xmin') is proposed as 'xmin_2'.
+  const taken = new Set<string>(RESERVED_TABLE_FIELDS);
   const columns: TableColumn[] = [];
   for (let column = 0; column < width; column++) {
     const { name, unit } = texts[column]!;
