@@ -222,7 +222,7 @@ test.describe('analysis methods', () => {
     await context.close();
   });
 
-  test('on a phone in English (390 px): the result table scrolls inside, nothing scrolls sideways', async ({ browser }) => {
+  test('on a phone in English (390 px): the result table scrolls inside, nothing scrolls sideways; a method is deleted, its run stays', async ({ browser }) => {
     const en = textsOf('en').analysisUi;
     const methodId = await methodOf(people.author, `Phone ${word}`, false);
     const api = await apiSession(people.author.username, people.author.password);
@@ -251,6 +251,15 @@ test.describe('analysis methods', () => {
     ).toBeVisible(AFTER_LOAD);
     await noSideScroll(page, PHONE.width);
     await page.screenshot({ path: test.info().outputPath('methods-en-390.png'), fullPage: true });
+    // Deleted after a question: it leaves the list, and its run stays readable at its address.
+    const row = page.getByRole('row').filter({ hasText: `Phone ${word}` });
+    await row.getByRole('button', { name: en.common.deleteNamed.replace('{{name}}', `Phone ${word}`) }).click();
+    const ask = page.getByRole('tooltip').filter({ hasText: en.my.deleteConfirm.replace('{{name}}', `Phone ${word}`) });
+    await ask.getByRole('button', { name: en.common.yes }).click();
+    await expect(page.getByText(en.my.deleted.replace('{{name}}', `Phone ${word}`))).toBeVisible();
+    await expect(row).toHaveCount(0);
+    await page.goto(`/en/personal/#/analyze/run/${methodId}?run=${started.id}`);
+    await expectResult(page, en, 6, '2021-01');
     await context.close();
   });
 });

@@ -24,7 +24,12 @@ export default function MyMethodsPage() {
   const [editing, setEditing] = useState<AnalysisMethod | null | undefined>(undefined);
 
   const remove = async (method: AnalysisMethod) => {
-    if ((await run(() => analysisApi.remove(method.id))) === undefined) return;
+    // A deletion answers 204 with no body: success is the call's end, not what it returned.
+    const removed = await run(async () => {
+      await analysisApi.remove(method.id);
+      return true;
+    });
+    if (!removed) return;
     message.success(t('analysisUi.my.deleted', { name: methodName(method) }));
     await queryClient.invalidateQueries({ queryKey: analysisKeys.all });
   };
