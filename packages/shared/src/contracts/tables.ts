@@ -2,14 +2,6 @@ import { z } from 'zod';
 import { TABLE_COLUMN_TYPES } from '../rules/table-import.js';
 import { pageOf } from './page.js';
 
-/**
- * Field names a table cannot have on every database: PostgreSQL's system columns (`oid` up to
- * PostgreSQL 11), which a column may not be named (PostgreSQL refused the table with an error).
- * Refused on both databases alike, in any case.
- */
-export const RESERVED_TABLE_FIELDS = ['ctid', 'xmin', 'xmax', 'cmin', 'cmax', 'tableoid', 'oid'] as const;
-export const isReservedTableField = (field: string) => (RESERVED_TABLE_FIELDS as readonly string[]).includes(field.trim().toLowerCase());
-
 /** GET /metadata/get-table-info/?file=: the sheets of a workbook (a CSV is one sheet, named after the file). */
 export const tableSheetSchema = z.object({
   name: z.string(),

@@ -69,11 +69,20 @@ export function isTableColumnType(type: unknown): type is TableColumnType {
   return typeof type === 'string' && (TABLE_COLUMN_TYPES as readonly string[]).includes(type);
 }
 
+/**
+ * Field names a table cannot have on every database: PostgreSQL's system columns (`oid` up to
+ * PostgreSQL 11), which a column may not be named (PostgreSQL refused the table with an error).
+ * Refused on both databases alike, in any case.
+ */
+export const RESERVED_TABLE_FIELDS = ['ctid', 'xmin', 'xmax', 'cmin', 'cmax', 'tableoid', 'oid'] as const;
+export const isReservedTableField = (field: string) => (RESERVED_TABLE_FIELDS as readonly string[]).includes(field.trim().toLowerCase());
+
 /** The i18n key of what is wrong with a field name, or null when it may be used. */
 export function fieldNameProblem(field: string): string | null {
   if (field.trim() === '') return 'tables.columnsUnfilled';
   if (!FIELD_NAME_PATTERN.test(field)) return 'tables.fieldNameRule';
   if (field.length > FIELD_NAME_MAX) return 'tables.fieldNameTooLong';
+  if (isReservedTableField(field)) return 'tables.fieldNameReserved';
   return null;
 }
 

@@ -4,7 +4,6 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   DEFAULT_PAGE_SIZE,
-  isReservedTableField,
   MAX_PAGE_SIZE,
   TABLE_DOWNLOAD_MAX_ROWS,
   tableImportProblem,
@@ -132,8 +131,6 @@ export class TablesService {
   async create(user: AuthenticatedUser | null, input: TableImportRequest, dryRun: boolean, language: Language): Promise<TableImport> {
     const problem = tableImportProblem(input);
     if (problem) throw formProblem(problem);
-    const reserved = input.columns!.find((column) => isReservedTableField(column.field!));
-    if (reserved) throw formProblem({ field: 'columns', key: 'tables.fieldNameReserved', params: { field: reserved.field!.trim() } });
     const source = await this.source(user, input.file);
     const columns = (input.columns ?? []).map(declared);
     const load = new Load(source, input.sheet!, Number(input.header_rows), columns, language);
