@@ -258,8 +258,12 @@ test.describe('analysis methods', () => {
     await ask.getByRole('button', { name: en.common.yes }).click();
     await expect(page.getByText(en.my.deleted.replace('{{name}}', `Phone ${word}`))).toBeVisible();
     await expect(row).toHaveCount(0);
+    // A fresh load, so that nothing of the method is left in the page's cache.
     await page.goto(`/en/personal/#/analyze/run/${methodId}?run=${started.id}`);
+    await page.reload();
+    await expect(page.getByText(en.run.methodGone)).toBeVisible(AFTER_LOAD);
     await expectResult(page, en, 6, '2021-01');
+    await expect(page.getByRole('button', { name: en.run.rerun })).toHaveCount(0);
     await context.close();
   });
 });

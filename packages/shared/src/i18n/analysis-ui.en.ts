@@ -113,6 +113,7 @@ export const analysisUiEn = {
   run: {
     title: 'Run a method',
     notFound: 'There is no such analysis method, or it is not shared.',
+    methodGone: 'The method of this run was deleted or is no longer shared: its result is kept as it was run.',
     datasets: 'Datasets',
     datasetsHelp: 'Up to {{max}} datasets you may download: your data cart’s first, then those your approved orders give; type to find open data.',
     datasetsPlaceholder: 'Choose datasets, or type to search open data',

@@ -110,6 +110,7 @@ export const analysisUiZhHans: typeof analysisUiEn = {
   run: {
     title: '运行方法',
     notFound: '该分析方法不存在或未公开。',
+    methodGone: '此次运行所用的方法已被删除或不再公开；运行结果按运行时的样子保留。',
     datasets: '数据集',
     datasetsHelp: '最多 {{max}} 个您可下载的数据集：先列出数据篮中的，再列出已批准订单中的；输入文字可搜索开放数据。',
     datasetsPlaceholder: '选择数据集，或输入文字搜索开放数据',

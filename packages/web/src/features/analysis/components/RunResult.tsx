@@ -1,6 +1,6 @@
 import { Alert, Button, Descriptions, Flex, Space, Spin, Table, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useMemo } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { loadChunk } from '../../../app/lazy';
 import { formatDateTime } from '../../../components/format';
 import { useIsPhone } from '../../../components/useIsPhone';
@@ -26,9 +26,9 @@ type ResultRow = Record<string, unknown> & { key: number };
 /**
  * One run: its inputs (the version it ran, its datasets and parameter values), its progress while
  * it waits or runs, then its error, or its result as a table (scrolled inside its box), the
- * method's chart and a CSV download; `onRerun` runs the same inputs again.
+ * method's chart and a CSV download; `onRerun` runs the same inputs again (none for a run whose method is gone).
  */
-export function RunResult({ runId, onRerun }: { runId: string; onRerun: (runId: string) => void }) {
+export function RunResult({ runId, onRerun }: { runId: string; onRerun?: (runId: string) => void }) {
   const { t } = useFeedback();
   const isPhone = useIsPhone();
   const run = useQuery({
@@ -37,12 +37,16 @@ export function RunResult({ runId, onRerun }: { runId: string; onRerun: (runId: 
     refetchInterval: (query) => (query.state.data && (query.state.data.status === 'queued' || query.state.data.status === 'running') ? POLL_MS : false),
   });
   const data = run.data;
-  // A run that ends changes the list of runs and the method's uses.
+  // A run seen ending here changes the list of runs and the method's uses. A run opened when it had
+  // long ended changes nothing (and a kept run of a deleted method would otherwise ask for the method
+  // again and again: each answer, a 404, showed this result anew).
   const queryClient = useQueryClient();
-  const hasEnded = data?.status === 'done' || data?.status === 'failed';
+  const [seenWorking, setSeenWorking] = useState<string | null>(null);
+  if (data && (data.status === 'queued' || data.status === 'running') && seenWorking !== data.id) setSeenWorking(data.id);
+  const endedHere = (data?.status === 'done' || data?.status === 'failed') && seenWorking === data.id;
   useEffect(() => {
-    if (hasEnded) void queryClient.invalidateQueries({ queryKey: analysisKeys.all, predicate: (query) => query.queryKey[1] !== 'run' });
-  }, [hasEnded, queryClient]);
+    if (endedHere) void queryClient.invalidateQueries({ queryKey: analysisKeys.all, predicate: (query) => query.queryKey[1] !== 'run' });
+  }, [endedHere, queryClient]);
   if (run.isError) return <LoadFailed onRetry={() => void run.refetch()} />;
   if (!data) return <Spin />;
   const isWorking = data.status === 'queued' || data.status === 'running';
@@ -55,7 +59,7 @@ export function RunResult({ runId, onRerun }: { runId: string; onRerun: (runId: 
         </Typography.Title>
         <Space wrap>
           <RunStatusTag status={data.status} />
-          {!isWorking && <Button onClick={() => onRerun(data.id)}>{t('analysisUi.run.rerun')}</Button>}
+          {!isWorking && onRerun && <Button onClick={() => onRerun(data.id)}>{t('analysisUi.run.rerun')}</Button>}
           {data.status === 'done' && (
             <Button type="primary" href={runCsvUrl(data.id)} download>
               {t('analysisUi.run.downloadCsv')}

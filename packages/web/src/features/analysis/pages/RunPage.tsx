@@ -1,4 +1,4 @@
-import { Button, Card, Divider, Flex, Form, Input, Result, Select, Space, Typography } from 'antd';
+import { Alert, Button, Card, Divider, Flex, Form, Input, Result, Select, Space, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
@@ -28,6 +28,8 @@ const shown = (value: MethodParameter['default'] | undefined) => (value === null
  */
 export default function RunPage() {
   const { id = '' } = useParams();
+  const [params] = useSearchParams();
+  const keptRun = params.get('run');
   const { t } = useFeedback();
   const method = useQuery({
     queryKey: analysisKeys.method(id),
@@ -39,7 +41,13 @@ export default function RunPage() {
     const status = method.error instanceof ApiError ? method.error.status : 0;
     return (
       <Card title={heading}>
-        {status === 404 ? (
+        {status === 404 && keptRun ? (
+          // A cited run outlives its method: its result is shown as it was kept, without a rerun.
+          <Flex vertical gap={16}>
+            <Alert type="info" showIcon title={t('analysisUi.run.methodGone')} />
+            <RunResult runId={keptRun} />
+          </Flex>
+        ) : status === 404 ? (
           <Result status="404" title={t('analysisUi.run.notFound')} extra={<Link to="/analyze/exploredways">{t('analysisUi.explore.title')}</Link>} />
         ) : (
           <LoadFailed onRetry={() => void method.refetch()} />
