@@ -20,7 +20,11 @@ export type Batches = AsyncIterable<Record<string, string | number | null>[]>;
  */
 export function csvCell(value: string | number | null): string {
   if (value === null) return '';
-  const text = typeof value === 'string' && /^[=+\-@\t\r]/.test(value) ? `'${value}` : String(value);
+  return quotedCsv(typeof value === 'string' && /^[=+\-@\t\r]/.test(value) ? `'${value}` : String(value));
+}
+
+/** A text as a CSV cell (RFC 4180): quoted when it holds a comma, a quote, a line break or edge spaces. */
+function quotedCsv(text: string): string {
   return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
@@ -30,11 +34,7 @@ export function csvCell(value: string | number | null): string {
  * '-5' stays '-5'), quoted when they hold a comma, a quote, a line break or edge spaces.
  */
 export function plainCsvStream(fields: string[], batches: Batches): Readable {
-  const cell = (value: string | number | null) => {
-    if (value === null) return '';
-    const text = String(value);
-    return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-  };
+  const cell = (value: string | number | null) => (value === null ? '' : quotedCsv(String(value)));
   async function* lines(): AsyncGenerator<string> {
     yield `${fields.map(cell).join(',')}\n`;
     for await (const rows of batches) yield rows.map((row) => `${fields.map((field) => cell(row[field] ?? null)).join(',')}\n`).join('');
